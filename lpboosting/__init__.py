@@ -1,0 +1,21 @@
+"""lpboosting: LP/QP boosting by column generation.
+
+Masters (``lpboosting.masters``), pricing oracles (``lpboosting.oracles``),
+backends (``lpboosting.backends``), the loop (``lpboosting.colgen``) and
+scikit-learn classifiers (``lpboosting.estimators``).
+"""
+
+from lpboosting.colgen import ColumnGenerationResult, History, RoundRecord, column_generation
+from lpboosting.estimators import LPBoostClassifier
+from lpboosting.status import SolveStatus
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ColumnGenerationResult",
+    "History",
+    "LPBoostClassifier",
+    "RoundRecord",
+    "SolveStatus",
+    "column_generation",
+]

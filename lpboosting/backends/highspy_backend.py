@@ -1,0 +1,81 @@
+"""HiGHS through highspy: one persistent model, columns added in place.
+
+LP masters implement :meth:`Master.open_highspy` with the helpers here; the
+model is built once and each round adds one row (the new hypothesis's edge
+constraint) and re-solves with the dual simplex from the previous basis.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lpboosting.backends.base import Backend
+from lpboosting.status import SolveStatus
+from lpboosting.errors import SolverNotInstalledError
+
+#: options set on every model unless the user overrides them
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "output_flag": False,
+    "presolve": "off",
+    "solver": "simplex",
+    "simplex_strategy": 1,  # dual simplex: the right method after adding rows
+    "random_seed": 0,
+}
+
+
+def import_highspy() -> Any:
+    try:
+        import highspy
+    except ImportError as exc:  # pragma: no cover - exercised by monkeypatching
+        raise SolverNotInstalledError(
+            "the 'highspy' backend needs the highspy package, which is not installed; "
+            "run `pip install highspy` or choose backend='cvxpy:CLARABEL'"
+        ) from exc
+    return highspy
+
+
+def map_highs_status(highspy: Any, status: Any) -> SolveStatus:
+    S = highspy.HighsModelStatus
+    table = {
+        S.kOptimal: SolveStatus.OPTIMAL,
+        S.kInfeasible: SolveStatus.INFEASIBLE,
+        S.kUnbounded: SolveStatus.UNBOUNDED,
+        S.kUnboundedOrInfeasible: SolveStatus.INFEASIBLE,
+        S.kIterationLimit: SolveStatus.ITERATION_LIMIT,
+        S.kTimeLimit: SolveStatus.TIME_LIMIT,
+        S.kInterrupt: SolveStatus.INTERRUPTED,
+    }
+    return table.get(status, SolveStatus.ERROR)
+
+
+class HighspyBackend(Backend):
+    """Incremental HiGHS backend (the default for LP masters)."""
+
+    name = "highspy"
+    kinds = frozenset({"lp"})
+    incremental = True
+
+    def is_available(self) -> bool:
+        try:
+            import_highspy()
+        except SolverNotInstalledError:
+            return False
+        return True
+
+    def require(self) -> None:
+        import_highspy()
+
+    def new_model(self) -> Any:
+        """A fresh ``highspy.Highs`` with the default and the user's options."""
+        highspy = import_highspy()
+        h = highspy.Highs()
+        for key, value in {**DEFAULT_OPTIONS, **self.options}.items():
+            status = h.setOptionValue(key, value)
+            if status != highspy.HighsStatus.kOk:
+                raise ValueError(f"HiGHS rejected option {key}={value!r}; see the HiGHS option list")
+        return h
+
+    def open(self, master, n_samples):
+        self.require()
+        self.check_master(master)
+        return master.open_highspy(n_samples, self)

@@ -1,0 +1,155 @@
+"""The per-round record of column generation."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Iterator
+
+
+@dataclass
+class RoundRecord:
+    """One round: the master solved over ``n_columns`` columns, then priced.
+
+    ``primal`` and ``dual`` are the restricted master's two objective values
+    (equal up to solver accuracy).  ``edge`` is the best edge the oracle
+    found under this round's distribution (the candidate column);
+    ``gap = edge - dual`` when the oracle is exact (an upper minus a lower
+    bound on the full problem's value), ``None`` otherwise.  ``status`` is
+    what the loop did next: ``"added"``, ``"converged"``, ``"max_rounds"``,
+    ``"stopped"`` (by the callback), ``"interrupted"`` or ``"solver_error"``.
+    ``extra`` holds master-specific values (flattened by :meth:`History.to_dict`).
+    """
+
+    round: int
+    n_columns: int
+    primal: float | None
+    dual: float | None
+    gap: float | None
+    edge: float | None
+    exact: bool
+    master_seconds: float
+    pricing_seconds: float
+    iterations: int | None
+    status: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+_FIELDS = [f.name for f in fields(RoundRecord) if f.name != "extra"]
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if hasattr(value, "item") and not isinstance(value, (list, dict, str)):
+        return _encode(value.item())
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if value in ("nan", "inf", "-inf"):
+        return float(value)
+    return value
+
+
+class History:
+    """Sequence of :class:`RoundRecord` with a table view and JSON save/load.
+
+    ``meta`` holds run-level facts: master and parameters, oracle and whether
+    it is exact, backend, the initial pricing, the final status.
+    """
+
+    def __init__(self, records: list[RoundRecord] | None = None, meta: dict[str, Any] | None = None) -> None:
+        self.records: list[RoundRecord] = list(records or [])
+        self.meta: dict[str, Any] = dict(meta or {})
+
+    def append(self, record: RoundRecord) -> None:
+        self.records.append(record)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return History(self.records[index], self.meta)
+        return self.records[index]
+
+    def __iter__(self) -> Iterator[RoundRecord]:
+        return iter(self.records)
+
+    def __repr__(self) -> str:
+        return f"History({len(self)} rounds, status={self.meta.get('status')!r})"
+
+    def columns(self) -> list[str]:
+        extra: list[str] = []
+        for r in self.records:
+            extra.extend(k for k in r.extra if k not in extra)
+        return _FIELDS + extra
+
+    def to_dict(self) -> dict[str, list[Any]]:
+        """Column name -> list of values, one per round (missing extras are None)."""
+        names = self.columns()
+        out: dict[str, list[Any]] = {name: [] for name in names}
+        for r in self.records:
+            row = asdict(r)
+            extra = row.pop("extra")
+            for name in names:
+                out[name].append(row[name] if name in row else extra.get(name))
+        return out
+
+    def to_pandas(self):
+        """The table as a pandas DataFrame (pandas is optional)."""
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover
+            raise ImportError("History.to_pandas needs pandas: `pip install pandas`") from exc
+        return pd.DataFrame(self.to_dict())
+
+    def save(self, path: str | Path) -> None:
+        """Write the history (records and meta) as JSON."""
+        payload = {
+            "meta": {k: _encode(v) for k, v in self.meta.items()},
+            "records": [
+                {k: (_encode(v) if k != "extra" else {ek: _encode(ev) for ek, ev in v.items()})
+                 for k, v in asdict(r).items()}
+                for r in self.records
+            ],
+        }
+        Path(path).write_text(json.dumps(payload, indent=1))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "History":
+        payload = json.loads(Path(path).read_text())
+        records = []
+        for row in payload["records"]:
+            extra = {k: _decode(v) for k, v in row.pop("extra", {}).items()}
+            records.append(RoundRecord(**{k: _decode(v) for k, v in row.items()}, extra=extra))
+        return cls(records, {k: _decode(v) for k, v in payload.get("meta", {}).items()})
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, History):
+            return NotImplemented
+        return self.to_dict() == other.to_dict() and self.meta == other.meta
+
+    # -- a column-generation ledger -------------------------------------------
+    LEDGER_HEADER = (
+        f"{'round':>5} {'cols':>5} {'primal':>12} {'dual':>12} {'gap':>10} {'edge':>10} "
+        f"{'master ms':>9} {'price ms':>8} {'iters':>5}  status"
+    )
+
+    @staticmethod
+    def format_record(r: RoundRecord) -> str:
+        def num(v: float | None, width: int, spec: str) -> str:
+            return f"{'-':>{width}}" if v is None else f"{v:>{width}{spec}}"
+
+        return (
+            f"{r.round:>5} {r.n_columns:>5} {num(r.primal, 12, '.7f')} {num(r.dual, 12, '.7f')} "
+            f"{num(r.gap, 10, '.2e')} {num(r.edge, 10, '.6f')} {r.master_seconds * 1e3:>9.2f} "
+            f"{r.pricing_seconds * 1e3:>8.2f} {num(r.iterations, 5, 'd')}  {r.status}"
+        )
+
+    def ledger(self) -> str:
+        """The whole history as a fixed-width table."""
+        return "\n".join([self.LEDGER_HEADER] + [self.format_record(r) for r in self.records])

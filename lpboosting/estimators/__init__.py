@@ -1,0 +1,5 @@
+"""scikit-learn classifiers."""
+
+from lpboosting.estimators.lpboost import LPBoostClassifier
+
+__all__ = ["LPBoostClassifier"]

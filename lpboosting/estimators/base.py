@@ -1,0 +1,118 @@
+"""Shared scikit-learn machinery for the column-generation classifiers."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from lpboosting.backends import get_backend
+from lpboosting.colgen import column_generation
+from lpboosting.errors import SolverError
+from lpboosting.masters.base import Master
+from lpboosting.oracles import make_oracle
+
+
+def encode_binary(estimator: BaseEstimator, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Classes (sorted) and labels as -1 (classes[0]) / +1 (classes[1])."""
+    check_classification_targets(y)
+    classes = np.unique(y)
+    name = type(estimator).__name__
+    if classes.size < 2:
+        raise ValueError(
+            f"{name} needs two classes in y but only one class is present ({classes[0]!r}); "
+            "check the labels or the train/test split"
+        )
+    if classes.size > 2:
+        raise ValueError(
+            f"{name} is a binary classifier but y has {classes.size} classes; wrap it in "
+            "sklearn.multiclass.OneVsRestClassifier for more than two classes"
+        )
+    return classes, np.where(y == classes[1], 1.0, -1.0)
+
+
+class ColumnGenerationClassifier(ClassifierMixin, BaseEstimator):
+    """Base of the classifiers that fit a master by column generation.
+
+    Subclasses define ``_make_master(n_samples)`` and their ``__init__``
+    parameters (which must include ``oracle``, ``oracle_params``,
+    ``backend``, ``tol``, ``max_rounds`` and ``callback``).
+    """
+
+    def _make_master(self, n_samples: int) -> Master:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def fit(self, X: Any, y: Any) -> "ColumnGenerationClassifier":
+        """Fit by column generation; the history of every round is kept in ``history_``."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_pm = encode_binary(self, y)
+        master = self._make_master(X.shape[0])
+        backend = get_backend(self.backend)
+        backend.require()
+        oracle = make_oracle(self.oracle, X, y_pm, **(self.oracle_params or {}))
+        result = column_generation(
+            master, oracle, backend=backend, tol=self.tol, max_rounds=self.max_rounds,
+            callback=self.callback,
+        )
+        if result.solution is None:
+            if result.status == "interrupted":
+                raise KeyboardInterrupt(result.message)
+            raise SolverError(f"{type(self).__name__}: {result.message}; no model was fitted")
+        if result.status in ("solver_error", "interrupted"):
+            warnings.warn(f"{type(self).__name__}: {result.message}", RuntimeWarning, stacklevel=2)
+        elif result.status == "max_rounds":
+            warnings.warn(
+                f"{type(self).__name__} stopped after max_rounds={self.max_rounds} rounds without "
+                "converging; raise max_rounds or tol", ConvergenceWarning, stacklevel=2,
+            )
+        self.result_ = result
+        self.history_ = result.history
+        self.hypotheses_ = result.hypotheses
+        self.weights_ = np.asarray(result.weights, dtype=float)
+        self.distribution_ = np.asarray(result.distribution, dtype=float)
+        self.objective_ = float(result.objective)
+        self.n_rounds_ = int(result.n_rounds)
+        self.status_ = result.status
+        return self
+
+    def _predict_hypotheses(self, X: np.ndarray) -> np.ndarray:
+        """Outputs of the chosen hypotheses, shape (n_samples, T)."""
+        return np.column_stack([h.predict(X) for h in self.hypotheses_])
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """f(x) = sum_m w_m h_m(x) in [-1, 1]; positive means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        f = np.zeros(X.shape[0])
+        for w, h in zip(self.weights_, self.hypotheses_):
+            if w > 0:
+                f += w * h.predict(X)
+        return f
+
+    def predict(self, X: Any) -> np.ndarray:
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def margins(self, X: Any, y: Any) -> np.ndarray:
+        """y_n f(x_n) for labelled data (labels from ``classes_``)."""
+        check_is_fitted(self)
+        y = np.asarray(y)
+        f = self.decision_function(X)
+        if y.shape != f.shape:
+            raise ValueError(f"y has {y.size} labels but X has {f.size} rows; pass one label per row")
+        unknown = ~np.isin(y, self.classes_)
+        if unknown.any():
+            raise ValueError(
+                f"y holds labels {np.unique(y[unknown]).tolist()} that were not seen in fit "
+                f"(classes_ = {self.classes_.tolist()})"
+            )
+        return np.where(y == self.classes_[1], 1.0, -1.0) * f

@@ -1,0 +1,61 @@
+"""scikit-learn classifier for LPBoost."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from lpboosting.estimators.base import ColumnGenerationClassifier
+from lpboosting.masters.lpboost import LPBoost
+
+
+class LPBoostClassifier(ColumnGenerationClassifier):
+    """LPBoost (soft-margin LP boosting) fitted by column generation.
+
+    Solves max rho - 1/(nu N) sum psi over convex combinations w of the
+    oracle's hypotheses (see :class:`lpboosting.masters.LPBoost` for the
+    primal and dual) by adding the hypothesis of largest edge each round.
+
+    Parameters
+    ----------
+    nu : float in (0, 1], default 0.1
+        Soft-margin parameter: the distribution is capped at 1/(nu N).
+    oracle : {"stumps", "features", "trees"} or callable, default "stumps"
+        Pricing oracle; a callable ``fn(X, y, d)`` returns a hypothesis with
+        ``predict(X)`` in [-1, 1] (labels y are -1/+1).
+    oracle_params : dict, optional
+        Keyword arguments for the oracle (e.g. ``{"max_depth": 2}`` for trees).
+    backend : str, default "highspy"
+        Master backend: "highspy" (incremental HiGHS) or "cvxpy:SOLVER".
+    tol : float, default 1e-6
+        Stop when the best new edge is at most gamma* + tol.
+    max_rounds : int, default 1000
+    callback : callable, optional
+        Called with each :class:`~lpboosting.colgen.RoundRecord`; a truthy
+        return stops the fit (the model so far is kept).
+
+    Attributes
+    ----------
+    classes_, history_, objective_ (soft margin rho - 1/(nu N) sum psi),
+    weights_, distribution_, hypotheses_, n_rounds_, status_, result_.
+    """
+
+    def __init__(
+        self,
+        nu: float = 0.1,
+        oracle: str | Callable[..., Any] = "stumps",
+        oracle_params: dict[str, Any] | None = None,
+        backend: str = "highspy",
+        tol: float = 1e-6,
+        max_rounds: int = 1000,
+        callback: Callable[..., Any] | None = None,
+    ) -> None:
+        self.nu = nu
+        self.oracle = oracle
+        self.oracle_params = oracle_params
+        self.backend = backend
+        self.tol = tol
+        self.max_rounds = max_rounds
+        self.callback = callback
+
+    def _make_master(self, n_samples: int) -> LPBoost:
+        return LPBoost(self.nu)

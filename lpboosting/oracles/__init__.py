@@ -1,0 +1,42 @@
+"""Pricing oracles and a registry by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lpboosting.errors import UnknownOracleError
+from lpboosting.oracles.base import Candidate, Oracle
+from lpboosting.oracles.columns import CallableOracle, ColumnRef, Columns, HypothesisOracle
+from lpboosting.oracles.features import Features, ScaledFeature
+from lpboosting.oracles.stumps import Stump, Stumps
+from lpboosting.oracles.trees import Trees, TreeHypothesis
+
+__all__ = [
+    "CallableOracle", "Candidate", "ColumnRef", "Columns", "Features", "HypothesisOracle",
+    "Oracle", "ScaledFeature", "Stump", "Stumps", "TreeHypothesis", "Trees", "ORACLES",
+    "make_oracle",
+]
+
+#: oracles that can be named by a string
+ORACLES: dict[str, type[Oracle]] = {"stumps": Stumps, "features": Features, "trees": Trees}
+
+
+def make_oracle(spec: Any, X, y, **params: Any) -> Oracle:
+    """Build the oracle ``spec`` over training data (X, y with labels +-1).
+
+    ``spec`` is a name in :data:`ORACLES` or a callable ``fn(X, y, d)``
+    returning a hypothesis with ``predict``.
+    """
+    if isinstance(spec, str):
+        key = spec.strip().lower()
+        if key not in ORACLES:
+            raise UnknownOracleError(
+                f"unknown oracle {spec!r}; choose one of {sorted(ORACLES)} or pass a callable "
+                "fn(X, y, d) that returns a hypothesis with predict(X)"
+            )
+        return ORACLES[key](X, y, **params)
+    if callable(spec):
+        return HypothesisOracle(spec, X, y, **params)
+    raise UnknownOracleError(
+        f"oracle must be one of {sorted(ORACLES)} or a callable fn(X, y, d), got {type(spec).__name__}"
+    )

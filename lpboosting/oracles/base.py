@@ -1,0 +1,74 @@
+"""Pricing oracles: find the hypothesis whose dual constraint is most violated.
+
+For the LP masters the most violated constraint d . u <= gamma is the
+hypothesis of largest edge d . u under the master's distribution d.  An
+oracle is bound to its training data (or its finite pool of columns) when it
+is built; :meth:`Oracle.price` maps a distribution to a :class:`Candidate`.
+``exact`` says whether the returned edge is the true maximum over the
+oracle's class: only then is the column-generation gap a valid bound.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass
+class Candidate:
+    """A hypothesis proposed by an oracle.
+
+    ``column`` is u with u_n = y_n h(x_n); ``edge`` is d . u under the
+    distribution the oracle was given.
+    """
+
+    hypothesis: Any
+    column: np.ndarray
+    edge: float
+
+
+class Oracle(ABC):
+    """Base class of pricing oracles."""
+
+    #: True when :meth:`price` returns the maximum edge over the whole class
+    exact: bool = False
+    name: str = "oracle"
+
+    def __init__(self, n_samples: int) -> None:
+        self.n_samples = int(n_samples)
+
+    @abstractmethod
+    def price(self, distribution: np.ndarray) -> Candidate:
+        """The best hypothesis under ``distribution`` (length n_samples)."""
+
+    def _check_distribution(self, d: np.ndarray) -> np.ndarray:
+        d = np.asarray(d, dtype=float)
+        if d.shape != (self.n_samples,):
+            raise ValueError(
+                f"the distribution must have shape ({self.n_samples},), got {d.shape}"
+            )
+        return d
+
+
+def check_labels_pm(y: Any, n_samples: int) -> np.ndarray:
+    """Labels as a float array of -1/+1 of the right length."""
+    y = np.asarray(y, dtype=float).ravel()
+    if y.shape != (n_samples,):
+        raise ValueError(f"y has {y.size} labels but X has {n_samples} rows; pass one label per row")
+    if not np.all(np.isin(y, (-1.0, 1.0))):
+        raise ValueError("oracles take labels in {-1, +1}; encode the two classes as -1 and +1")
+    return y
+
+
+def check_features(X: Any) -> np.ndarray:
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (samples x features), got shape {X.shape}")
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"X is empty (shape {X.shape}); it needs at least one row and one feature")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or inf; impute or drop those entries first")
+    return X

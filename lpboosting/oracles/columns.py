@@ -1,0 +1,109 @@
+"""Oracles over a finite pool of columns, and over user callables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from lpboosting.masters.base import check_margin_matrix
+from lpboosting.oracles.base import Candidate, Oracle, check_features, check_labels_pm
+
+
+@dataclass(frozen=True)
+class ColumnRef:
+    """The hypothesis behind column ``index`` of a :class:`Columns` pool."""
+
+    index: int
+    name: str | None = None
+
+
+class Columns(Oracle):
+    """Exact oracle over a finite pool given as a margin matrix U (N x M).
+
+    Pricing returns the column of largest edge d . U[:, m].  ``names``
+    optionally labels the columns.
+    """
+
+    exact = True
+    name = "columns"
+
+    def __init__(self, U, names: list[str] | None = None) -> None:
+        U = check_margin_matrix(U)
+        super().__init__(U.shape[0])
+        self.U = U
+        if names is not None and len(names) != U.shape[1]:
+            raise ValueError(f"{len(names)} names for {U.shape[1]} columns")
+        self.names = None if names is None else list(names)
+
+    def price(self, distribution):
+        d = self._check_distribution(distribution)
+        edges = d @ self.U
+        m = int(np.argmax(edges))
+        ref = ColumnRef(m, None if self.names is None else self.names[m])
+        return Candidate(ref, self.U[:, m].copy(), float(edges[m]))
+
+
+class CallableOracle(Oracle):
+    """Wrap a user function ``fn(d) -> column`` or ``fn(d) -> (column, hypothesis)``.
+
+    Inexact unless the caller guarantees otherwise with ``exact=True``.
+    """
+
+    name = "callable"
+
+    def __init__(self, fn: Callable[[np.ndarray], Any], n_samples: int, *, exact: bool = False) -> None:
+        super().__init__(n_samples)
+        if not callable(fn):
+            raise TypeError(f"fn must be callable, got {type(fn).__name__}")
+        self.fn = fn
+        self.exact = bool(exact)
+
+    def price(self, distribution):
+        d = self._check_distribution(distribution)
+        out = self.fn(d)
+        column, hyp = (out if isinstance(out, tuple) else (out, None))
+        column = np.asarray(column, dtype=float).ravel()
+        if column.shape != (self.n_samples,) or not np.all(np.isfinite(column)):
+            raise ValueError(
+                f"the oracle callable must return a finite column of length {self.n_samples}, "
+                f"got shape {column.shape}"
+            )
+        return Candidate(hyp, column, float(d @ column))
+
+
+class HypothesisOracle(Oracle):
+    """Wrap ``fn(X, y, d) -> hypothesis`` where the hypothesis has ``predict(X)`` in [-1, 1].
+
+    This is how a user-supplied weak learner is plugged into the classifiers.
+    """
+
+    name = "callable"
+
+    def __init__(self, fn: Callable[..., Any], X, y, *, exact: bool = False) -> None:
+        X = check_features(X)
+        super().__init__(X.shape[0])
+        if not callable(fn):
+            raise TypeError(f"the oracle must be callable, got {type(fn).__name__}")
+        self.fn = fn
+        self.X = X
+        self.y = check_labels_pm(y, X.shape[0])
+        self.exact = bool(exact)
+
+    def price(self, distribution):
+        d = self._check_distribution(distribution)
+        hyp = self.fn(self.X, self.y, d)
+        if not hasattr(hyp, "predict"):
+            raise TypeError(
+                "a callable oracle must return a hypothesis with a predict(X) method giving values "
+                f"in [-1, 1]; got {type(hyp).__name__}"
+            )
+        h = np.asarray(hyp.predict(self.X), dtype=float).ravel()
+        if h.shape != (self.n_samples,) or not np.all(np.isfinite(h)) or np.any(np.abs(h) > 1 + 1e-12):
+            raise ValueError(
+                "the hypothesis returned by the callable oracle must predict one finite value in "
+                "[-1, 1] per training row"
+            )
+        column = self.y * h
+        return Candidate(hyp, column, float(d @ column))

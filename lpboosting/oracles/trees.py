@@ -1,0 +1,52 @@
+"""Heuristic oracle: a CART tree of bounded size fitted with sample_weight = d."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from lpboosting.oracles.base import Candidate, Oracle, check_features, check_labels_pm
+
+
+class TreeHypothesis:
+    """A fitted scikit-learn tree predicting -1/+1."""
+
+    def __init__(self, tree: Any) -> None:
+        self.tree = tree
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return np.asarray(self.tree.predict(np.asarray(X, dtype=float)), dtype=float)
+
+    def __repr__(self) -> str:
+        return f"TreeHypothesis(depth={self.tree.get_depth()}, leaves={self.tree.get_n_leaves()})"
+
+
+class Trees(Oracle):
+    """CART (scikit-learn DecisionTreeClassifier) weighted by the distribution.
+
+    Greedy tree growth does not maximise the edge over all trees of the given
+    size, so this oracle is **inexact**: the loop reports no gap for it.
+    Extra keyword arguments go to ``DecisionTreeClassifier``.
+    """
+
+    exact = False
+    name = "trees"
+
+    def __init__(self, X, y, *, max_depth: int | None = 3, max_leaf_nodes: int | None = None,
+                 random_state: int | None = 0, **tree_params: Any) -> None:
+        X = check_features(X)
+        super().__init__(X.shape[0])
+        self.y = check_labels_pm(y, X.shape[0])
+        self.X = X
+        self.tree_params = dict(max_depth=max_depth, max_leaf_nodes=max_leaf_nodes,
+                                random_state=random_state, **tree_params)
+
+    def price(self, distribution):
+        from sklearn.tree import DecisionTreeClassifier
+
+        d = self._check_distribution(distribution)
+        tree = DecisionTreeClassifier(**self.tree_params).fit(self.X, self.y, sample_weight=d)
+        hyp = TreeHypothesis(tree)
+        column = self.y * hyp.predict(self.X)
+        return Candidate(hyp, column, float(d @ column))
