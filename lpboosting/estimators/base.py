@@ -30,7 +30,8 @@ def encode_binary(estimator: BaseEstimator, y: np.ndarray) -> tuple[np.ndarray, 
         )
     if classes.size > 2:
         raise ValueError(
-            f"{name} is a binary classifier but y has {classes.size} classes; wrap it in "
+            f"Only binary classification is supported. The type of the target is multiclass: "
+            f"{name} got {classes.size} classes; wrap it in "
             "sklearn.multiclass.OneVsRestClassifier for more than two classes"
         )
     return classes, np.where(y == classes[1], 1.0, -1.0)
@@ -100,6 +101,7 @@ class ColumnGenerationClassifier(ClassifierMixin, BaseEstimator):
         return f
 
     def predict(self, X: Any) -> np.ndarray:
+        check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
     def margins(self, X: Any, y: Any) -> np.ndarray:

@@ -1,0 +1,101 @@
+"""Shared test helpers: independent LP statements and a recording backend."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+from lpboosting.backends import Backend, available_backends, get_backend
+
+
+def soft_margin_lp(U: np.ndarray, nu: float) -> dict:
+    """The soft-margin LP (1) solved directly by scipy's HiGHS, written independently.
+
+    Variables x = [w (T), rho, psi (N)]; maximise rho - sum(psi)/(nu N).
+    Returns value, w, rho, psi and the margin-constraint duals (the distribution d).
+    """
+    N, T = U.shape
+    c = 1.0 / (nu * N)
+    cost = np.concatenate([np.zeros(T), [-1.0], np.full(N, c)])  # minimise -(rho - c sum psi)
+    # rho - psi_n - (U w)_n <= 0
+    A_ub = np.hstack([-U, np.ones((N, 1)), -np.eye(N)])
+    b_ub = np.zeros(N)
+    A_eq = np.concatenate([np.ones(T), [0.0], np.zeros(N)])[None, :]
+    bounds = [(0, None)] * T + [(None, None)] + [(0, None)] * N
+    res = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0], bounds=bounds, method="highs")
+    assert res.status == 0, res.message
+    x = res.x
+    return {
+        "value": -res.fun,
+        "w": x[:T],
+        "rho": x[T],
+        "psi": x[T + 1:],
+        "d": -res.ineqlin.marginals,  # d >= 0 for the <= rows of a minimisation
+    }
+
+
+def all_stump_columns(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Every distinct stump column, enumerated by brute force (no presorting)."""
+    cols = [y.copy(), -y.copy()]  # the constants
+    for j in range(X.shape[1]):
+        values = np.unique(X[:, j])
+        for lo, hi in zip(values[:-1], values[1:]):
+            h = np.where(X[:, j] > (lo + hi) / 2, 1.0, -1.0)
+            cols.append(y * h)
+            cols.append(-y * h)
+    U = np.column_stack(cols)
+    return np.unique(U, axis=1)
+
+
+class RecordingBackend(Backend):
+    """Wraps a backend and keeps every solution its sessions return; can fail on demand."""
+
+    def __init__(self, inner: str = "highspy", fail_at: int | None = None) -> None:
+        super().__init__()
+        self.inner = get_backend(inner)
+        self.name = f"recording:{self.inner.name}"
+        self.kinds = self.inner.kinds
+        self.fail_at = fail_at
+        self.solutions: list = []
+
+    def is_available(self):
+        return self.inner.is_available()
+
+    def require(self):
+        self.inner.require()
+
+    def open(self, master, n_samples):
+        inner = self.inner.open(master, n_samples)
+        outer = self
+
+        class Session:
+            n_columns = 0
+
+            def add_column(self, column, edge=None):
+                inner.add_column(column, edge)
+
+            def solve(self):
+                from lpboosting.backends.cvxpy_backend import failed_solution
+                from lpboosting.status import SolveStatus
+
+                if outer.fail_at is not None and len(outer.solutions) + 1 >= outer.fail_at:
+                    sol = failed_solution(n_samples, SolveStatus.ERROR)
+                    sol.backend = outer.name
+                    sol.info["message"] = "injected failure"
+                    return sol
+                sol = inner.solve()
+                outer.solutions.append(sol)
+                return sol
+
+        return Session()
+
+
+LP_BACKENDS = available_backends("lp")
+REFERENCE_LP_BACKENDS = [b for b in ["highspy", "cvxpy:HIGHS", "cvxpy:CLARABEL", "cvxpy:ECOS"]
+                         if b in LP_BACKENDS]
+
+
+@pytest.fixture(params=REFERENCE_LP_BACKENDS)
+def lp_backend(request) -> str:
+    return request.param

@@ -1,0 +1,193 @@
+"""Column generation against the full LP over the whole hypothesis class."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import load_breast_cancer, make_blobs
+
+from lpboosting import column_generation
+from lpboosting.datasets import softboost_synthetic
+from lpboosting.masters import LPBoost
+from lpboosting.oracles import CallableOracle, Columns, Features, Stumps, Trees
+from tests.conftest import RecordingBackend, all_stump_columns, soft_margin_lp
+from tests.test_lpboost_master import check_optimality
+
+
+def cancer_subset(n, f, seed):
+    X, y = load_breast_cancer(return_X_y=True)
+    rng = np.random.default_rng(seed)
+    rows = rng.choice(X.shape[0], n, replace=False)
+    cols = rng.choice(X.shape[1], f, replace=False)
+    return X[np.ix_(rows, cols)], np.where(y[rows] == 1, 1.0, -1.0)
+
+
+def blobs(n, seed):
+    X, y = make_blobs(n_samples=n, centers=2, n_features=3, cluster_std=3.0, random_state=seed)
+    return X, np.where(y == 1, 1.0, -1.0)
+
+
+DATASETS = {
+    "cancer-80x5": lambda: cancer_subset(80, 5, 0),
+    "cancer-60x8": lambda: cancer_subset(60, 8, 1),
+    "blobs-70": lambda: blobs(70, 2),
+    "ties": lambda: (np.random.default_rng(5).integers(0, 4, (50, 4)).astype(float),
+                     np.random.default_rng(6).choice([-1.0, 1.0], 50)),
+}
+
+
+@pytest.mark.parametrize("data", sorted(DATASETS))
+@pytest.mark.parametrize("nu", [0.05, 0.2, 0.5])
+def test_stumps_column_generation_reaches_full_lp(data, nu):
+    X, y = DATASETS[data]()
+    full = soft_margin_lp(all_stump_columns(X, y), nu)
+    rec = RecordingBackend("highspy")
+    res = column_generation(LPBoost(nu), Stumps(X, y), backend=rec, tol=1e-9)
+    assert res.status == "converged"
+    assert res.objective == pytest.approx(full["value"], abs=1e-7)
+    # the returned weights realise that soft margin on the returned columns
+    check_optimality(res.solution, res.columns, nu, 1e-8)
+    # every round: primal = dual, d in the capped simplex, w in the simplex, CS
+    for t, sol in enumerate(rec.solutions, start=1):
+        check_optimality(sol, res.columns[:, :t], nu, 1e-8)
+    for record in res.history:
+        assert record.primal == pytest.approx(record.dual, abs=1e-9)
+        # the gap bounds the full optimum from above: gamma_t <= gamma* <= best edge
+        assert record.dual <= full["value"] + 1e-9 <= record.edge + 2e-9
+        assert record.gap == pytest.approx(record.edge - record.dual)
+    assert res.history[-1].gap <= 1e-9
+    # the master value never decreases as columns are added
+    duals = np.array(res.history.to_dict()["dual"])
+    assert np.all(np.diff(duals) >= -1e-9)
+
+
+@pytest.mark.parametrize("nu", [0.1, 0.3])
+def test_features_oracle_reaches_full_lp_on_softboost_synthetic(nu):
+    Xtr, ytr, _, _ = softboost_synthetic(n_rows=800, n_features=40, n_train=300, random_state=1)
+    oracle = Features(Xtr, ytr)
+    full = soft_margin_lp(oracle.margin_matrix(), nu)
+    res = column_generation(LPBoost(nu), oracle, tol=1e-9)
+    assert res.status == "converged"
+    assert res.objective == pytest.approx(full["value"], abs=1e-7)
+    # the same optimum with the finite pool given as columns
+    pool = column_generation(LPBoost(nu), Columns(oracle.margin_matrix()), tol=1e-9)
+    assert pool.objective == pytest.approx(full["value"], abs=1e-7)
+
+
+def test_stump_oracle_is_exact_against_brute_force():
+    rng = np.random.default_rng(0)
+    for trial in range(30):
+        n, f = rng.integers(2, 40), rng.integers(1, 5)
+        X = rng.integers(0, 5, size=(n, f)).astype(float) if trial % 2 else rng.normal(size=(n, f))
+        y = rng.choice([-1.0, 1.0], n)
+        d = rng.dirichlet(np.ones(n))
+        cand = Stumps(X, y).price(d)
+        best = np.max(d @ all_stump_columns(X, y))
+        assert cand.edge == pytest.approx(best, abs=1e-12)
+        # the column is the stump's own prediction on the training data
+        np.testing.assert_array_equal(cand.column, y * cand.hypothesis.predict(X))
+        assert cand.edge == pytest.approx(d @ cand.column)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(2, 30), f=st.integers(1, 4), seed=st.integers(0, 2**31),
+    levels=st.integers(2, 6),
+)
+def test_stump_edges_table_matches_brute_force(n, f, seed, levels):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, levels, size=(n, f)).astype(float)
+    y = rng.choice([-1.0, 1.0], n)
+    d = rng.dirichlet(np.ones(n))
+    table = Stumps(X, y).edges(d)
+    finite = table[np.isfinite(table)]
+    brute = d @ all_stump_columns(X, y)
+    assert np.max(np.abs(finite)) == pytest.approx(np.max(brute), abs=1e-12)
+    # each valid split is one stump and its negation
+    assert np.allclose(np.sort(np.unique(np.round(np.concatenate([finite, -finite]), 12))),
+                       np.sort(np.unique(np.round(brute, 12))))
+
+
+def test_features_oracle_is_exact():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 6))
+    X[:, 2] = 3.0  # a constant feature gives the zero hypothesis
+    y = rng.choice([-1.0, 1.0], 40)
+    o = Features(X, y)
+    H = o.margin_matrix()
+    assert np.all(np.abs(H) <= 1) and np.all(H[:, 2] == 0)
+    for _ in range(10):
+        d = rng.dirichlet(np.ones(40))
+        cand = o.price(d)
+        assert cand.edge == pytest.approx(np.max(d @ H), abs=1e-12)
+        np.testing.assert_allclose(cand.column, y * cand.hypothesis.predict(X))
+
+
+def test_inexact_oracle_reports_no_gap():
+    X, y = blobs(60, 0)
+    res = column_generation(LPBoost(0.2), Trees(X, y, max_depth=2), max_rounds=15)
+    assert res.history.meta["exact"] is False
+    assert all(r.gap is None and not r.exact for r in res.history)
+    assert res.gap is None
+
+
+def test_callable_oracle_and_duplicate_column_stop():
+    U = np.array([[1.0, -1.0, 0.5], [-1.0, 1.0, 0.5], [1.0, 1.0, -1.0]])
+    calls = []
+
+    def fn(d):
+        calls.append(d)
+        m = int(np.argmax(d @ U))
+        return U[:, m], m
+
+    res = column_generation(LPBoost(1.0), CallableOracle(fn, 3, exact=True), tol=1e-9)
+    ref = soft_margin_lp(U, 1.0)
+    assert res.status == "converged"
+    assert res.objective == pytest.approx(ref["value"], abs=1e-9)
+    assert res.hypotheses == sorted(set(res.hypotheses), key=res.hypotheses.index)
+
+
+def test_callback_stops_and_keeps_the_model():
+    X, y = cancer_subset(80, 5, 0)
+    seen = []
+    res = column_generation(LPBoost(0.1), Stumps(X, y), callback=lambda r: seen.append(r) or r.round == 3)
+    assert res.status == "stopped" and res.n_rounds == 3 and len(seen) == 3
+    assert res.history[-1].status == "stopped"
+    assert res.columns.shape == (80, 3) and len(res.hypotheses) == 3
+    assert res.objective == pytest.approx(res.history[-1].primal)
+
+
+def test_keyboard_interrupt_keeps_the_last_master():
+    X, y = cancer_subset(80, 5, 0)
+
+    def interrupt(record):
+        if record.round == 4:
+            raise KeyboardInterrupt
+
+    res = column_generation(LPBoost(0.1), Stumps(X, y), callback=interrupt)
+    assert res.status == "interrupted" and res.n_rounds == 4
+    assert res.history.meta["status"] == "interrupted"
+    assert res.objective == pytest.approx(res.history[3].primal)
+    check_optimality(res.solution, res.columns, 0.1, 1e-8)
+
+
+def test_solver_failure_mid_run_keeps_the_previous_master():
+    X, y = cancer_subset(80, 5, 0)
+    rec = RecordingBackend("highspy", fail_at=5)
+    res = column_generation(LPBoost(0.1), Stumps(X, y), backend=rec)
+    assert res.status == "solver_error" and "injected failure" in res.message
+    assert len(rec.solutions) == 4 and res.columns.shape[1] == 4
+    assert res.objective == pytest.approx(rec.solutions[-1].objective)
+    assert res.history[-1].status == "solver_error" and res.history[-1].primal is None
+
+
+def test_max_rounds_and_option_checks():
+    X, y = cancer_subset(80, 5, 0)
+    res = column_generation(LPBoost(0.1), Stumps(X, y), max_rounds=2)
+    assert res.status == "max_rounds" and res.n_rounds == 2
+    with pytest.raises(ValueError, match="max_rounds"):
+        column_generation(LPBoost(0.1), Stumps(X, y), max_rounds=0)
+    with pytest.raises(ValueError, match="tol"):
+        column_generation(LPBoost(0.1), Stumps(X, y), tol=-1)

@@ -1,0 +1,122 @@
+"""The LPBoost master against an independent statement of the soft-margin LP."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from lpboosting.masters import LPBoost, soft_margin
+from tests.conftest import soft_margin_lp
+
+# accuracy each backend is held to; interior-point solvers stop at ~1e-8 relative gaps
+TOL = {"highspy": 1e-9, "cvxpy:HIGHS": 1e-9, "cvxpy:CLARABEL": 1e-6, "cvxpy:ECOS": 1e-6}
+
+
+def check_optimality(sol, U, nu, tol):
+    """Feasibility of both problems, equal objectives and complementary slackness."""
+    N, T = U.shape
+    cap = 1.0 / (nu * N)
+    d, w, psi, rho = sol.distribution, sol.weights, sol.slacks, sol.rho
+    # dual (edge LP) feasibility: d in the capped simplex, every edge <= gamma
+    assert abs(d.sum() - 1) <= tol
+    assert d.min() >= -tol and d.max() <= cap + tol
+    assert np.all(d @ U <= sol.gamma + tol)
+    # primal feasibility: w in the simplex, psi >= 0, margins >= rho - psi
+    assert abs(w.sum() - 1) <= tol and w.min() >= -tol and psi.min() >= -tol
+    margins = U @ w
+    assert np.all(margins >= rho - psi - tol)
+    # strong duality, and the primal value equals the closed-form soft margin of w
+    assert sol.primal_objective == pytest.approx(sol.dual_objective, abs=tol)
+    assert sol.objective == pytest.approx(rho - cap * psi.sum(), abs=1e-12)
+    assert soft_margin(margins, nu) == pytest.approx(sol.objective, abs=tol)
+    # complementary slackness
+    assert np.all(np.abs(w * (d @ U - sol.gamma)) <= tol)
+    assert np.all(np.abs(d * (margins - rho + psi)) <= tol)
+    assert np.all(np.abs(psi * (cap - d)) <= tol)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("nu", [0.02, 0.1, 0.35, 1.0])
+def test_master_matches_independent_lp(lp_backend, seed, nu):
+    rng = np.random.default_rng(seed)
+    N, T = 30 + 7 * seed, 3 + 2 * seed
+    U = rng.choice([-1.0, 1.0], size=(N, T)) * rng.uniform(0.2, 1.0, size=(N, T))
+    ref = soft_margin_lp(U, nu)
+    sol = LPBoost(nu).solve(U, backend=lp_backend)
+    tol = TOL[lp_backend]
+    assert sol.backend == lp_backend
+    assert sol.objective == pytest.approx(ref["value"], abs=tol)
+    assert sol.dual_objective == pytest.approx(ref["value"], abs=tol)
+    check_optimality(sol, U, nu, 10 * tol)
+    # the independent LP's own dual is a feasible distribution with the same value
+    assert np.max(ref["d"] @ U) == pytest.approx(ref["value"], abs=1e-9)
+
+
+def test_highspy_signs_of_a_known_instance():
+    # two examples, one column each way: d = (1/2, 1/2), gamma = 0, w = (1/2, 1/2), rho = 0
+    U = np.array([[1.0, -1.0], [-1.0, 1.0]])
+    sol = LPBoost(1.0).solve(U)
+    np.testing.assert_allclose(sol.distribution, [0.5, 0.5], atol=1e-12)
+    np.testing.assert_allclose(sol.weights, [0.5, 0.5], atol=1e-12)
+    assert sol.rho == pytest.approx(0.0, abs=1e-12)
+    # with nu = 1/2 the cap 1 is loose: hard margin; the best column alone gives margins (1, -1)
+    U = np.array([[1.0], [-1.0]])
+    sol = LPBoost(0.5).solve(U)
+    assert sol.objective == pytest.approx(-1.0)
+    np.testing.assert_allclose(sol.distribution, [0.0, 1.0], atol=1e-12)
+    # nu = 1 caps d at uniform: the value is the average margin 0, rho = 1, psi = (0, 2)
+    sol = LPBoost(1.0).solve(U)
+    assert sol.objective == pytest.approx(0.0, abs=1e-12)
+    assert sol.rho == pytest.approx(1.0) and np.allclose(sol.slacks, [0.0, 2.0])
+
+
+margin_matrices = st.integers(2, 25).flatmap(
+    lambda n: st.integers(1, 6).flatmap(
+        lambda t: arrays(np.float64, (n, t), elements=st.sampled_from([-1.0, -0.5, 0.0, 0.25, 1.0]))
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(U=margin_matrices, nu=st.floats(0.01, 1.0))
+def test_duality_and_complementary_slackness_property(U, nu):
+    sol = LPBoost(nu).solve(U)
+    check_optimality(sol, U, nu, 1e-8)
+    assert sol.objective == pytest.approx(soft_margin_lp(U, nu)["value"], abs=1e-8)
+
+
+@settings(max_examples=30, deadline=None)
+@given(U=margin_matrices, nu=st.floats(0.01, 1.0), seed=st.integers(0, 2**31))
+def test_invariant_to_row_and_column_order(U, nu, seed):
+    rng = np.random.default_rng(seed)
+    rows, cols = rng.permutation(U.shape[0]), rng.permutation(U.shape[1])
+    a = LPBoost(nu).solve(U)
+    b = LPBoost(nu).solve(U[rows][:, cols])
+    assert b.objective == pytest.approx(a.objective, abs=1e-9)
+
+
+@pytest.mark.parametrize("nu", [0.0, -0.1, 1.5, float("nan"), float("inf"), "a"])
+def test_nu_outside_unit_interval_is_rejected(nu):
+    with pytest.raises(ValueError, match=r"nu must be"):
+        LPBoost(nu)
+
+
+@pytest.mark.parametrize(
+    "U, match",
+    [(np.zeros((0, 3)), "empty"), (np.array([[np.nan, 1.0]]), "NaN"), (np.zeros((2, 2, 2)), "2-D")],
+)
+def test_bad_margin_matrix(U, match):
+    with pytest.raises(ValueError, match=match):
+        LPBoost(0.5).solve(U)
+
+
+def test_soft_margin_closed_form_matches_lp():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        m = rng.normal(size=rng.integers(1, 30))
+        nu = rng.uniform(0.01, 1.0)
+        # the soft margin of fixed margins is the LP with a single column
+        assert soft_margin(m, nu) == pytest.approx(soft_margin_lp(m[:, None], nu)["value"], abs=1e-9)
