@@ -6,16 +6,24 @@ scikit-learn classifiers (``lpboosting.estimators``).
 """
 
 from lpboosting.colgen import ColumnGenerationResult, History, RoundRecord, column_generation
-from lpboosting.estimators import LPBoostClassifier
+from lpboosting.estimators import (
+    ERLPBoostClassifier,
+    LPBoostClassifier,
+    SoftBoostClassifier,
+    TotalBoostClassifier,
+)
 from lpboosting.status import SolveStatus
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ColumnGenerationResult",
+    "ERLPBoostClassifier",
     "History",
     "LPBoostClassifier",
     "RoundRecord",
+    "SoftBoostClassifier",
     "SolveStatus",
+    "TotalBoostClassifier",
     "column_generation",
 ]

@@ -1,6 +1,7 @@
 """Backends: solvers for master problems, found by name.
 
-Names: ``"highspy"`` (incremental HiGHS, the default for LPs), ``"cvxpy"``
+Names: ``"highspy"`` (incremental HiGHS, the default for LPs),
+``"dedicated"`` (the dual Newton solver of entropy projections), ``"cvxpy"``
 (cvxpy picks the solver) and ``"cvxpy:SOLVER"`` for any cvxpy solver, e.g.
 ``"cvxpy:HIGHS"``, ``"cvxpy:CLARABEL"``, ``"cvxpy:ECOS"``, ``"cvxpy:SCS"``.
 """
@@ -11,6 +12,7 @@ from typing import Any
 
 from lpboosting.backends.base import Backend
 from lpboosting.backends.cvxpy_backend import SOLVER_KINDS, CvxpyBackend
+from lpboosting.backends.dedicated import DedicatedBackend
 from lpboosting.backends.highspy_backend import HighspyBackend
 from lpboosting.status import SolveStatus
 from lpboosting.errors import UnknownBackendError
@@ -18,6 +20,7 @@ from lpboosting.errors import UnknownBackendError
 __all__ = [
     "Backend",
     "CvxpyBackend",
+    "DedicatedBackend",
     "HighspyBackend",
     "SolveStatus",
     "available_backends",
@@ -28,7 +31,7 @@ __all__ = [
 
 def known_backends() -> list[str]:
     """Every backend name the registry understands (installed or not)."""
-    return ["highspy", "cvxpy"] + [f"cvxpy:{s}" for s in SOLVER_KINDS]
+    return ["highspy", "dedicated", "cvxpy"] + [f"cvxpy:{s}" for s in SOLVER_KINDS]
 
 
 def get_backend(spec: "str | Backend", **options: Any) -> Backend:
@@ -45,6 +48,8 @@ def get_backend(spec: "str | Backend", **options: Any) -> Backend:
     key = spec.strip()
     if key.lower() == "highspy":
         return HighspyBackend(**options)
+    if key.lower() == "dedicated":
+        return DedicatedBackend(**options)
     if key.lower() == "cvxpy":
         return CvxpyBackend(None, **options)
     if key.lower().startswith("cvxpy:") and len(key) > len("cvxpy:"):

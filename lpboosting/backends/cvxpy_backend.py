@@ -109,7 +109,7 @@ class CvxpyBackend(Backend):
     def open(self, master, n_samples):
         self.require()
         self.check_master(master)
-        return CvxpyRebuildSession(master, n_samples, self)
+        return master.open_session(n_samples, self) or CvxpyRebuildSession(master, n_samples, self)
 
     def solve_statement(self, master, U: np.ndarray) -> MasterSolution:
         """Build the master over U, solve it, and read the solution back."""

@@ -78,4 +78,4 @@ class HighspyBackend(Backend):
     def open(self, master, n_samples):
         self.require()
         self.check_master(master)
-        return master.open_highspy(n_samples, self)
+        return master.open_session(n_samples, self) or master.open_highspy(n_samples, self)

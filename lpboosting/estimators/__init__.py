@@ -1,5 +1,6 @@
 """scikit-learn classifiers."""
 
+from lpboosting.estimators.entropy import ERLPBoostClassifier, SoftBoostClassifier, TotalBoostClassifier
 from lpboosting.estimators.lpboost import LPBoostClassifier
 
-__all__ = ["LPBoostClassifier"]
+__all__ = ["ERLPBoostClassifier", "LPBoostClassifier", "SoftBoostClassifier", "TotalBoostClassifier"]

@@ -124,6 +124,10 @@ class Master(ABC):
         """Read a solved cvxpy statement back into a :class:`MasterSolution`."""
 
     # -- optional fast paths -----------------------------------------------------------
+    def open_session(self, n_samples: int, backend: "Backend") -> MasterSession | None:
+        """A master-specific session for ``backend``, or None for the backend's default one."""
+        return None
+
     def open_highspy(self, n_samples: int, backend: "Backend") -> MasterSession:
         raise BackendCapabilityError(
             f"the highspy backend has no incremental form of the {self.name} master; "

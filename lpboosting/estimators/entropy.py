@@ -1,0 +1,108 @@
+"""scikit-learn classifiers for the relative-entropy masters."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from lpboosting.estimators.base import ColumnGenerationClassifier
+from lpboosting.masters.erlpboost import ERLPBoost
+from lpboosting.masters.softboost import SoftBoost, TotalBoost
+
+_SHARED_DOC = """
+    oracle : {"stumps", "features", "trees"} or callable, default "stumps"
+    oracle_params : dict, optional
+    backend : str, default "dedicated"
+        Projection solver: "dedicated" (dual Newton, verified, conic fallback)
+        or "cvxpy:CLARABEL" / "cvxpy:ECOS" / "cvxpy:SCS".
+    tol : float, default 1e-6
+        Unused by the stopping rule (which is the master's own); kept for the
+        shared interface.
+    max_rounds : int, default 1000
+    callback : callable, optional
+        Called with each RoundRecord; a truthy return stops the fit.
+
+    Attributes
+    ----------
+    classes_, history_ (per round: relative entropy, gamma_hat, gamma_star,
+    soft_margin, solver), objective_ (soft margin of the final weights),
+    weights_ (LPBoost primal over the chosen columns), distribution_,
+    hypotheses_, n_rounds_, status_, result_.
+"""
+
+
+class SoftBoostClassifier(ColumnGenerationClassifier):
+    __doc__ = """SoftBoost (Warmuth, Glocer, Rätsch 2007): capped relative-entropy projections.
+
+    Parameters
+    ----------
+    nu : float in (0, 1], default 0.1
+        Capping fraction: d <= 1/(nu N).
+    delta : float in (0, 1], default 0.01
+        Accuracy: the final soft margin is within delta of the optimum.
+    """ + _SHARED_DOC
+
+    def __init__(self, nu: float = 0.1, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
+                 oracle_params: dict[str, Any] | None = None, backend: str = "dedicated",
+                 tol: float = 1e-6, max_rounds: int = 1000,
+                 callback: Callable[..., Any] | None = None) -> None:
+        self.nu = nu
+        self.delta = delta
+        self.oracle = oracle
+        self.oracle_params = oracle_params
+        self.backend = backend
+        self.tol = tol
+        self.max_rounds = max_rounds
+        self.callback = callback
+
+    def _make_master(self, n_samples: int) -> SoftBoost:
+        return SoftBoost(self.nu, self.delta)
+
+
+class TotalBoostClassifier(ColumnGenerationClassifier):
+    __doc__ = """TotalBoost: SoftBoost without capping (hard margin within delta).
+
+    Parameters
+    ----------
+    delta : float in (0, 1], default 0.01
+    """ + _SHARED_DOC
+
+    def __init__(self, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
+                 oracle_params: dict[str, Any] | None = None, backend: str = "dedicated",
+                 tol: float = 1e-6, max_rounds: int = 1000,
+                 callback: Callable[..., Any] | None = None) -> None:
+        self.delta = delta
+        self.oracle = oracle
+        self.oracle_params = oracle_params
+        self.backend = backend
+        self.tol = tol
+        self.max_rounds = max_rounds
+        self.callback = callback
+
+    def _make_master(self, n_samples: int) -> TotalBoost:
+        return TotalBoost(self.delta)
+
+
+class ERLPBoostClassifier(ColumnGenerationClassifier):
+    __doc__ = """ERLPBoost (Warmuth, Glocer, Vishwanathan 2008): entropy-regularised LPBoost.
+
+    Parameters
+    ----------
+    nu : float in (0, 1], default 0.1
+    delta : float in (0, 1], default 0.01
+    """ + _SHARED_DOC
+
+    def __init__(self, nu: float = 0.1, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
+                 oracle_params: dict[str, Any] | None = None, backend: str = "dedicated",
+                 tol: float = 1e-6, max_rounds: int = 1000,
+                 callback: Callable[..., Any] | None = None) -> None:
+        self.nu = nu
+        self.delta = delta
+        self.oracle = oracle
+        self.oracle_params = oracle_params
+        self.backend = backend
+        self.tol = tol
+        self.max_rounds = max_rounds
+        self.callback = callback
+
+    def _make_master(self, n_samples: int) -> ERLPBoost:
+        return ERLPBoost(self.nu, self.delta)

@@ -1,0 +1,91 @@
+"""ERLPBoost: entropy-regularised LPBoost.
+
+Warmuth, Glocer, Vishwanathan, *Entropy regularized LPBoost*, ALT 2008.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from lpboosting.masters.base import CvxpyStatement
+from lpboosting.masters.entropy import EntropyMaster, relative_entropy
+
+
+class ERLPBoost(EntropyMaster):
+    r"""ERLPBoost's regularised master over the columns found so far.
+
+    With margin matrix U (N x t), cap c = 1/(nu N) and
+    eta = max(1/2, 2 ln(N/nu')/delta), nu' = nu N:
+
+    Primal::
+
+        P^t = min_{d, gamma}  gamma + Delta(d) / eta
+              s.t.  d . u^m <= gamma   (m = 1..t)              dual: w_m >= 0, sum w = 1
+                    sum_n d_n = 1,  0 <= d_n <= c
+
+    Dual (w in the t-simplex)::
+
+        max_w  min_{d in capped simplex}  d.(U w) + Delta(d) / eta
+
+    whose inner minimiser is the capped softmax of -eta U w.  **The
+    distribution handed to the oracle is the primal d.**  Stopping rule: with
+    P^q(d^{q-1}) = d^{q-1}.u^q + Delta(d^{q-1})/eta (an upper bound) and P^t
+    (a lower bound), stop when min_q P^q(d^{q-1}) - P^t <= delta/2.  The
+    final weights are the LPBoost primal over the chosen columns.
+    """
+
+    name = "ERLPBoost"
+
+    def eta(self, n_samples: int) -> float:
+        return max(0.5, 2.0 * math.log(n_samples * self.cap(n_samples)) / self.delta)
+
+    def round_state(self, session, lp):
+        return {"eta": self.eta(session.n_samples), "stop": False}
+
+    def finish(self, session, lp, state, projection):
+        eta = state["eta"]
+        # upper bound min_q P^q(d^{q-1}): edges[q] was priced under d^{q-1}, entropies[q] = Delta(d^{q-1})
+        upper = min(e + h / eta for e, h in zip(session.edges, session.entropies))
+        lower = projection.objective if projection is not None and projection.status.ok else np.nan
+        return {"eta": eta, "upper": upper, "lower": lower, "stop": False}
+
+    def converged(self, solution, edge, tol):
+        record = solution.info.get("record", {})
+        eta, lower = record.get("eta"), record.get("lower")
+        if eta is None or lower is None or not np.isfinite(lower):
+            return False
+        upper = min(record["upper"], edge + record["entropy"] / eta)
+        return bool(upper - lower <= self.delta / 2.0)
+
+    def projection_problem(self, U: np.ndarray, state: dict[str, Any]) -> CvxpyStatement:
+        import cvxpy as cp
+
+        n = U.shape[0]
+        d = cp.Variable(n, name="d")
+        gamma = cp.Variable(name="gamma")
+        edges = U.T @ d <= gamma
+        problem = cp.Problem(
+            cp.Minimize(gamma + cp.sum(cp.rel_entr(d, np.full(n, 1.0 / n))) / state["eta"]),
+            [edges, cp.sum(d) == 1, d >= 0, d <= self.cap(n)],
+        )
+        return CvxpyStatement(problem, {"d": d, "gamma": gamma}, {"edges": edges, "eta": state["eta"]})
+
+    def read_projection(self, statement, U):
+        from lpboosting.masters.entropy import erlpboost_dual_value
+
+        d = np.clip(np.asarray(statement.variables["d"].value, dtype=float), 0.0, None)
+        d /= d.sum()
+        w = np.maximum(np.atleast_1d(statement.constraints["edges"].dual_value), 0.0)
+        w = w / w.sum() if w.sum() > 0 else np.full(U.shape[1], 1.0 / U.shape[1])
+        eta = statement.constraints["eta"]
+        dual = erlpboost_dual_value(U, self.cap(U.shape[0]), eta, w)
+        # the primal value of the (clipped, renormalised) d, not the solver's own report
+        return d, w, float(np.max(d @ U)) + relative_entropy(d) / eta, float(dual)
+
+    def project_dedicated(self, U, state, warm):
+        from lpboosting.masters.entropy_projection import project_erlpboost
+
+        return project_erlpboost(U, self.cap(U.shape[0]), state["eta"], weights0=warm)
