@@ -52,14 +52,15 @@ def column_generation(
     master: Master,
     oracle: Oracle,
     *,
-    backend: "str | Backend" = "highspy",
+    backend: "str | Backend | None" = None,
     tol: float = 1e-6,
     max_rounds: int = 1000,
     callback: Callable[[RoundRecord], Any] | None = None,
 ) -> ColumnGenerationResult:
     """Run column generation of ``master`` with pricing ``oracle``.
 
-    Each round solves the restricted master over the columns found so far,
+    ``backend=None`` uses the master's default (``"highspy"`` for LP masters,
+    ``"dedicated"`` for the entropy masters).  Each round solves the restricted master over the columns found so far,
     hands its distribution to the oracle, records a :class:`RoundRecord`,
     and adds the oracle's column unless ``master.converged`` says that no
     column improves the master by more than ``tol``.  The first column is
@@ -71,7 +72,7 @@ def column_generation(
     and the history so far (``status`` says which).
     """
     _check_options(tol, max_rounds)
-    backend = get_backend(backend)
+    backend = get_backend(master.default_backend if backend is None else backend)
     session = backend.open(master, oracle.n_samples)
     history = History(meta={
         "master": master.name, "params": master.params(), "oracle": oracle.name,

@@ -111,6 +111,8 @@ class Master(ABC):
     #: problem class: "lp" or "exp_cone"; backends declare what they solve.
     kind: str = "lp"
     name: str = "master"
+    #: backend used when none is named
+    default_backend: str = "highspy"
 
     # -- the declarative statement -------------------------------------------------
     @abstractmethod

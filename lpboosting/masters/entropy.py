@@ -93,6 +93,7 @@ class EntropyMaster(Master):
     """Base of masters whose distribution is a relative-entropy projection."""
 
     kind = "exp_cone"
+    default_backend = "dedicated"
 
     def __init__(self, nu: float, delta: float) -> None:
         self.nu = check_nu(nu)

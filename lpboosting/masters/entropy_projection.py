@@ -1,0 +1,879 @@
+r"""Relative-entropy projections of SoftBoost / TotalBoost and ERLPBoost.
+
+Both masters minimise the relative entropy to the uniform distribution,
+
+    Delta(d) = sum_n d_n ln(d_n N)            (0 ln 0 = 0),
+
+over the *capped simplex* ``P_c = {d : sum_n d_n = 1, 0 <= d <= c}`` with
+``c = 1/(nu N)`` (``c >= 1`` means no cap), plus linear constraints on the edges
+``d . u_m`` of the columns of the N x T margin matrix ``U``
+(``U[n, m] = y_n h_m(x_n)``).
+
+SoftBoost / TotalBoost projection
+    Warmuth, Glocer, Rätsch, *Boosting algorithms for maximizing the soft margin*,
+    NIPS 2007, Section 4 and Algorithm 2, step 3(b) (TotalBoost is ``c >= 1``)::
+
+        primal:  min_d  Delta(d)
+                 s.t.   U^T d <= bound              (one row per column; dual lambda_m >= 0)
+                        d in P_c
+        dual:    max_{lambda >= 0} g(lambda),
+                 g(lambda) = min_{d in P_c} Delta(d) + d^T U lambda - lambda^T bound.
+
+    The minimiser of the inner problem is the capped softmax ``d(lambda) =
+    capped_softmax(-U lambda, c)``, i.e. ``d_n = min(c, exp(-(U lambda)_n - tau))``.
+    g is concave, once continuously differentiable with gradient
+    ``U^T d(lambda) - bound`` and (almost everywhere) Hessian ``-U^T J U``, where J
+    is the Jacobian of the capped softmax: ``diag(d_F) - d_F d_F^T / sum(d_F)`` on
+    the uncapped coordinates F and zero on the capped ones.  The multipliers
+    lambda are the weights of the columns (ProjectionResult.multipliers).
+
+ERLPBoost projection
+    Warmuth, Glocer, Vishwanathan, *Entropy regularized LPBoost*, ALT 2008::
+
+        primal:  min_{d, gamma}  gamma + Delta(d) / eta
+                 s.t.   U^T d <= gamma 1             (dual w_m >= 0, sum_m w_m = 1)
+                        d in P_c
+                 (= min_{d in P_c} max_m d . u_m + Delta(d) / eta)
+        dual:    max_{w in simplex_T} h(w),
+                 h(w) = min_{d in P_c} d^T U w + Delta(d) / eta
+                      = Delta(d(w)) / eta + d(w)^T U w,  d(w) = capped_softmax(-eta U w, c).
+
+    Without a cap ``h(w) = -(1/eta) ln( (1/N) sum_n exp(-eta (U w)_n) )``.  The
+    gradient of h is ``U^T d(w)`` (the edges) and its Hessian ``-eta U^T J U``.
+    The weights w are the hypothesis weights of ERLPBoost (multipliers).
+
+Method
+    Both duals are maximised by a warm-startable active-set Newton method
+    (projected Newton, cf. Bertsekas 1982): the Newton system lives on the
+    support of the multipliers plus the zero multipliers whose gradient exceeds
+    the support's multiplier (0 for SoftBoost, ``w^T grad`` on the simplex; the
+    equality ``sum w = 1`` is eliminated by a null-space basis); entering
+    coordinates whose Newton component is not positive are pruned.  The step is
+    an Armijo backtracking search, first along the projection arc (which can
+    drop many coordinates at once) and then along the ray with a ratio test
+    (dropping the blocking coordinate).  The Newton matrix gets a tiny ridge
+    ``1e-13 max diag`` so that flat directions give long steps that the ratio
+    test cuts.  A cold ERLPBoost start (no ``weights0``) uses continuation in eta
+    (eta_k = 2, 8, 32, ... up to eta, each stage solved to a gap of 3/eta_k).
+    All softmax computations are done in the log domain by water-filling, so
+    huge multipliers (tight caps, nearly infeasible SoftBoost constraints) cannot
+    overflow.
+
+Certification
+    Nothing is returned as "optimal" unless it is verified: d lies in the capped
+    simplex, its constraint violation is at most ``feas_tol`` and the duality gap
+    (primal value at d minus the dual function value at the multipliers, the
+    latter being an exact lower bound by weak duality) is at most
+    ``gap_tol * max(1, |primal|)``.  Infeasibility of the SoftBoost problem is
+    established by the edge LP :func:`edge_lp`; its dual weights give an exact
+    lower bound ``min_{d in P_c} d^T U w - w^T bound`` on the LP value that is
+    evaluated in closed form, so "infeasible" is reported only with a positive
+    lower bound (a certificate).  Otherwise the status is "failed" and the caller
+    should fall back to a conic solver.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.linalg import LinAlgError
+from scipy.linalg.lapack import dpotrf as _dpotrf, dpotrs as _dpotrs
+from scipy.optimize import linprog
+
+__all__ = [
+    "ProjectionResult",
+    "capped_softmax",
+    "capped_minimum",
+    "edge_lp",
+    "relative_entropy",
+    "project_softboost",
+    "project_erlpboost",
+]
+
+Status = Literal["optimal", "infeasible", "failed"]
+
+_ARMIJO = 1e-4
+_LOG_MIN = -np.finfo(float).max  # keeps log d finite (d = 0) when scores overflow
+_INFEASIBLE_TOL = 1e-12  # certified edge-LP lower bound needed to report infeasibility
+_ARC_TRIALS = 5
+_RIDGE_MIN = 1e-13  # relative ridge of the Newton matrix
+_RIDGE_MAX = 1e2
+_RIDGE_UP = 1e3
+_CONT_START = 2.0
+_CONT_FACTOR = 4.0
+_CONT_TOL = 3.0
+
+try:  # optional: multithreaded BLAS is much slower than one thread on these small products
+    from threadpoolctl import ThreadpoolController as _TPC
+except ImportError:  # pragma: no cover
+    _TPC = None
+_CONTROLLER = None
+
+
+def _blas_single_thread():
+    """Limit BLAS to one thread for the small dense products of the Newton steps.
+
+    Multithreaded OpenBLAS is slower, often by 10x or more, on k x N products with
+    k ~ 50 and N ~ 500, and dramatically so on a loaded machine.  Uses threadpoolctl
+    when it is installed (it comes with scikit-learn), else does nothing.
+    """
+    global _CONTROLLER
+    if _TPC is None:
+        return contextlib.nullcontext()
+    if _CONTROLLER is None:
+        try:
+            _CONTROLLER = _TPC()
+        except Exception:  # pragma: no cover
+            return contextlib.nullcontext()
+    return _CONTROLLER.limit(limits=1, user_api="blas")
+
+
+_EPS = np.finfo(float).eps
+
+
+@dataclass
+class ProjectionResult:
+    """Outcome of an entropy projection.
+
+    Attributes:
+        status: "optimal" (verified), "infeasible" (SoftBoost only, certified by the
+            edge LP) or "failed" (not verified; fall back to another solver).
+        distribution: d, shape (N,).  For "infeasible" the edge-LP minimiser.
+        multipliers: lambda >= 0 (SoftBoost, one per edge constraint) or w in the
+            simplex (ERLPBoost), shape (T,); the last iterate when not "optimal".
+        objective: primal value, Delta(d) (SoftBoost) or gamma + Delta(d)/eta (ERLPBoost);
+            +inf when infeasible.
+        dual_objective: dual function value g(lambda) or h(w), a lower bound on the
+            optimum by weak duality.
+        gamma: max_m d . u_m (-inf when T = 0).
+        iterations: Newton iterations.
+        max_violation: largest violation of the primal constraints by d
+            (sum, bounds, edge constraints); for "infeasible" the edge-LP value
+            min_d max_m (d.u_m - bound_m) > 0.
+        gap: objective - dual_objective (nan when infeasible).
+        verified: whether the status is certified (feasibility and gap within
+            tolerance for "optimal"; a positive LP lower bound for "infeasible").
+        seconds: wall-clock time.
+        message: human-readable details.
+    """
+
+    status: Status
+    distribution: np.ndarray
+    multipliers: np.ndarray
+    objective: float
+    dual_objective: float
+    gamma: float
+    iterations: int
+    max_violation: float
+    gap: float
+    verified: bool
+    seconds: float
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "optimal" and self.verified
+
+
+# ----------------------------------------------------------------------------
+# capped softmax (log domain water-filling)
+# ----------------------------------------------------------------------------
+
+
+def _check_cap(cap: float, n: int) -> float:
+    cap = float(cap)
+    if not np.isfinite(cap) and cap != np.inf:
+        raise ValueError(f"cap must be a number >= 1/N, got {cap!r}")
+    if n < 1:
+        raise ValueError("need at least one example (N >= 1)")
+    if cap * n < 1.0 - 1e-12:
+        raise ValueError(f"cap={cap!r} is below 1/N = {1.0 / n!r}: the capped simplex is empty")
+    return cap
+
+
+def _logsumexp(x: np.ndarray) -> float:
+    m = float(np.max(x))
+    if not np.isfinite(m):
+        return m
+    return m + math.log(float(np.sum(np.exp(x - m))))
+
+
+def _capped_softmax(s: np.ndarray, cap: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(d, log_d, free) with free the boolean mask of uncapped coordinates."""
+    n = s.size
+    if cap >= 1.0:  # no cap can bind
+        log_d = np.maximum(s - _logsumexp(s), _LOG_MIN)
+        return np.exp(log_d), log_d, np.ones(n, dtype=bool)
+    log_cap = math.log(cap)
+    if cap * n <= 1.0 + 1e-12:  # the capped simplex is the single point 1/N
+        log_d = np.full(n, -math.log(n))
+        return np.full(n, 1.0 / n), log_d, np.zeros(n, dtype=bool)
+    # fast path: plain softmax already respects the cap
+    lse = _logsumexp(s)
+    if float(np.max(s)) - lse <= log_cap:
+        log_d = np.maximum(s - lse, _LOG_MIN)
+        return np.exp(log_d), log_d, np.ones(n, dtype=bool)
+    order = np.argsort(-s, kind="stable")
+    ss = s[order]
+    # at most kmax coordinates can be capped with a positive remainder (kmax*cap < 1)
+    kmax = min(n - 1, int(math.ceil(1.0 / cap)) - 1)
+    while kmax > 0 and kmax * cap >= 1.0:
+        kmax -= 1
+    # suffix[k] = LSE(ss[k:]); summed from the small end, so relatively accurate
+    top = float(ss[0])
+    if top - float(ss[-1]) < 600.0:  # no underflow: plain exponentials
+        suffix = np.log(np.cumsum(np.exp(ss[::-1] - top))[::-1][: kmax + 1]) + top
+    else:
+        suffix = np.logaddexp.accumulate(ss[::-1])[::-1][: kmax + 1]
+    ks = np.arange(kmax + 1)
+    rem = 1.0 - ks * cap
+    tau = suffix - np.log(rem)
+    ok = ss[: kmax + 1] - tau <= log_cap  # the largest uncapped share is within the cap
+    ok[-1] = True
+    k = int(np.argmax(ok))
+    tau_k = _logsumexp(ss[k:]) - math.log(1.0 - k * cap)  # recomputed accurately
+    log_d = np.clip(s - tau_k, _LOG_MIN, log_cap)
+    free = np.ones(n, dtype=bool)
+    capped = order[:k]
+    log_d[capped] = log_cap
+    free[capped] = False
+    d = np.exp(log_d)
+    # the free shares sum to 1 - k*cap up to rounding; fix the rounding (it only
+    # matters when the scores are so large that their spacing exceeds O(1))
+    total_free = float(d[free].sum())
+    rem_k = 1.0 - k * cap
+    if total_free > 0 and abs(total_free - rem_k) > 4 * _EPS * n:
+        d[free] *= rem_k / total_free
+        d[free] = np.minimum(d[free], cap)
+        log_d[free] = np.log(np.maximum(d[free], np.finfo(float).tiny))
+    return d, log_d, free
+
+
+def capped_softmax(s: np.ndarray, cap: float) -> tuple[np.ndarray, np.ndarray]:
+    r"""argmax_{d in P_cap} d^T s - sum_n d_n ln d_n, and its logarithm.
+
+    The maximiser is ``d_n = min(cap, exp(s_n - tau))`` with tau chosen so that
+    ``sum d = 1`` (a cap >= 1 never binds: plain softmax).  It is computed by
+    sorting s and water-filling in the log domain (logsumexp of suffixes), so
+    nothing is exponentiated that could overflow, for any finite scores (tiny
+    shares underflow to 0 in ``d`` while ``log_d`` stays finite).  As always in
+    floating point, differences of scores below their spacing (``|s| eps``) are
+    not resolved.
+
+    Returns:
+        (d, log_d), both of shape (N,).
+    """
+    s = np.asarray(s, dtype=float).ravel()
+    cap = _check_cap(cap, s.size)
+    if not np.all(np.isfinite(s)):
+        raise ValueError("scores must be finite")
+    with np.errstate(over="ignore"):
+        d, log_d, _ = _capped_softmax(s, cap)
+    return d, log_d
+
+
+def relative_entropy(d: np.ndarray) -> float:
+    """Delta(d) = sum_n d_n ln(d_n N), with 0 ln 0 = 0."""
+    d = np.asarray(d, dtype=float)
+    pos = d > 0
+    return float(np.sum(d[pos] * np.log(d[pos] * d.size)))
+
+
+def capped_minimum(v: np.ndarray, cap: float) -> tuple[float, np.ndarray]:
+    """min_{d in P_cap} d . v in closed form (cap the smallest entries first)."""
+    v = np.asarray(v, dtype=float)
+    n = v.size
+    c = min(float(cap), 1.0)
+    order = np.argsort(v, kind="stable")
+    d = np.zeros(n)
+    k = min(n, int(math.floor(1.0 / c + 1e-12)))
+    d[order[:k]] = c
+    rest = 1.0 - k * c
+    if k < n and rest > 0:
+        d[order[k]] = rest
+    return float(d @ v), d
+
+
+# ----------------------------------------------------------------------------
+# the edge LP (feasibility of SoftBoost)
+# ----------------------------------------------------------------------------
+
+
+def _edge_lp_full(U: np.ndarray, bound: np.ndarray, cap: float):
+    N, T = U.shape
+    c = min(cap, 1.0)
+    cost = np.zeros(N + 1)
+    cost[-1] = 1.0
+    A_ub = np.hstack([U.T, -np.ones((T, 1))])
+    A_eq = np.concatenate([np.ones(N), [0.0]])[None, :]
+    bounds = [(0.0, c)] * N + [(None, None)]
+    res = linprog(
+        cost, A_ub=A_ub, b_ub=bound, A_eq=A_eq, b_eq=[1.0], bounds=bounds, method="highs",
+        options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
+    )
+    if res.status != 0:
+        raise RuntimeError(f"edge LP failed: {res.message}")
+    d = np.clip(res.x[:N], 0.0, c)
+    d /= d.sum()
+    w = np.clip(-res.ineqlin.marginals, 0.0, None)
+    w = w / w.sum() if w.sum() > 0 else np.full(T, 1.0 / T)
+    # exact lower bound on the LP value from the dual weights (weak duality)
+    low, _ = capped_minimum(U @ w, c)
+    lower = low - float(w @ bound)
+    return float(res.fun), d, w, lower
+
+
+def edge_lp(U: np.ndarray, bound: np.ndarray | float, cap: float) -> tuple[float, np.ndarray]:
+    r"""The value of  min_{d in P_cap} max_m (d . u_m - bound_m)  and a minimiser d.
+
+    Solved as an LP with HiGHS (scipy.optimize.linprog)::
+
+        min_{d, z} z  s.t.  U^T d - bound <= z 1,  sum d = 1,  0 <= d <= cap.
+
+    The SoftBoost projection is infeasible iff the value is positive.
+    """
+    U, b, cap = _prepare(U, bound, cap)
+    if U.shape[1] == 0:
+        raise ValueError("the edge LP needs at least one column")
+    value, d, _, _ = _edge_lp_full(U, b, cap)
+    return value, d
+
+
+# ----------------------------------------------------------------------------
+# active-set Newton on the dual
+# ----------------------------------------------------------------------------
+
+
+def _prepare(U, bound, cap):
+    U = np.asarray(U, dtype=float)
+    if U.ndim != 2:
+        raise ValueError(f"U must be an N x T matrix, got shape {U.shape}")
+    if not np.all(np.isfinite(U)):
+        raise ValueError("U must be finite")
+    N, T = U.shape
+    cap = _check_cap(cap, N)
+    if bound is None:
+        b = np.zeros(T)
+    else:
+        b = np.asarray(bound, dtype=float)
+        b = np.full(T, float(b)) if b.ndim == 0 else b.ravel().copy()
+        if b.size != T:
+            raise ValueError(f"bound must be a scalar or have length T={T}, got {b.size}")
+        if not np.all(np.isfinite(b)):
+            raise ValueError("bound must be finite")
+    return np.ascontiguousarray(U), b, cap
+
+
+@dataclass
+class _Eval:
+    x: np.ndarray
+    d: np.ndarray
+    log_d: np.ndarray
+    free: np.ndarray
+    delta: float  # Delta(d)
+    value: float  # dual function value
+    grad: np.ndarray  # U^T d - b
+    scale_terms: float  # magnitude of the summands of value (rounding noise)
+    smax: float  # max |s|, s = -scale U x (rounding noise of d)
+
+
+class _Dual:
+    """The dual function x -> min_{d in P_c} Delta(d)/scale + d^T U x - x^T b."""
+
+    def __init__(self, U: np.ndarray, b: np.ndarray, cap: float, scale: float) -> None:
+        self.U = U
+        self.Ut = np.ascontiguousarray(U.T)
+        self.b = b
+        self.cap = cap
+        self.scale = scale
+        self.logN = math.log(U.shape[0])
+        self.umax = float(np.max(np.abs(U))) if U.size else 0.0
+        self.evaluations = 0
+
+    def __call__(self, x: np.ndarray) -> _Eval:
+        self.evaluations += 1
+        Ux = self.U @ x
+        s = -self.scale * Ux
+        d, log_d, free = _capped_softmax(s, self.cap)
+        delta = float(d @ (log_d + self.logN))
+        dUx = float(d @ Ux)
+        xb = float(x @ self.b)
+        value = delta / self.scale + dUx - xb
+        grad = self.Ut @ d - self.b
+        smax = float(np.max(np.abs(s)))
+        terms = abs(delta) / self.scale + smax / self.scale + float(np.abs(x) @ np.abs(self.b))
+        return _Eval(x, d, log_d, free, delta, value, grad, terms, smax)
+
+    def hessian_neg(self, ev: _Eval, cols: np.ndarray) -> np.ndarray:
+        """-Hessian restricted to cols: scale * U_S^T J U_S (positive semidefinite).
+
+        J = diag(d_F) - d_F d_F^T / sum(d_F) on the uncapped coordinates F, written
+        as a weighted covariance so that the result is PSD by construction.
+        """
+        k = cols.size
+        wt = np.where(ev.free, ev.d, 0.0)
+        total = float(wt.sum())
+        if k == 0 or total <= 0.0:
+            return np.zeros((k, k))
+        A = self.Ut[cols]  # k x N copy (row gather is cheap; capped rows get weight 0)
+        mean = (A @ wt) / total
+        A -= mean[:, None]
+        A *= np.sqrt(wt)
+        return self.scale * (A @ A.T)
+
+
+def _solve_pd(A: np.ndarray, rhs: np.ndarray, ridge: float = _RIDGE_MIN) -> np.ndarray:
+    """Solve (A + delta I) X = rhs for a positive semidefinite A.
+
+    The ridge ``delta = ridge * max(diag A)`` (increased if the factorisation
+    fails) makes directions of zero curvature long but finite; the ratio test and
+    the line search take care of them.  A large ``ridge`` turns the step into a
+    scaled gradient step (Levenberg-Marquardt).
+    """
+    k = A.shape[0]
+    if k == 0:
+        return np.zeros_like(rhs)
+    diag = A.diagonal()
+    top = float(diag.max())
+    delta = max(ridge * top, 1e-300) if top > 0 else max(ridge, 1e-300)
+    for _ in range(12):
+        M = A.copy()
+        M.flat[:: k + 1] += delta
+        c, info = _dpotrf(M, lower=0, clean=0, overwrite_a=1)
+        if info == 0:
+            X, info = _dpotrs(c, rhs, lower=0)
+            if info == 0 and np.isfinite(X).all():
+                return X
+        delta = max(delta * 100.0, 1e-14 * max(top, 1.0))
+    raise LinAlgError("Newton system could not be factorised")
+
+
+def _newton_on(A: np.ndarray, g: np.ndarray, simplex: bool, pivot: int = 0,
+               ridge: float = _RIDGE_MIN):
+    """Newton direction from -Hessian A and gradient g on a coordinate set; (p, nu).
+
+    Bounds: ``p = A^{-1} g`` with ``A = -Hessian``.  Simplex: the equality
+    ``sum p = 0`` is eliminated with the null-space basis ``p_pivot = -sum of the
+    others`` (the KKT form ``A^{-1}(g - nu 1)`` cancels catastrophically when A is
+    nearly singular); nu is recovered from the pivot row.
+    """
+    if not simplex:
+        return _solve_pd(A, g, ridge), 0.0
+    k = g.size
+    if k == 1:
+        return np.zeros(1), float(g[0])
+    j = pivot
+    o = np.arange(k - 1)
+    o[j:] += 1
+    aj = A[o, j]
+    B = A[o][:, o]
+    B -= aj[:, None]
+    B -= aj[None, :]
+    B += A[j, j]
+    r = g[o] - g[j]
+    q = _solve_pd(B, r, ridge)
+    p = np.empty(k)
+    p[o] = q
+    p[j] = -q.sum()
+    nu = float(g[j] - A[j] @ p)  # stationarity of the pivot row: g - A p = nu 1
+    return p, nu
+
+
+@dataclass
+class _Outcome:
+    ev: _Eval
+    iterations: int
+    converged: bool
+    reason: str
+
+
+def _active_set_newton(
+    dual: _Dual,
+    x0: np.ndarray,
+    *,
+    simplex: bool,
+    tol: float,
+    max_iter: int,
+    value_limit: float = np.inf,
+    relative: bool = True,
+) -> _Outcome:
+    """Maximise the concave dual over x >= 0 (and sum x = 1 if simplex).
+
+    Each iteration: Newton direction on the support S0 = {x > 0}; zero coordinates
+    whose gradient exceeds the support's multiplier (0 for bounds) enter the
+    Newton system unless their Newton component is not positive; then a
+    projection-arc / ratio-test backtracking line search (Armijo).
+    """
+    T = x0.size
+    x = x0.copy()
+    ev = dual(x)
+    add_tol = 0.1 * tol
+    ridge = _RIDGE_MIN  # raised (Levenberg-Marquardt) when Newton steps make no progress
+    it = 0
+    while True:
+        g = ev.grad
+        # ---- convergence (the gap is exactly -x^T grad resp. max grad - x^T grad)
+        # rounding floor of the gradient: d = exp(s - tau) carries a relative error
+        # of about eps |s|, so U^T d cannot be resolved below ~eps (1 + |s|) |U|
+        g_noise = 16 * _EPS * (1.0 + ev.smax) * dual.umax
+        if simplex:
+            gmax = float(g.max())
+            gap = gmax - float(x @ g)
+            primal = gmax + ev.delta / dual.scale
+            if gap <= (tol * max(1.0, abs(primal)) if relative else tol) + 2 * g_noise:
+                return _Outcome(ev, it, True, "converged")
+        else:
+            viol = float(max(g.max(initial=0.0), 0.0))
+            comp = float(np.abs(x * g).sum())  # bounds |gap| = |x^T g| and each |x_m g_m|
+            if (viol <= tol + g_noise
+                    and comp <= tol * max(1.0, abs(ev.delta)) + g_noise * float(x.sum())):
+                return _Outcome(ev, it, True, "converged")
+            if ev.value > value_limit:
+                return _Outcome(ev, it, False, "unbounded")
+        if it == max_iter:
+            break
+        it += 1
+        # ---- one Hessian for the support and the zeros that may enter: those whose
+        #      gradient exceeds the support's multiplier (estimated by x^T g on the
+        #      simplex, exact at a support-optimal point; 0 for bounds)
+        S0 = np.flatnonzero(x > 0)
+        k0 = S0.size
+        nu_est = float(x @ g) if simplex else 0.0
+        enter = np.flatnonzero((x <= 0) & (g > nu_est + add_tol))
+        enter = enter[np.argsort(-g[enter], kind="stable")]
+        K = np.concatenate([S0, enter]) if enter.size else S0
+        AK = dual.hessian_neg(ev, K)
+        gK = g[K]
+        pivot = int(np.argmax(x[S0])) if k0 else 0
+        base = np.arange(k0)
+        # Newton on support + entering; prune entering ones with a non-positive component
+        pos = np.arange(enter.size)
+        sel, pS = base, None
+        tried_single = False
+        while pos.size:
+            sel1 = np.concatenate([base, k0 + pos])
+            p1, _ = _newton_on(AK[sel1][:, sel1], gK[sel1], simplex, pivot, ridge)
+            bad = p1[k0:] <= 0
+            if not bad.any():
+                sel, pS = sel1, p1
+                break
+            if bad.all():
+                if pos.size > 1 and not tried_single:
+                    pos, tried_single = pos[:1], True  # the most violated one alone
+                    continue
+                break
+            pos = pos[~bad]
+        if pS is None:
+            pS, _ = _newton_on(AK[:k0, :k0], gK[:k0], simplex, pivot, ridge)
+        p = np.zeros(T)
+        p[K[sel]] = pS
+        pred = float(g @ p)
+        if sel.size == 0 or not np.all(np.isfinite(p)) or not pred > 0:
+            if ridge < _RIDGE_MAX and sel.size:
+                ridge *= _RIDGE_UP
+                continue
+            return _Outcome(ev, it, False, "no ascent direction")
+        # ---- ratio test and backtracking Armijo line search
+        neg = p < 0
+        if neg.any():
+            ratios = x[neg] / -p[neg]
+            amax = float(ratios.min())
+        else:
+            amax = np.inf
+        noise = 64 * _EPS * max(1.0, ev.scale_terms)
+        accepted, full = None, False
+        # (a) blocked full step: first try the projection arc, which can drop many
+        #     coordinates at once (Bertsekas' projected Newton)
+        alpha, trials = 1.0, 0
+        while alpha > amax and accepted is None and trials < _ARC_TRIALS:
+            trials += 1
+            xn = _project_simplex(x + alpha * p) if simplex else np.maximum(x + alpha * p, 0.0)
+            lin = float(g @ (xn - x))
+            if lin > 0:
+                evn = dual(xn)
+                if evn.value >= ev.value + _ARMIJO * lin:
+                    accepted, full = evn, alpha == 1.0
+            alpha *= 0.5
+        # (b) otherwise the ratio test: stay on the face, drop the blocking coordinate
+        alpha = min(1.0, amax)
+        first = True
+        for _ in range(80):
+            if accepted is not None:
+                break
+            xn = x + alpha * p
+            if alpha == amax:
+                idx = np.flatnonzero(neg)
+                hit = idx[ratios <= amax * (1 + 1e-12)]
+                xn[hit] = 0.0
+            xn = np.maximum(xn, 0.0)
+            if simplex:
+                xn /= xn.sum()
+            evn = dual(xn)
+            # accept on sufficient increase (Armijo), or when the directional derivative
+            # is still >= 0 at the trial point: along a ray a concave function then has
+            # not decreased, which stays decidable when the increase is below rounding
+            if evn.value >= ev.value + _ARMIJO * alpha * pred or (
+                float(evn.grad @ p) >= 0.0 and evn.value >= ev.value - noise
+            ) or (first and alpha * pred <= noise and evn.value >= ev.value - noise):
+                accepted, full = evn, alpha == 1.0
+                break
+            first = False
+            alpha *= 0.5
+            if alpha * float(np.max(np.abs(p))) <= 1e-300:
+                break
+        moved = accepted is not None and not np.array_equal(accepted.x, x)
+        if not moved:
+            if ridge < _RIDGE_MAX:
+                ridge *= _RIDGE_UP  # Newton is not making progress: bend towards the gradient
+                if accepted is not None:
+                    x, ev = accepted.x, accepted
+                continue
+            return _Outcome(ev, it, False, "stalled" if accepted is not None else "line search failed")
+        if full:
+            ridge = max(ridge / _RIDGE_UP, _RIDGE_MIN)
+        x, ev = accepted.x, accepted
+    return _Outcome(ev, max_iter, False, "iteration limit")
+
+
+# ----------------------------------------------------------------------------
+# SoftBoost / TotalBoost
+# ----------------------------------------------------------------------------
+
+
+def _project_simplex(v: np.ndarray) -> np.ndarray:
+    """Euclidean projection onto the probability simplex (sort and threshold)."""
+    u = np.sort(v)[::-1]
+    css = np.cumsum(u) - 1.0
+    ind = np.arange(1, v.size + 1)
+    pos = np.flatnonzero(u - css / ind > 0)
+    rho = int(pos[-1]) if pos.size else 0
+    theta = css[rho] / (rho + 1.0)
+    w = np.maximum(v - theta, 0.0)
+    total = w.sum()
+    if not (total > 0 and np.isfinite(total)):
+        w = (v == u[0]).astype(float)
+        total = w.sum()
+    return w / total
+
+
+def _pad(x0, T: int) -> np.ndarray:
+    x = np.zeros(T)
+    if x0 is not None:
+        x0 = np.asarray(x0, dtype=float).ravel()[:T]
+        x[: x0.size] = np.where(np.isfinite(x0), np.maximum(x0, 0.0), 0.0)
+    return x
+
+
+def _box_violation(d: np.ndarray, cap: float) -> float:
+    c = min(cap, 1.0)
+    return float(max(abs(d.sum() - 1.0), -d.min(initial=0.0), (d - c).max(initial=0.0), 0.0))
+
+
+def project_softboost(
+    U: np.ndarray,
+    bound: np.ndarray | float,
+    cap: float,
+    *,
+    multipliers0: np.ndarray | None = None,
+    tol: float = 1e-10,
+    max_iter: int = 200,
+    feas_tol: float = 1e-8,
+    gap_tol: float = 1e-8,
+) -> ProjectionResult:
+    r"""SoftBoost / TotalBoost projection (Warmuth, Glocer, Rätsch, NIPS 2007, Alg. 2 step 3b).
+
+    Primal::
+
+        min_d  Delta(d) = sum_n d_n ln(d_n N)
+        s.t.   d . u_m <= bound_m   (m = 1..T)      dual lambda_m >= 0
+               sum_n d_n = 1,  0 <= d <= cap
+
+    Dual: ``max_{lambda >= 0} g(lambda)``,
+    ``g(lambda) = Delta(d) + d^T U lambda - lambda^T bound`` at
+    ``d = capped_softmax(-U lambda, cap)``; the optimal d is ``d(lambda*)``.
+    The gap of a pair is ``Delta(d(lambda)) - g(lambda) = -lambda^T (U^T d - bound)``.
+
+    Args:
+        U: N x T margin matrix.
+        bound: scalar or length-T upper bounds on the edges (``gamma_hat - delta``).
+        cap: ``1/(nu N)``; ``cap >= 1`` is TotalBoost (no cap).
+        multipliers0: warm start (previous lambda; padded with zeros for new columns).
+        tol: Newton stopping tolerance on violation and (relative) gap.
+        max_iter: Newton iteration limit.
+        feas_tol, gap_tol: verification tolerances.
+
+    Returns:
+        A ProjectionResult; status "infeasible" only with an LP certificate
+        (positive lower bound on the edge LP value), "optimal" only when verified.
+    """
+    t0 = time.perf_counter()
+    U, b, cap = _prepare(U, bound, cap)
+    N, T = U.shape
+    lam0 = _pad(multipliers0, T)
+    dual = _Dual(U, b, cap, 1.0)
+    dmax = math.log(N * min(cap, 1.0))  # the largest relative entropy on P_cap
+
+    def finish(status: Status, d, lam, dual_value, iters, verified, message) -> ProjectionResult:
+        edges = U.T @ d
+        if status == "infeasible":
+            # primal infeasible / dual unbounded; max_violation = the edge-LP value
+            objective, gap = np.inf, np.nan
+            viol = float(np.max(edges - b))
+        else:
+            objective = relative_entropy(d)
+            gap = objective - dual_value
+            viol = max(_box_violation(d, cap), float((edges - b).max(initial=0.0)))
+        return ProjectionResult(
+            status=status, distribution=d, multipliers=lam, objective=float(objective),
+            dual_objective=float(dual_value), gamma=float(edges.max(initial=-np.inf)),
+            iterations=iters, max_violation=viol, gap=float(gap), verified=verified,
+            seconds=time.perf_counter() - t0, message=message,
+        )
+
+    def verify(ev: _Eval, iters: int, why: str) -> ProjectionResult | None:
+        d = ev.d
+        delta = relative_entropy(d)
+        viol = float(max((U.T @ d - b).max(initial=0.0), 0.0))
+        box = _box_violation(d, cap)
+        gap = delta - ev.value  # g(lambda) is an exact lower bound (weak duality)
+        scale = max(1.0, abs(delta))
+        if box <= 1e-9 and viol <= feas_tol and abs(gap) <= gap_tol * scale and np.all(ev.x >= 0):
+            return finish("optimal", d, ev.x, ev.value, iters, True,
+                          f"verified: violation {viol:.1e}, gap {gap:.1e} ({why})")
+        return None
+
+    def infeasible_or_failed(ev: _Eval, iters: int, why: str) -> ProjectionResult:
+        try:
+            value, d_lp, _, lower = _edge_lp_full(U, b, cap)
+        except RuntimeError as exc:  # pragma: no cover - HiGHS failure
+            return finish("failed", ev.d, ev.x, ev.value, iters, False,
+                          f"Newton {why} after {iters} iterations; {exc}")
+        if lower > _INFEASIBLE_TOL:
+            msg = (f"infeasible: min over the capped simplex of max_m (d.u_m - bound_m) = {value:.3e} "
+                   f"(certified lower bound {lower:.3e}); Newton: {why} after {iters} iterations")
+            return finish("infeasible", d_lp, ev.x, np.inf, iters, True, msg)
+        msg = (f"Newton {why} after {iters} iterations and did not verify; edge LP value {value:.3e} "
+               f"(lower bound {lower:.3e}): not certified infeasible")
+        return finish("failed", ev.d, ev.x, ev.value, iters, False, msg)
+
+    with _blas_single_thread():
+        if T == 0 or cap * N <= 1.0 + 1e-12:  # no constraints, or d fixed at uniform
+            ev = dual(np.zeros(T))
+            return verify(ev, 0, "trivial") or infeasible_or_failed(ev, 0, "trivial")
+        out = _active_set_newton(dual, lam0, simplex=False, tol=tol, max_iter=max_iter,
+                                 value_limit=dmax + 1e-9 * max(1.0, dmax))
+        # only a verified pair or an LP certificate is returned as a definite answer
+        if out.reason != "unbounded":
+            r = verify(out.ev, out.iterations, out.reason)
+            if r is not None:
+                return r
+        return infeasible_or_failed(out.ev, out.iterations, out.reason)
+
+
+# ----------------------------------------------------------------------------
+# ERLPBoost
+# ----------------------------------------------------------------------------
+
+
+def project_erlpboost(
+    U: np.ndarray,
+    cap: float,
+    eta: float,
+    *,
+    weights0: np.ndarray | None = None,
+    tol: float = 1e-10,
+    max_iter: int = 200,
+    gap_tol: float = 1e-8,
+) -> ProjectionResult:
+    r"""ERLPBoost projection (Warmuth, Glocer, Vishwanathan, ALT 2008).
+
+    Primal::
+
+        min_{d, gamma}  gamma + Delta(d) / eta
+        s.t.   d . u_m <= gamma   (m = 1..T)       dual w_m >= 0, sum_m w_m = 1
+               sum_n d_n = 1,  0 <= d <= cap
+
+    Dual: ``max_{w in simplex} h(w)``, ``h(w) = min_{d in P_cap} d^T U w + Delta(d)/eta
+    = Delta(d)/eta + d^T U w`` at ``d = capped_softmax(-eta U w, cap)``
+    (uncapped: ``-(1/eta) ln((1/N) sum_n exp(-eta (Uw)_n))``).  The gap of a pair is
+    ``max_m d.u_m - w^T U^T d``, always >= 0; the problem is always feasible.
+
+    Args:
+        U: N x T margin matrix, T >= 1.
+        cap: ``1/(nu N)``; ``cap >= 1`` means no cap.
+        eta: regularisation parameter (> 0); for accuracy epsilon ERLPBoost takes eta of
+            the order ``(2 / epsilon) ln(N nu)`` (see the paper for the exact choice).
+        weights0: warm start (previous w; padded with zeros, renormalised).  Without it
+            the solve starts from uniform weights with continuation in eta.
+        tol: stopping tolerance on the relative gap; gap_tol: verification tolerance.
+        max_iter: Newton iteration limit (per continuation stage).
+
+    Returns:
+        A ProjectionResult with status "optimal" (verified gap) or "failed".
+    """
+    t0 = time.perf_counter()
+    U, _, cap = _prepare(U, None, cap)
+    N, T = U.shape
+    if T == 0:
+        raise ValueError("ERLPBoost needs at least one column (T >= 1)")
+    eta = float(eta)
+    if not (eta > 0 and np.isfinite(eta)):
+        raise ValueError(f"eta must be a positive number, got {eta!r}")
+    dual = _Dual(U, np.zeros(T), cap, eta)
+    if cap * N <= 1.0 + 1e-12:  # d is fixed at uniform: h(w) is linear, w = best column
+        w0 = np.zeros(T)
+        w0[int(np.argmax(U.mean(axis=0)))] = 1.0
+        with _blas_single_thread():
+            ev = dual(w0)
+        out = _Outcome(ev, 0, True, "trivial (cap = 1/N fixes d)")
+        return _erlp_result(U, cap, eta, dual, out, gap_tol, t0)
+    w0 = _pad(weights0, T)
+    cold = w0.sum() <= 0
+    if cold:
+        w0[:] = 1.0  # cold start: uniform weights (the optimum usually has a large support)
+    w0 /= w0.sum()
+    iterations = 0
+    with _blas_single_thread():
+        if cold:
+            # continuation in eta: the Newton model of h_eta is good for steps that change
+            # eta*U*w by O(1), and w*(eta) moves by O(1/eta) when eta grows by a factor,
+            # so each stage starts close to its solution
+            spread = float(np.max(np.abs(U))) or 1.0
+            eta_k = _CONT_START / spread
+            while eta_k < eta:
+                stage = _Dual(U, np.zeros(T), cap, eta_k)
+                out_k = _active_set_newton(stage, w0, simplex=True, tol=_CONT_TOL / eta_k,
+                                           max_iter=max_iter, relative=False)
+                iterations += out_k.iterations
+                w0 = out_k.ev.x
+                eta_k *= _CONT_FACTOR
+        out = _active_set_newton(dual, w0, simplex=True, tol=tol, max_iter=max_iter)
+    out.iterations += iterations
+    return _erlp_result(U, cap, eta, dual, out, gap_tol, t0)
+
+
+def _erlp_result(U, cap, eta, dual, out, gap_tol, t0) -> ProjectionResult:
+    ev = out.ev
+    d, w = ev.d, ev.x
+    edges = U.T @ d
+    gamma = float(edges.max())
+    delta = relative_entropy(d)
+    objective = gamma + delta / eta
+    gap = objective - ev.value
+    box = _box_violation(d, cap)
+    wviol = float(max(abs(w.sum() - 1.0), -w.min()))
+    scale = max(1.0, abs(objective))
+    verified = bool(box <= 1e-9 and wviol <= 1e-12 and -gap_tol * scale <= gap <= gap_tol * scale)
+    status: Status = "optimal" if verified else "failed"
+    message = (f"{'verified' if verified else 'NOT verified'}: gap {gap:.1e}, box violation {box:.1e}"
+               f" ({out.reason})")
+    return ProjectionResult(
+        status=status, distribution=d, multipliers=w, objective=objective,
+        dual_objective=ev.value, gamma=gamma, iterations=out.iterations, max_violation=box,
+        gap=gap, verified=verified, seconds=time.perf_counter() - t0, message=message,
+    )

@@ -1,0 +1,234 @@
+"""SoftBoost, TotalBoost and ERLPBoost: dedicated vs conic projections, bounds, Figure 1."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from lpboosting import (
+    ERLPBoostClassifier, SoftBoostClassifier, TotalBoostClassifier, column_generation,
+)
+from lpboosting.datasets import softboost_synthetic
+from lpboosting.masters import ERLPBoost, LPBoost, SoftBoost, TotalBoost
+from lpboosting.masters.entropy import relative_entropy, solve_with_cvxpy
+from lpboosting.oracles import Columns, Features, Stumps
+from tests.conftest import all_stump_columns, soft_margin_lp
+from tests.test_column_generation import cancer_subset
+
+
+def replay_states(master, result):
+    """(U_t, state_t) of every projection a finished run solved."""
+    U, edges = result.columns, result.edges
+    n = U.shape[0]
+    for t in range(1, U.shape[1] + 1):
+        if isinstance(master, ERLPBoost):
+            state = {"eta": master.eta(n)}
+        else:
+            bound = min(edges[:t]) - master.delta
+            if LPBoost(master.lp_nu(n)).solve(U[:, :t]).gamma > bound - 1e-9:
+                continue  # infeasible (the stopping round): nothing to compare
+            state = {"bound": bound}
+        yield U[:, :t], state
+
+
+# conic solvers at their default accuracy give d to ~1e-5 only: ask for more
+TIGHT = {
+    "CLARABEL": {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11},
+    "ECOS": {"abstol": 1e-9, "reltol": 1e-9, "feastol": 1e-9},
+}
+
+RUNS = [
+    ("synthetic-features", SoftBoost(0.1, 0.05)),
+    ("synthetic-features", SoftBoost(0.3, 0.02)),
+    ("synthetic-features", ERLPBoost(0.2, 0.05)),
+    ("cancer-stumps", SoftBoost(0.2, 0.05)),
+    ("cancer-stumps", TotalBoost(0.1)),
+    ("cancer-stumps", ERLPBoost(0.1, 0.05)),
+]
+
+
+def make_oracle(name):
+    if name == "synthetic-features":
+        Xtr, ytr, _, _ = softboost_synthetic(n_rows=600, n_features=30, n_train=200, random_state=2)
+        return Features(Xtr, ytr)
+    X, y = cancer_subset(120, 8, 7)
+    return Stumps(X, y)
+
+
+@pytest.mark.parametrize("data, master", RUNS, ids=[f"{d}-{m!r}" for d, m in RUNS])
+def test_dedicated_projection_agrees_with_conic_solvers(data, master):
+    oracle = make_oracle(data)
+    res = column_generation(master, oracle, backend="dedicated", max_rounds=40)
+    assert res.n_rounds >= 3
+    cap = master.cap(oracle.n_samples)
+    compared = 0
+    solved = {"CLARABEL": 0, "ECOS": 0}
+    for U, state in replay_states(master, res):
+        mine = master.project_dedicated(U, state, None)
+        assert mine.status == "optimal" and mine.verified
+        d = mine.distribution
+        assert abs(d.sum() - 1) < 1e-9 and d.min() >= 0 and d.max() <= cap + 1e-12
+        assert abs(mine.objective - mine.dual_objective) <= 1e-8 * max(1.0, abs(mine.objective))
+        for solver in ("CLARABEL", "ECOS"):
+            ref = solve_with_cvxpy(master, U, state, solver, TIGHT[solver])
+            if not ref.status.ok:
+                continue  # ECOS occasionally fails outright; counted below
+            solved[solver] += 1
+            assert np.max(np.abs(ref.distribution - d)) <= 1e-6, (solver, U.shape)
+            # conic solvers stop at ~1e-7 in the objective; ours carries its own dual certificate
+            assert ref.objective == pytest.approx(mine.objective, abs=1e-6)
+        compared += 1
+    assert compared >= 3
+    assert solved["CLARABEL"] == compared  # the reference solver must answer every round
+    assert solved["ECOS"] >= 0.8 * compared
+
+
+@pytest.mark.parametrize("master", [SoftBoost(0.25, 0.05), ERLPBoost(0.25, 0.05)])
+def test_dedicated_and_conic_runs_take_the_same_path(master):
+    oracle = make_oracle("cancer-stumps")
+    a = column_generation(master, oracle, backend="dedicated", max_rounds=60)
+    b = column_generation(master, oracle, backend="cvxpy:CLARABEL", max_rounds=60)
+    assert a.status == b.status == "converged"
+    assert a.n_rounds == b.n_rounds
+    np.testing.assert_allclose(a.history.to_dict()["entropy"], b.history.to_dict()["entropy"], atol=1e-6)
+    assert a.objective == pytest.approx(b.objective, abs=1e-7)
+    assert all(r.extra["solver"] in ("dedicated", "lp") for r in a.history)
+    assert not any(r.extra["fallback"] for r in a.history)
+
+
+def test_projection_kkt_on_real_rounds():
+    oracle = make_oracle("synthetic-features")
+    master = SoftBoost(0.3, 0.02)
+    res = column_generation(master, oracle, max_rounds=30)
+    n = oracle.n_samples
+    cap = master.cap(n)
+    for U, state in replay_states(master, res):
+        p = master.project_dedicated(U, state, None)
+        d, lam = p.distribution, p.multipliers
+        edges = d @ U
+        assert np.all(edges <= state["bound"] + 1e-8) and np.all(lam >= 0)
+        assert np.all(np.abs(lam * (edges - state["bound"])) <= 1e-7)
+        # stationarity: ln(d_n N) + 1 + (U lam)_n + mu + beta_n = 0, beta_n >= 0 only where d_n = cap
+        g = np.log(d * n) + 1 + U @ lam
+        free = d < cap * (1 - 1e-9)
+        mu = -np.median(g[free])
+        assert np.max(np.abs(g[free] + mu)) <= 1e-6
+        assert np.all(g[~free] + mu <= 1e-6)  # capped coordinates want to grow
+
+
+@pytest.mark.parametrize("nu, delta", [(0.1, 0.1), (0.3, 0.05), (0.5, 0.1)])
+def test_softboost_iteration_bound_and_margin_guarantee(nu, delta):
+    X, y = cancer_subset(70, 5, 11)
+    master = SoftBoost(nu, delta)
+    res = column_generation(master, Stumps(X, y), max_rounds=10_000)
+    N = X.shape[0]
+    assert res.status == "converged"
+    assert res.history[-1].extra["stop_reason"] == "infeasible"
+    assert res.n_rounds <= math.ceil(2 * math.log(N / (nu * N)) / delta ** 2)
+    assert master.iteration_bound(N) == math.ceil(2 * math.log(1 / nu) / delta ** 2)
+    optimum = soft_margin_lp(all_stump_columns(X, y), nu)["value"]
+    assert res.objective >= optimum - delta
+    assert res.objective <= optimum + 1e-9
+    # the recorded soft margin of the final weights is the LP value over the chosen columns
+    assert res.history[-1].extra["soft_margin"] == pytest.approx(res.objective, abs=1e-9)
+
+
+@pytest.mark.parametrize("nu, delta", [(0.1, 0.1), (0.3, 0.05)])
+def test_erlpboost_margin_guarantee(nu, delta):
+    X, y = cancer_subset(70, 5, 11)
+    res = column_generation(ERLPBoost(nu, delta), Stumps(X, y), max_rounds=10_000)
+    optimum = soft_margin_lp(all_stump_columns(X, y), nu)["value"]
+    assert res.status == "converged"
+    assert optimum - delta <= res.objective <= optimum + 1e-9
+    last = res.history[-1].extra
+    assert last["upper"] >= last["lower"] - 1e-9
+
+
+def test_history_records_entropy_gamma_hat_and_solver():
+    oracle = make_oracle("cancer-stumps")
+    res = column_generation(SoftBoost(0.2, 0.05), oracle)
+    table = res.history.to_dict()
+    for key in ("entropy", "gamma_hat", "gamma_star", "soft_margin", "solver", "fallback"):
+        assert len(table[key]) == res.n_rounds
+    # gamma_hat is the running minimum of the returned edges; gamma*_t never decreases
+    np.testing.assert_allclose(table["gamma_hat"], np.minimum.accumulate(res.edges[: res.n_rounds]))
+    assert np.all(np.diff(table["gamma_star"]) >= -1e-9)
+    assert np.all(np.array(table["gamma_star"]) <= np.array(table["gamma_hat"]) + 1e-12)
+    # relative entropy recorded is that of the distribution handed to the oracle
+    assert table["entropy"][0] == pytest.approx(relative_entropy(res.history and
+                                                                 column_generation(SoftBoost(0.2, 0.05), oracle,
+                                                                                   max_rounds=1).distribution))
+
+
+def figure1_instance(N: int, eps: float | None = None) -> np.ndarray:
+    """Warmuth-Glocer-Rätsch (2007) Figure 1 generalised to even N (hard for LPBoost, nu' = 1).
+
+    Columns t = 1..N/2: +1 on the first half (t = 1) or -1 + (2t+1) eps (t > 1);
+    +1 on example N/2 + t - 1, -1 + 2t eps on example N/2 + t, -1 + (2t+1) eps
+    elsewhere in the second half.  Last column: -1 + eps on the first half,
+    +1 - eps on the second.  Every LP along LPBoost's path has a unique optimum.
+    """
+    M = N // 2
+    eps = eps if eps is not None else 1.0 / (8 * N)
+    U = np.empty((N, M + 1))
+    for t in range(1, M + 1):
+        col = np.full(N, -1 + (2 * t + 1) * eps)
+        if t == 1:
+            col[:M] = 1.0
+        else:
+            col[M + t - 2] = 1.0
+        col[M + t - 1] = -1 + 2 * t * eps
+        U[:, t - 1] = col
+    U[:M, M] = -1 + eps
+    U[M:, M] = 1 - eps
+    return U
+
+
+@pytest.mark.parametrize("N", [8, 16, 32, 64])
+def test_figure1_lpboost_needs_n_over_2_rounds_softboost_a_handful(N):
+    U = figure1_instance(N)
+    nu = 1.0 / N  # the paper's nu' = 1: hard margin
+    lp = column_generation(LPBoost(nu), Columns(U), tol=1e-12)
+    assert lp.status == "converged"
+    # LPBoost picks the columns in order; the value after t rounds is -1 + 2 t eps
+    assert [h.index for h in lp.hypotheses] == list(range(N // 2 + 1))
+    eps = 1.0 / (8 * N)
+    duals = lp.history.to_dict()["dual"]
+    np.testing.assert_allclose(duals[: N // 2], [-1 + 2 * t * eps for t in range(1, N // 2 + 1)], atol=1e-9)
+    assert lp.objective >= eps / 2 - 1e-12
+    for master in (SoftBoost(nu, 0.1), TotalBoost(0.1), ERLPBoost(nu, 0.1)):
+        res = column_generation(master, Columns(U), max_rounds=N)
+        assert res.status == "converged", master
+        assert res.n_rounds <= 4, (master, res.n_rounds)
+        assert N // 2 in [h.index for h in res.hypotheses]  # the good last hypothesis was found
+        assert res.objective >= eps / 2 - 1e-12
+
+
+def test_classifiers_fit_and_agree_with_masters():
+    X, y = cancer_subset(90, 5, 4)
+    for clf, master in [(SoftBoostClassifier(nu=0.2, delta=0.05), SoftBoost(0.2, 0.05)),
+                        (TotalBoostClassifier(delta=0.05), TotalBoost(0.05)),
+                        (ERLPBoostClassifier(nu=0.2, delta=0.05), ERLPBoost(0.2, 0.05))]:
+        labels = np.where(y > 0, "yes", "no")
+        clf.fit(X, labels)
+        res = column_generation(master, Stumps(X, np.where(labels == "yes", 1.0, -1.0)))
+        assert clf.objective_ == pytest.approx(res.objective, abs=1e-9)
+        assert clf.n_rounds_ == res.n_rounds and clf.status_ == "converged"
+        assert set(clf.predict(X)) <= {"yes", "no"}
+        np.testing.assert_allclose(clf.margins(X, labels), res.columns @ res.weights, atol=1e-12)
+
+
+@pytest.mark.parametrize("cls, kwargs, match", [
+    (SoftBoostClassifier, {"delta": 0.0}, "delta must be"),
+    (SoftBoostClassifier, {"delta": 2.0}, "delta must be"),
+    (SoftBoostClassifier, {"nu": 0.0}, "nu must be"),
+    (ERLPBoostClassifier, {"nu": 1.5}, "nu must be"),
+    (TotalBoostClassifier, {"delta": float("nan")}, "delta must be"),
+    (SoftBoostClassifier, {"backend": "highspy"}, "exp_cone"),
+])
+def test_bad_parameters(cls, kwargs, match):
+    X, y = cancer_subset(40, 3, 0)
+    with pytest.raises(ValueError, match=match):
+        cls(**kwargs).fit(X, y)
