@@ -11,13 +11,18 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lpboosting import History, LPBoostClassifier
+from lpboosting import (
+    ERLPBoostClassifier, History, LPBoostClassifier, SoftBoostClassifier, TotalBoostClassifier,
+)
 from lpboosting.errors import SolverNotInstalledError, UnknownBackendError, UnknownOracleError
 from tests.conftest import all_stump_columns, soft_margin_lp
 from tests.test_column_generation import cancer_subset
 
 
-@parametrize_with_checks([LPBoostClassifier(), LPBoostClassifier(oracle="trees", nu=0.2)])
+@parametrize_with_checks([
+    LPBoostClassifier(), LPBoostClassifier(oracle="trees", nu=0.2),
+    SoftBoostClassifier(delta=0.05), TotalBoostClassifier(delta=0.05), ERLPBoostClassifier(delta=0.05),
+])
 def test_sklearn_contract(estimator, check):
     check(estimator)
 
