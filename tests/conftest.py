@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from lpboosting.backends import Backend, available_backends, get_backend
+from lpboosting.backends import RecordingBackend, available_backends
+from lpboosting.backends.cvxpy_backend import failed_solution
+from lpboosting.status import SolveStatus
 
 
 def soft_margin_lp(U: np.ndarray, nu: float) -> dict:
@@ -48,47 +50,20 @@ def all_stump_columns(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.unique(U, axis=1)
 
 
-class RecordingBackend(Backend):
-    """Wraps a backend and keeps every solution its sessions return; can fail on demand."""
+class FailingBackend(RecordingBackend):
+    """Records every solution and fails (status ERROR) from solve number ``fail_at`` on."""
 
     def __init__(self, inner: str = "highspy", fail_at: int | None = None) -> None:
-        super().__init__()
-        self.inner = get_backend(inner)
-        self.name = f"recording:{self.inner.name}"
-        self.kinds = self.inner.kinds
+        super().__init__(inner)
         self.fail_at = fail_at
-        self.solutions: list = []
 
-    def is_available(self):
-        return self.inner.is_available()
-
-    def require(self):
-        self.inner.require()
-
-    def open(self, master, n_samples):
-        inner = self.inner.open(master, n_samples)
-        outer = self
-
-        class Session:
-            n_columns = 0
-
-            def add_column(self, column, edge=None):
-                inner.add_column(column, edge)
-
-            def solve(self):
-                from lpboosting.backends.cvxpy_backend import failed_solution
-                from lpboosting.status import SolveStatus
-
-                if outer.fail_at is not None and len(outer.solutions) + 1 >= outer.fail_at:
-                    sol = failed_solution(n_samples, SolveStatus.ERROR)
-                    sol.backend = outer.name
-                    sol.info["message"] = "injected failure"
-                    return sol
-                sol = inner.solve()
-                outer.solutions.append(sol)
-                return sol
-
-        return Session()
+    def before_solve(self, session):
+        if self.fail_at is not None and len(self.solutions) + 1 >= self.fail_at:
+            sol = failed_solution(session.n_samples, SolveStatus.ERROR)
+            sol.backend = self.name
+            sol.info["message"] = "injected failure"
+            return sol
+        return None
 
 
 LP_BACKENDS = available_backends("lp")

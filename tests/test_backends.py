@@ -12,7 +12,8 @@ from lpboosting.backends import available_backends, get_backend, known_backends
 from lpboosting.errors import SolverNotInstalledError, UnknownBackendError
 from lpboosting.masters import LPBoost
 from lpboosting.oracles import Stumps
-from tests.conftest import LP_BACKENDS, RecordingBackend
+from lpboosting.backends import RecordingBackend
+from tests.conftest import LP_BACKENDS
 from tests.test_column_generation import cancer_subset
 from tests.test_lpboost_master import TOL, check_optimality
 

@@ -12,7 +12,8 @@ from lpboosting import column_generation
 from lpboosting.datasets import softboost_synthetic
 from lpboosting.masters import LPBoost
 from lpboosting.oracles import CallableOracle, Columns, Features, Stumps, Trees
-from tests.conftest import RecordingBackend, all_stump_columns, soft_margin_lp
+from lpboosting.backends import RecordingBackend
+from tests.conftest import FailingBackend, all_stump_columns, soft_margin_lp
 from tests.test_lpboost_master import check_optimality
 
 
@@ -175,11 +176,12 @@ def test_keyboard_interrupt_keeps_the_last_master():
 
 def test_solver_failure_mid_run_keeps_the_previous_master():
     X, y = cancer_subset(80, 5, 0)
-    rec = RecordingBackend("highspy", fail_at=5)
+    rec = FailingBackend("highspy", fail_at=5)
     res = column_generation(LPBoost(0.1), Stumps(X, y), backend=rec)
     assert res.status == "solver_error" and "injected failure" in res.message
-    assert len(rec.solutions) == 4 and res.columns.shape[1] == 4
-    assert res.objective == pytest.approx(rec.solutions[-1].objective)
+    assert [s.ok for s in rec.solutions] == [True] * 4 + [False]
+    assert res.columns.shape[1] == 4
+    assert res.objective == pytest.approx(rec.solutions[3].objective)
     assert res.history[-1].status == "solver_error" and res.history[-1].primal is None
 
 

@@ -14,6 +14,7 @@ from lpboosting.backends.base import Backend
 from lpboosting.backends.cvxpy_backend import SOLVER_KINDS, CvxpyBackend
 from lpboosting.backends.dedicated import DedicatedBackend
 from lpboosting.backends.highspy_backend import HighspyBackend
+from lpboosting.backends.recording import RecordingBackend
 from lpboosting.status import SolveStatus
 from lpboosting.errors import UnknownBackendError
 
@@ -22,6 +23,7 @@ __all__ = [
     "CvxpyBackend",
     "DedicatedBackend",
     "HighspyBackend",
+    "RecordingBackend",
     "SolveStatus",
     "available_backends",
     "get_backend",

@@ -290,6 +290,8 @@ class EntropySession(MasterSession):
             "solver": solver,
             "fallback": bool(projection.fallback) if projection is not None else False,
             "lp_iterations": lp.iterations,
+            "lp_seconds": lp.seconds,
+            "projection_seconds": projection.seconds if projection is not None else 0.0,
         })
         return MasterSolution(
             status=SolveStatus.OPTIMAL,
