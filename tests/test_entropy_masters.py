@@ -232,3 +232,42 @@ def test_bad_parameters(cls, kwargs, match):
     X, y = cancer_subset(40, 3, 0)
     with pytest.raises(ValueError, match=match):
         cls(**kwargs).fit(X, y)
+
+
+def test_unverified_dedicated_answer_falls_back_to_a_conic_solver(monkeypatch):
+    import lpboosting.masters.entropy_projection as ep
+
+    real = ep.project_softboost
+    calls = []
+
+    def flaky(U, bound, cap, **kw):
+        res = real(U, bound, cap, **kw)
+        calls.append(res.status)
+        if U.shape[1] == 3:  # pretend round 3's answer failed its checks
+            res.status, res.verified, res.message = "failed", False, "forced for the test"
+        return res
+
+    monkeypatch.setattr(ep, "project_softboost", flaky)
+    oracle = make_oracle("cancer-stumps")
+    res = column_generation(SoftBoost(0.2, 0.05), oracle)
+    monkeypatch.undo()
+    ref = column_generation(SoftBoost(0.2, 0.05), oracle)
+    solvers = [r.extra["solver"] for r in res.history]
+    assert solvers[2] == "cvxpy:CLARABEL (fallback)" and res.history[2].extra["fallback"] is True
+    assert solvers[:2] == ["dedicated", "dedicated"] and not res.history[3].extra["fallback"]
+    # the conic answer is the same projection: the run continues on the same path
+    assert res.n_rounds == ref.n_rounds
+    assert res.objective == pytest.approx(ref.objective, abs=1e-7)
+
+
+def test_conic_failure_mid_run_keeps_the_last_good_round():
+    from tests.conftest import FailingBackend
+
+    oracle = make_oracle("cancer-stumps")
+    backend = FailingBackend("dedicated", fail_at=4)
+    with pytest.warns(RuntimeWarning, match="kept the master of round 3"):
+        clf = SoftBoostClassifier(nu=0.2, delta=0.05, backend=backend).fit(
+            oracle.X, oracle.y)
+    assert clf.status_ == "solver_error" and len(clf.hypotheses_) == 3
+    assert clf.history_[-1].status == "solver_error"
+    assert clf.objective_ == pytest.approx(backend.solutions[2].objective)

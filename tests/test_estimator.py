@@ -189,3 +189,20 @@ def test_backends_agree_through_the_classifier(data):
         values = [LPBoostClassifier(nu=0.25, backend=b, tol=1e-8).fit(X, y).objective_
                   for b in ["highspy", "cvxpy:HIGHS", "cvxpy:CLARABEL", "cvxpy:ECOS"]]
     assert np.ptp(values) < 1e-6
+
+
+def test_solver_failure_mid_run_keeps_model(data):
+    from tests.conftest import FailingBackend
+
+    X, y = data
+    backend = FailingBackend("highspy", fail_at=3)
+    with pytest.warns(RuntimeWarning, match="kept the master of round 2"):
+        clf = LPBoostClassifier(backend=backend).fit(X, y)
+    assert clf.status_ == "solver_error" and len(clf.hypotheses_) == 2
+    assert clf.objective_ == pytest.approx(backend.solutions[1].objective)
+    assert clf.predict(X).shape == y.shape
+    # a failure before any master was solved leaves nothing to keep: a clear error
+    from lpboosting.errors import SolverError
+
+    with pytest.raises(SolverError, match="no model was fitted"):
+        LPBoostClassifier(backend=FailingBackend("highspy", fail_at=1)).fit(X, y)
