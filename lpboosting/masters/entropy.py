@@ -28,18 +28,12 @@ import numpy as np
 from lpboosting.backends.base import Backend
 from lpboosting.errors import SolverNotInstalledError
 from lpboosting.masters.base import CvxpyStatement, Master, MasterSession, MasterSolution
+from lpboosting.masters.entropy_projection import capped_softmax, relative_entropy
 from lpboosting.masters.lpboost import LPBoost, check_nu, soft_margin
 from lpboosting.status import SolveStatus
 
 #: conic solvers tried, in order, when the dedicated solver cannot verify its answer
 FALLBACK_SOLVERS = ("CLARABEL", "ECOS", "SCS")
-
-
-def relative_entropy(d: np.ndarray) -> float:
-    """Delta(d, uniform) = sum_n d_n ln(d_n N), with 0 ln 0 = 0."""
-    d = np.asarray(d, dtype=float)
-    pos = d > 0
-    return float(np.sum(d[pos] * np.log(d[pos] * d.size)))
 
 
 def check_delta(delta: float) -> float:
@@ -57,8 +51,6 @@ def check_delta(delta: float) -> float:
 
 def softboost_dual_value(U: np.ndarray, bound: float, cap: float, lam: np.ndarray) -> float:
     """g(lambda) = min_{d in capped simplex} Delta(d) + d.(U lambda) - bound * sum(lambda)."""
-    from lpboosting.masters.entropy_projection import capped_softmax
-
     s = U @ lam
     d, _ = capped_softmax(-s, cap)
     return relative_entropy(d) + float(d @ s) - float(np.sum(bound * lam))
@@ -66,8 +58,6 @@ def softboost_dual_value(U: np.ndarray, bound: float, cap: float, lam: np.ndarra
 
 def erlpboost_dual_value(U: np.ndarray, cap: float, eta: float, w: np.ndarray) -> float:
     """h(w) = min_{d in capped simplex} d.(U w) + Delta(d)/eta."""
-    from lpboosting.masters.entropy_projection import capped_softmax
-
     s = U @ w
     d, _ = capped_softmax(-eta * s, cap)
     return float(d @ s) + relative_entropy(d) / eta

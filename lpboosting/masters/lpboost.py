@@ -11,7 +11,6 @@ import time
 
 import numpy as np
 
-from lpboosting.status import SolveStatus
 from lpboosting.masters.base import CvxpyStatement, Master, MasterSession, MasterSolution
 
 
