@@ -47,9 +47,10 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from lpboosting.benchmark import lpboost
+    import importlib
 
-    return lpboost.main(args.rest) or 0
+    importlib.import_module(f"lpboosting.benchmark.{args.which}").main(args.rest)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -66,8 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(func=_demo)
 
-    bench = sub.add_parser("bench", help="LPBoost benchmark: highspy vs cvxpy rebuild vs bare HiGHS")
-    bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark")
+    bench = sub.add_parser("bench", help="benchmarks: lpboost (highspy vs cvxpy rebuild vs bare HiGHS), "
+                                         "entropy (dedicated projection vs CLARABEL vs ECOS)")
+    bench.add_argument("which", choices=["lpboost", "entropy"])
+    bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of that benchmark (see its --help)")
     bench.set_defaults(func=_bench)
 
     args = parser.parse_args(argv)

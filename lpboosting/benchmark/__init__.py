@@ -1,0 +1,1 @@
+"""Benchmark harnesses for lpboosting (run them as ``python -m lpboosting.benchmark.<name>``)."""
