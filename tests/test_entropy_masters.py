@@ -10,6 +10,7 @@ import pytest
 from lpboosting import (
     ERLPBoostClassifier, SoftBoostClassifier, TotalBoostClassifier, column_generation,
 )
+from lpboosting.backends import CvxpyBackend
 from lpboosting.datasets import softboost_synthetic
 from lpboosting.masters import ERLPBoost, LPBoost, SoftBoost, TotalBoost
 from lpboosting.masters.entropy import relative_entropy, solve_with_cvxpy
@@ -271,3 +272,24 @@ def test_conic_failure_mid_run_keeps_the_last_good_round():
     assert clf.status_ == "solver_error" and len(clf.hypotheses_) == 3
     assert clf.history_[-1].status == "solver_error"
     assert clf.objective_ == pytest.approx(backend.solutions[2].objective)
+
+
+def test_stand_alone_projection_for_or_users():
+    rng = np.random.default_rng(4)
+    U = rng.uniform(-1, 1, size=(60, 6))
+    lp_value = LPBoost(0.25).solve(U).gamma
+    sb = SoftBoost(0.25, 0.05)
+    mine = sb.project(U, bound=lp_value + 0.05)
+    tight = CvxpyBackend("CLARABEL", **TIGHT["CLARABEL"])
+    ref = sb.project(U, backend=tight, bound=lp_value + 0.05)
+    assert mine.solver == "dedicated" and ref.solver == "cvxpy:CLARABEL"
+    assert np.max(np.abs(mine.distribution - ref.distribution)) <= 1e-6
+    assert np.all(mine.distribution @ U <= lp_value + 0.05 + 1e-8)
+    assert sb.project(U, bound=lp_value - 1e-3).status.value == "infeasible"
+    with pytest.raises(ValueError, match="bound"):
+        sb.project(U)
+    er = ERLPBoost(0.25, 0.05)
+    a, b = er.project(U), er.project(U, backend=tight)
+    assert np.max(np.abs(a.distribution - b.distribution)) <= 1e-6
+    with pytest.raises(NotImplementedError, match="project"):
+        sb.solve(U)

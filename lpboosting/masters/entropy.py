@@ -27,7 +27,9 @@ import numpy as np
 
 from lpboosting.backends.base import Backend
 from lpboosting.errors import SolverNotInstalledError
-from lpboosting.masters.base import CvxpyStatement, Master, MasterSession, MasterSolution
+from lpboosting.masters.base import (
+    CvxpyStatement, Master, MasterSession, MasterSolution, check_margin_matrix,
+)
 from lpboosting.masters.entropy_projection import capped_softmax, relative_entropy
 from lpboosting.masters.lpboost import LPBoost, check_nu, soft_margin
 from lpboosting.status import SolveStatus
@@ -129,10 +131,28 @@ class EntropyMaster(Master):
         return MasterSolution(status=status, objective=primal, primal_objective=primal,
                               dual_objective=dual, weights=mult, distribution=d)
 
-    def solve(self, U, backend="dedicated", **options):  # pragma: no cover - not meaningful alone
+    def projection_state(self, n_samples: int, state: dict[str, Any]) -> dict[str, Any]:
+        """Complete the parameters of a stand-alone projection (see :meth:`project`)."""
+        return dict(state)
+
+    def project(self, U: Any, backend: "str | Backend" = "dedicated", **state: Any) -> Projection:
+        """Solve one projection of this master on a given margin matrix U (N x T).
+
+        SoftBoost/TotalBoost take ``bound`` (the right-hand side gamma_hat - delta);
+        ERLPBoost takes ``eta`` (default: its eta for N examples).
+        """
+        from lpboosting.backends import get_backend
+
+        U = check_margin_matrix(U)
+        backend = get_backend(backend)
+        backend.require()
+        backend.check_master(self)
+        return project_with(self, U, self.projection_state(U.shape[0], state), backend)
+
+    def solve(self, U, backend="dedicated", **options):
         raise NotImplementedError(
-            f"{self.name} is a sequence of projections; run it with column_generation or "
-            f"{self.name}Classifier, or call .project(U, ...) for one projection"
+            f"{self.name} is a sequence of projections, not one problem: run it with "
+            f"column_generation or {self.name}Classifier, or solve one projection with .project(U, ...)"
         )
 
     # -- sessions ----------------------------------------------------------------------
@@ -177,6 +197,39 @@ def solve_with_cvxpy(master: EntropyMaster, U: np.ndarray, state: dict[str, Any]
     return Projection(status, d, mult, primal, dual, iters, seconds, f"cvxpy:{solver}", message=message)
 
 
+def project_with(master: EntropyMaster, U: np.ndarray, state: dict[str, Any], backend: Backend,
+                 warm: np.ndarray | None = None) -> Projection:
+    """Solve ``master``'s projection over U with ``backend`` ("dedicated" or a cvxpy backend).
+
+    The dedicated solver's answer is used only when it verified it; otherwise
+    the projection is re-solved by the first conic solver of
+    :data:`FALLBACK_SOLVERS` that succeeds, and the result says ``fallback``.
+    """
+    if backend.name != "dedicated":
+        return solve_with_cvxpy(master, U, state, backend.solver, backend.options)
+    res = master.project_dedicated(U, state, warm)
+    if res.status == "optimal" and res.verified:
+        return Projection(SolveStatus.OPTIMAL, res.distribution, res.multipliers, res.objective,
+                          res.dual_objective, res.iterations, res.seconds, "dedicated")
+    if res.status == "infeasible":
+        return Projection(SolveStatus.INFEASIBLE, res.distribution, res.multipliers, np.nan,
+                          np.nan, res.iterations, res.seconds, "dedicated", message=res.message)
+    import cvxpy as cp
+
+    installed = set(cp.installed_solvers())
+    for solver in FALLBACK_SOLVERS:
+        if solver in installed:
+            proj = solve_with_cvxpy(master, U, state, solver)
+            if proj.status.ok or proj.status is SolveStatus.INFEASIBLE:
+                proj.fallback = True
+                proj.seconds += res.seconds
+                proj.message = f"dedicated solver unverified ({res.message}); used {proj.solver}"
+                return proj
+    return Projection(SolveStatus.ERROR, res.distribution, res.multipliers, np.nan, np.nan,
+                      res.iterations, res.seconds, "dedicated",
+                      message=f"dedicated solver failed ({res.message}) and no conic solver succeeded")
+
+
 class EntropySession(MasterSession):
     """LP over the chosen columns (HiGHS, incremental) plus one projection per round."""
 
@@ -198,8 +251,6 @@ class EntropySession(MasterSession):
         self.edges: list[float] = []
         self.entropies: list[float] = [0.0]  # Delta(d_{t-1}) for each column's pricing; d_0 uniform
         self.multipliers: np.ndarray | None = None
-        self.upper = np.inf  # min_q P^q(d^{q-1}) for ERLPBoost
-        self.dedicated = backend.name == "dedicated"
 
     def add_column(self, column, edge=None):
         u = np.asarray(column, dtype=float)
@@ -211,34 +262,10 @@ class EntropySession(MasterSession):
         self.n_columns += 1
 
     def _project(self, U: np.ndarray, state: dict[str, Any]) -> Projection:
-        if not self.dedicated:
-            solver = self.backend.solver
-            return solve_with_cvxpy(self.master, U, state, solver, self.backend.options)
         warm = None
         if self.multipliers is not None:
             warm = np.concatenate([self.multipliers, np.zeros(U.shape[1] - self.multipliers.size)])
-        res = self.master.project_dedicated(U, state, warm)
-        if res.status == "optimal" and res.verified:
-            status = SolveStatus.OPTIMAL
-            return Projection(status, res.distribution, res.multipliers, res.objective,
-                              res.dual_objective, res.iterations, res.seconds, "dedicated")
-        if res.status == "infeasible":
-            return Projection(SolveStatus.INFEASIBLE, res.distribution, res.multipliers, np.nan,
-                              np.nan, res.iterations, res.seconds, "dedicated", message=res.message)
-        import cvxpy as cp
-
-        installed = set(cp.installed_solvers())
-        for solver in FALLBACK_SOLVERS:
-            if solver in installed:
-                proj = solve_with_cvxpy(self.master, U, state, solver)
-                if proj.status.ok or proj.status is SolveStatus.INFEASIBLE:
-                    proj.fallback = True
-                    proj.seconds += res.seconds
-                    proj.message = f"dedicated solver unverified ({res.message}); used {proj.solver}"
-                    return proj
-        return Projection(SolveStatus.ERROR, res.distribution, res.multipliers, np.nan, np.nan,
-                          res.iterations, res.seconds, "dedicated",
-                          message=f"dedicated solver failed ({res.message}) and no conic solver succeeded")
+        return project_with(self.master, U, state, self.backend, warm)
 
     def solve(self) -> MasterSolution:
         start = time.perf_counter()

@@ -42,6 +42,9 @@ class ERLPBoost(EntropyMaster):
     def eta(self, n_samples: int) -> float:
         return max(0.5, 2.0 * math.log(n_samples * self.cap(n_samples)) / self.delta)
 
+    def projection_state(self, n_samples, state):
+        return {"eta": float(state.get("eta", self.eta(n_samples)))}
+
     def round_state(self, session, lp):
         return {"eta": self.eta(session.n_samples), "stop": False}
 

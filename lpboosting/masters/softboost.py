@@ -71,6 +71,11 @@ class SoftBoost(EntropyMaster):
         return {"gamma_hat": state["gamma_hat"], "bound": state["bound"], "stop": stop,
                 "stop_reason": reason}
 
+    def projection_state(self, n_samples, state):
+        if "bound" not in state:
+            raise ValueError(f"a stand-alone {self.name} projection needs bound=gamma_hat - delta")
+        return {"bound": float(state["bound"])}
+
     # -- statements of the projection ---------------------------------------------------
     def projection_problem(self, U: np.ndarray, state: dict[str, Any]) -> CvxpyStatement:
         import cvxpy as cp
