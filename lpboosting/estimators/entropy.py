@@ -30,16 +30,8 @@ _SHARED_DOC = """
 """
 
 
-class SoftBoostClassifier(ColumnGenerationClassifier):
-    __doc__ = """SoftBoost (Warmuth, Glocer, Rätsch 2007): capped relative-entropy projections.
-
-    Parameters
-    ----------
-    nu : float in (0, 1], default 0.1
-        Capping fraction: d <= 1/(nu N).
-    delta : float in (0, 1], default 0.01
-        Accuracy: the final soft margin is within delta of the optimum.
-    """ + _SHARED_DOC
+class _CappedEntropyClassifier(ColumnGenerationClassifier):
+    """Shared parameters of SoftBoostClassifier and ERLPBoostClassifier."""
 
     def __init__(self, nu: float = 0.1, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
                  oracle_params: dict[str, Any] | None = None, backend: str = "dedicated",
@@ -53,6 +45,18 @@ class SoftBoostClassifier(ColumnGenerationClassifier):
         self.tol = tol
         self.max_rounds = max_rounds
         self.callback = callback
+
+
+class SoftBoostClassifier(_CappedEntropyClassifier):
+    __doc__ = """SoftBoost (Warmuth, Glocer, Rätsch 2007): capped relative-entropy projections.
+
+    Parameters
+    ----------
+    nu : float in (0, 1], default 0.1
+        Capping fraction: d <= 1/(nu N).
+    delta : float in (0, 1], default 0.01
+        Accuracy: the final soft margin is within delta of the optimum.
+    """ + _SHARED_DOC
 
     def _make_master(self, n_samples: int) -> SoftBoost:
         return SoftBoost(self.nu, self.delta)
@@ -82,7 +86,7 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
         return TotalBoost(self.delta)
 
 
-class ERLPBoostClassifier(ColumnGenerationClassifier):
+class ERLPBoostClassifier(_CappedEntropyClassifier):
     __doc__ = """ERLPBoost (Warmuth, Glocer, Vishwanathan 2008): entropy-regularised LPBoost.
 
     Parameters
@@ -90,19 +94,6 @@ class ERLPBoostClassifier(ColumnGenerationClassifier):
     nu : float in (0, 1], default 0.1
     delta : float in (0, 1], default 0.01
     """ + _SHARED_DOC
-
-    def __init__(self, nu: float = 0.1, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
-                 oracle_params: dict[str, Any] | None = None, backend: str = "dedicated",
-                 tol: float = 1e-6, max_rounds: int = 1000,
-                 callback: Callable[..., Any] | None = None) -> None:
-        self.nu = nu
-        self.delta = delta
-        self.oracle = oracle
-        self.oracle_params = oracle_params
-        self.backend = backend
-        self.tol = tol
-        self.max_rounds = max_rounds
-        self.callback = callback
 
     def _make_master(self, n_samples: int) -> ERLPBoost:
         return ERLPBoost(self.nu, self.delta)
