@@ -193,3 +193,17 @@ def test_max_rounds_and_option_checks():
         column_generation(LPBoost(0.1), Stumps(X, y), max_rounds=0)
     with pytest.raises(ValueError, match="tol"):
         column_generation(LPBoost(0.1), Stumps(X, y), tol=-1)
+
+
+def test_oracles_accept_signed_weightings():
+    # RMBoost prices with signed weights; every oracle maximises sum_n d_n y_n h(x_n) all the same
+    X, y = cancer_subset(60, 4, 3)
+    rng = np.random.default_rng(0)
+    d = rng.normal(size=60) / 60
+    best = np.max(d @ all_stump_columns(X, y))
+    assert Stumps(X, y).price(d).edge == pytest.approx(best, abs=1e-12)
+    tree = Trees(X, y, max_depth=1).price(d)
+    np.testing.assert_allclose(tree.column, y * tree.hypothesis.predict(X))
+    # a depth-1 tree is a stump (or a constant): its edge cannot beat the best stump, and CART's
+    # weighted-majority leaves make it positive
+    assert 0 < tree.edge <= best + 1e-12

@@ -25,6 +25,9 @@ class TreeHypothesis:
 class Trees(Oracle):
     """CART (scikit-learn DecisionTreeClassifier) weighted by the distribution.
 
+    A signed weighting d (as RMBoost's) is fitted as weights |d| on labels
+    y * sign(d), which maximises the same edge sum_n d_n y_n h(x_n).
+
     Greedy tree growth does not maximise the edge over all trees of the given
     size, so this oracle is **inexact**: the loop reports no gap for it.
     Extra keyword arguments go to ``DecisionTreeClassifier``.
@@ -46,7 +49,10 @@ class Trees(Oracle):
         from sklearn.tree import DecisionTreeClassifier
 
         d = self._check_distribution(distribution)
-        tree = DecisionTreeClassifier(**self.tree_params).fit(self.X, self.y, sample_weight=d)
+        # a signed weighting (RMBoost) is the positive weighting |d| of the labels y * sign(d)
+        labels = np.where(d < 0, -self.y, self.y)
+        weights = np.abs(d)
+        tree = DecisionTreeClassifier(**self.tree_params).fit(self.X, labels, sample_weight=weights)
         hyp = TreeHypothesis(tree)
         column = self.y * hyp.predict(self.X)
         return Candidate(hyp, column, float(d @ column))
