@@ -60,8 +60,9 @@ def column_generation(
     """Run column generation of ``master`` with pricing ``oracle``.
 
     ``backend=None`` uses the master's default (``"highspy"`` for LP masters,
-    ``"dedicated"`` for the entropy masters).  Each round solves the restricted master over the columns found so far,
-    hands its distribution to the oracle, records a :class:`RoundRecord`,
+    ``"dedicated"`` for the entropy masters).  Each round solves the
+    restricted master over the columns found so far, hands its distribution
+    to the oracle, records a :class:`RoundRecord`,
     and adds the oracle's column unless ``master.converged`` says that no
     column improves the master by more than ``tol``.  The first column is
     priced under the master's initial (uniform) distribution.
@@ -108,7 +109,6 @@ def column_generation(
                     rnd, len(columns), None, None, None, None, bool(oracle.exact),
                     solution.seconds, 0.0, solution.iterations, status))
                 break
-            best, best_columns = solution, len(columns)
             t0 = time.perf_counter()
             candidate = oracle.price(solution.distribution)
             pricing = time.perf_counter() - t0
@@ -124,6 +124,8 @@ def column_generation(
                 extra=dict(solution.info.get("record", {})),
             )
             history.append(record)
+            # a round counts once it is recorded: an interrupt while pricing keeps the previous one
+            best, best_columns = solution, len(columns)
             stop = callback(record) if callback is not None else False
             if done:
                 status = "converged"
