@@ -80,6 +80,17 @@ class MasterSession(ABC):
         """Solve the master over the columns added so far."""
 
 
+def check_unit_interval(value: Any, name: str, meaning: str, advice: str) -> float:
+    """``value`` as a float in (0, 1], or a ValueError that says what it means and what to use."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number in (0, 1], got {value!r}") from None
+    if not (0.0 < value <= 1.0) or not np.isfinite(value):
+        raise ValueError(f"{name} must be {meaning}, got {value!r}; {advice}")
+    return value
+
+
 def check_margin_matrix(U: Any) -> np.ndarray:
     """Validate a margin matrix (N x T, finite, entries in [-1, 1] not required)."""
     U = np.asarray(U, dtype=float)

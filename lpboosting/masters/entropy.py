@@ -28,7 +28,7 @@ import numpy as np
 from lpboosting.backends.base import Backend
 from lpboosting.errors import SolverNotInstalledError
 from lpboosting.masters.base import (
-    CvxpyStatement, Master, MasterSession, MasterSolution, check_margin_matrix,
+    CvxpyStatement, Master, MasterSession, MasterSolution, check_margin_matrix, check_unit_interval,
 )
 from lpboosting.masters.entropy_projection import capped_softmax, relative_entropy
 from lpboosting.masters.lpboost import LPBoost, check_nu, soft_margin
@@ -39,16 +39,10 @@ FALLBACK_SOLVERS = ("CLARABEL", "ECOS", "SCS")
 
 
 def check_delta(delta: float) -> float:
-    try:
-        delta = float(delta)
-    except (TypeError, ValueError):
-        raise ValueError(f"delta must be a number in (0, 1], got {delta!r}") from None
-    if not (0.0 < delta <= 1.0) or not np.isfinite(delta):
-        raise ValueError(
-            f"delta must be an accuracy in (0, 1] (edges and margins live in [-1, 1]), got {delta!r}; "
-            "typical values are 0.01 to 0.1"
-        )
-    return delta
+    return check_unit_interval(
+        delta, "delta", "an accuracy in (0, 1] (edges and margins live in [-1, 1])",
+        "typical values are 0.01 to 0.1",
+    )
 
 
 def softboost_dual_value(U: np.ndarray, bound: float, cap: float, lam: np.ndarray) -> float:

@@ -11,20 +11,16 @@ import time
 
 import numpy as np
 
-from lpboosting.masters.base import CvxpyStatement, Master, MasterSession, MasterSolution
+from lpboosting.masters.base import (
+    CvxpyStatement, Master, MasterSession, MasterSolution, check_unit_interval,
+)
 
 
 def check_nu(nu: float) -> float:
-    try:
-        nu = float(nu)
-    except (TypeError, ValueError):
-        raise ValueError(f"nu must be a number in (0, 1], got {nu!r}") from None
-    if not (0.0 < nu <= 1.0) or not np.isfinite(nu):
-        raise ValueError(
-            f"nu must be a fraction in (0, 1] (the distribution is capped at 1/(nu*N)), got {nu!r}; "
-            "use a small nu such as 1/N for the hard margin and nu=1 for the uniform distribution"
-        )
-    return nu
+    return check_unit_interval(
+        nu, "nu", "a fraction in (0, 1] (the distribution is capped at 1/(nu*N))",
+        "use a small nu such as 1/N for the hard margin and nu=1 for the uniform distribution",
+    )
 
 
 def soft_margin(margins: np.ndarray, nu: float) -> float:
