@@ -9,6 +9,7 @@ from lpboosting.colgen import ColumnGenerationResult, History, RoundRecord, colu
 from lpboosting.estimators import (
     ERLPBoostClassifier,
     LPBoostClassifier,
+    RMBoostClassifier,
     SoftBoostClassifier,
     TotalBoostClassifier,
 )
@@ -21,6 +22,7 @@ __all__ = [
     "ERLPBoostClassifier",
     "History",
     "LPBoostClassifier",
+    "RMBoostClassifier",
     "RoundRecord",
     "SoftBoostClassifier",
     "SolveStatus",

@@ -48,6 +48,13 @@ class ColumnGenerationClassifier(ClassifierMixin, BaseEstimator):
     def _make_master(self, n_samples: int) -> Master:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _oracle_params(self) -> dict[str, Any]:
+        """Keyword arguments of the oracle (subclasses add their own defaults)."""
+        return dict(self.oracle_params or {})
+
+    def _store_extra(self, result) -> None:
+        """Subclasses set their own fitted attributes from the loop's result."""
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
@@ -60,7 +67,7 @@ class ColumnGenerationClassifier(ClassifierMixin, BaseEstimator):
         master = self._make_master(X.shape[0])
         backend = get_backend(self.backend)
         backend.require()
-        oracle = make_oracle(self.oracle, X, y_pm, **(self.oracle_params or {}))
+        oracle = make_oracle(self.oracle, X, y_pm, **self._oracle_params())
         result = column_generation(
             master, oracle, backend=backend, tol=self.tol, max_rounds=self.max_rounds,
             callback=self.callback,
@@ -84,6 +91,7 @@ class ColumnGenerationClassifier(ClassifierMixin, BaseEstimator):
         self.objective_ = float(result.objective)
         self.n_rounds_ = int(result.n_rounds)
         self.status_ = result.status
+        self._store_extra(result)
         return self
 
     def _predict_hypotheses(self, X: np.ndarray) -> np.ndarray:
@@ -96,8 +104,8 @@ class ColumnGenerationClassifier(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         f = np.zeros(X.shape[0])
         for w, h in zip(self.weights_, self.hypotheses_):
-            if w > 0:
-                f += w * h.predict(X)
+            if w != 0.0:  # weights are signed for RMBoost
+                f += w * np.asarray(h.predict(X), dtype=float)
         return f
 
     def predict(self, X: Any) -> np.ndarray:

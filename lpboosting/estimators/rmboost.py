@@ -1,0 +1,124 @@
+"""scikit-learn classifier for RMBoost (robust minimax boosting, NeurIPS 2025)."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Callable
+
+import numpy as np
+
+from lpboosting.estimators.base import ColumnGenerationClassifier
+from lpboosting.masters.rmboost import RMBoost
+
+
+class RMBoostClassifier(ColumnGenerationClassifier):
+    """RMBoost: the rule of minimum worst-case error probability, fitted by column generation.
+
+    Solves the minimax-risk LP (eq. 6/16 of *Robust minimax boosting*,
+    NeurIPS 2025) over the base rules chosen by the oracle::
+
+        R = min_mu 1/2 - tau^T mu + lam ||mu||_1   s.t.  -1/2 <= h(x_i)^T mu <= 1/2,
+
+    tau = (1/n) sum_i y_i h(x_i), by Algorithm 1 of the paper: each round the
+    dual (17) of the restricted LP gives the signed weighting
+    d_i = 1/n - (alpha'_i - beta'_i) (w_i = |d_i|, ytilde_i = y_i sign(d_i),
+    eq. 19) and the oracle returns the base rule maximising
+    sum_i w_i ytilde_i h(x_i); the fit stops when that is <= lam + tol.  See
+    :class:`lpboosting.masters.RMBoost` for the primal, the dual and the sign
+    conventions.  The optimum R (``minimax_risk_``) bounds the error
+    probability of the randomised rule under every distribution of the
+    uncertainty set (Theorem 1) and the training error of both rules.
+
+    Parameters
+    ----------
+    lam : float > 0 or None, default None
+        Regularisation / uncertainty-set size; None = 1/sqrt(n) (the paper's default).
+    oracle : {"trees", "stumps", "features"} or callable, default "trees"
+        Base learner.  "trees" are CART trees with at most ``max_leaf_nodes``
+        leaves (10, as in the paper); a callable ``fn(X, y, d)`` returns a
+        hypothesis with ``predict(X)`` in [-1, 1] (y is -1/+1, d is the
+        *signed* weighting).
+    oracle_params : dict, optional
+        Keyword arguments of the oracle (for "trees" they override
+        ``max_leaf_nodes`` and ``max_depth=None``).
+    max_leaf_nodes : int >= 2 or None, default 10
+        Leaves of the trees (only used with ``oracle="trees"``).
+    backend : str, default "highspy"
+        "highspy" (one live HiGHS model, a new column pair per round, warm
+        started) or "cvxpy:SOLVER" (the statement rebuilt each round).
+    tol : float, default 1e-6
+        Stop when the best new edge is <= lam + tol.
+    max_rounds : int, default 200
+    prune : bool, default True
+        Remove base rules whose dual constraints are strictly satisfied
+        (Algorithm 1, Steps 14-16).
+    callback : callable, optional
+        Called with each :class:`~lpboosting.colgen.RoundRecord` (its
+        ``extra`` holds ``risk``, ``removed``, ``active``); a truthy return
+        stops the fit.
+
+    Attributes
+    ----------
+    classes_, minimax_risk_ (= objective_, R of the last master), weights_
+    (mu, signed, one entry per base rule added; 0 for removed ones),
+    hypotheses_, distribution_ (signed weighting d), lam_ (the lam used),
+    history_, n_rounds_, status_, result_.
+
+    Prediction: ``decision_function(X) = h(x)^T mu``; ``predict`` is its sign
+    (positive -> ``classes_[1]``, 0 or negative -> ``classes_[0]``);
+    ``predict_proba`` is the randomised rule h(y|x) = clip(y h(x)^T mu + 1/2, 0, 1)
+    with columns ordered as ``classes_``.
+    """
+
+    def __init__(
+        self,
+        lam: float | None = None,
+        oracle: str | Callable[..., Any] = "trees",
+        oracle_params: dict[str, Any] | None = None,
+        max_leaf_nodes: int | None = 10,
+        backend: str = "highspy",
+        tol: float = 1e-6,
+        max_rounds: int = 200,
+        prune: bool = True,
+        callback: Callable[..., Any] | None = None,
+    ) -> None:
+        self.lam = lam
+        self.oracle = oracle
+        self.oracle_params = oracle_params
+        self.max_leaf_nodes = max_leaf_nodes
+        self.backend = backend
+        self.tol = tol
+        self.max_rounds = max_rounds
+        self.prune = prune
+        self.callback = callback
+
+    def _make_master(self, n_samples: int) -> RMBoost:
+        return RMBoost(self.lam, prune=self.prune)
+
+    def _oracle_params(self) -> dict[str, Any]:
+        params = dict(self.oracle_params or {})
+        if isinstance(self.oracle, str) and self.oracle.strip().lower() == "trees":
+            leaves = self.max_leaf_nodes
+            if leaves is not None and (
+                isinstance(leaves, bool) or not isinstance(leaves, numbers.Integral) or leaves < 2
+            ):
+                raise ValueError(
+                    f"max_leaf_nodes must be an integer >= 2 or None, got {leaves!r} "
+                    "(the paper uses trees with 10 leaves)"
+                )
+            params = {"max_depth": None, "max_leaf_nodes": leaves, **params}
+        return params
+
+    def _store_extra(self, result) -> None:
+        self.minimax_risk_ = self.objective_
+        self.lam_ = float(result.solution.gamma)
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """The randomised minimax rule (eq. 7-8): P(y|x) = clip(y h(x)^T mu + 1/2, 0, 1).
+
+        Column k is the probability of ``classes_[k]`` (y = -1 for
+        ``classes_[0]``, +1 for ``classes_[1]``); the rows sum to one.
+        """
+        f = self.decision_function(X)
+        positive = np.clip(f + 0.5, 0.0, 1.0)
+        return np.column_stack([1.0 - positive, positive])
