@@ -13,15 +13,25 @@ from lpboosting.estimators import (
     SoftBoostClassifier,
     TotalBoostClassifier,
 )
+from lpboosting.leveraging import (
+    BoundedLossClassifier,
+    LLDClassifier,
+    LLMClassifier,
+    ModaBoostClassifier,
+)
 from lpboosting.status import SolveStatus
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BoundedLossClassifier",
     "ColumnGenerationResult",
     "ERLPBoostClassifier",
     "History",
+    "LLDClassifier",
+    "LLMClassifier",
     "LPBoostClassifier",
+    "ModaBoostClassifier",
     "RMBoostClassifier",
     "RoundRecord",
     "SoftBoostClassifier",

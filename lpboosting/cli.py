@@ -53,6 +53,18 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reproduce(args: argparse.Namespace) -> int:
+    if args.experiment == "long-servedio":
+        from lpboosting.leveraging.experiments import reproduce_long_servedio
+
+        reproduce_long_servedio(figure=args.figure)
+    else:
+        from lpboosting.leveraging.reproduce import reproduce_krause_singer
+
+        reproduce_krause_singer(n_repeats=args.repeats, n_rounds=args.rounds, figure=args.figure)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="lpboosting", description="LP boosting by column generation")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -72,6 +84,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("which", choices=["lpboost", "entropy"])
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of that benchmark (see its --help)")
     bench.set_defaults(func=_bench)
+
+    rep = sub.add_parser("reproduce", help="paper experiments: long-servedio (MODABOOST, paper 002 Sec. 6) "
+                                           "or krause-singer (LLM/LLD vs log-loss boosting, paper 000 Sec. 6)")
+    rep.add_argument("experiment", choices=["long-servedio", "krause-singer"])
+    rep.add_argument("--figure", help="also save the figure to this path (PNG, PDF, ...)")
+    rep.add_argument("--repeats", type=int, default=10, help="krause-singer: draws per cell")
+    rep.add_argument("--rounds", type=int, default=5000, help="krause-singer: boosting rounds")
+    rep.set_defaults(func=_reproduce)
 
     args = parser.parse_args(argv)
     try:

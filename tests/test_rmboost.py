@@ -24,7 +24,7 @@ from lpboosting.backends import RecordingBackend, get_backend
 from lpboosting.datasets import flip_labels
 from lpboosting.masters import RMBoost
 from lpboosting.masters.rmboost import oracle_weighting, paper_duals
-from lpboosting.oracles import CallableOracle, Columns, Features, Stumps, Trees
+from lpboosting.oracles import Columns, Features, Stumps, Trees
 from tests.conftest import REFERENCE_LP_BACKENDS, all_stump_columns
 from tests.test_column_generation import blobs, cancer_subset
 

@@ -1,0 +1,365 @@
+"""Bounded loss classification (Rennie, 2003): EM on log sum_i sigma_i with lambda annealing.
+
+Rennie, J. D. M., *Bounded loss classification* (2003, joint work with
+T. Jaakkola; ``papers/001_374916b7d9637f97.txt``).
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+from scipy.special import expit
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from lpboosting.estimators.base import encode_binary
+
+__all__ = ["BoundedLossClassifier", "KERNELS", "bounded_loss_objective"]
+
+#: kernel names accepted (scikit-learn's pairwise kernels)
+KERNELS = tuple(sorted(k for k in PAIRWISE_KERNEL_FUNCTIONS if k != "precomputed"))
+
+
+def _log_sigma(m: np.ndarray) -> np.ndarray:
+    """log sigma(m) = -ln(1 + e^{-m}), stable."""
+    return -np.logaddexp(0.0, -m)
+
+
+def _logsumexp(a: np.ndarray) -> float:
+    """log sum_i e^{a_i}, stable (scipy's version carries array-API overhead per call)."""
+    m = float(np.max(a))
+    return m + float(np.log(np.sum(np.exp(a - m))))
+
+
+def bounded_loss_objective(margins: np.ndarray, sq_norm: float, lam: float) -> float:
+    """Rennie's eq. (17): A_lam = log sum_i sigma(m_i) - lam ||w||^2, m_i = y_i (w . x_i + b)."""
+    return float(_logsumexp(_log_sigma(np.asarray(margins, dtype=float))) - lam * sq_norm)
+
+
+def _check_positive(name: str, value: Any, *, allow_zero: bool = False) -> float:
+    ok = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)) and np.isfinite(value)
+    if not ok or (value < 0 if allow_zero else value <= 0):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
+    return float(value)
+
+
+class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
+    """Bounded loss classification of Rennie (2003): EM on log sum_i sigma_i with lambda annealing.
+
+    Objective (Rennie eq. 17), maximised over theta = (w, b)::
+
+        A_lam(w, b) = log sum_i sigma(y_i z_i) - lam ||w||^2,   z_i = w . x_i + b,
+        sigma(u) = 1 / (1 + e^{-u}),
+
+    i.e. the log of the expected number of correct labels under the logistic
+    model p(y|x) = sigma(y z(x)) (eq. 1-3): a smoothed, bounded zero-one
+    objective.  The bias b is not penalised.
+
+    **C and lambda.**  ``lam = 1 / (2 C n)`` with n the number of training
+    examples: A_lam is, up to the factor C n, Rennie's kernel-form objective
+    (eq. 27) min ||w||^2 / 2 - C_27 log sum_i sigma_i with C_27 = C n.  The
+    data term is the log of a sum, so its gradient is a q-weighted *average*
+    over the examples; dividing by n puts C on scikit-learn's scale: the
+    first M-step (uniform q) is exactly ``LogisticRegression(C=C)``
+    (intercept unpenalised), and larger C means weaker regularisation.
+    (The C of the paper's eq. (18) is yet another constant, 2 lam.)
+
+    Algorithm (Sec. 2, 3.1, 3.2):
+
+    * E-step (eq. 7, 11): q_i = sigma_i / sum_j sigma_j (the maximiser of the
+      Jensen bound B(q, theta) = sum_i q_i log(sigma_i / q_i) <= log sum sigma);
+    * M-step (eq. 15, 18): maximise the weighted regularised logistic
+      regression sum_i q_i log sigma(y_i z_i) - lam ||w||^2 by Newton's method
+      (eq. 19) with a backtracking line search.  The Hessian used is
+      -sum_i q_i sigma_i (1 - sigma_i) x_i x_i^T - 2 lam I (eq. 23-26 print
+      q_i^2, a typo: the weight enters linearly);
+    * at fixed lam each E + M pair never decreases A_lam (E makes the bound
+      tight, M increases it), recorded in ``history_["objective"]``;
+    * annealing (Sec. 3.2, ``anneal=True``): start at ``lambda_start``
+      (Rennie's lam-bar = 100), run EM to convergence, then lam <- lam / 2
+      from the previous theta, until theta stops moving
+      (||theta_k - theta_{k-1}|| <= anneal_tol ||theta_k||) or lam reaches
+      1 / (2 C n), which keeps the problem well posed (as lam -> 0 the
+      objective tends to the zero-one count and w may diverge).  A last EM
+      stage is run at the final lam.  Without annealing: one EM stage at
+      lam = 1 / (2 C n) from theta = 0 (the first M-step is then regularised
+      logistic regression, as the paper's conclusion suggests).
+
+    **Deviation, the bias during annealing.**  With b unpenalised and lam
+    large, w is pinned near 0 and A_lam is maximised by b -> +-inf (predict
+    the majority class); EM then drives the q_i of the minority class to 0
+    and never recovers.  So the *intermediate* stages (lam above the final
+    value) also penalise b: they maximise log sum sigma - lam (||w||^2 + b^2),
+    whose large-lam solution is the centroid direction
+    sum_i y_i (x_i, 1) / (4 n lam); the final stage is the paper's objective
+    with b free.  ``history_["lambda_b"]`` records the bias penalty used.
+
+    Kernel form (Sec. 3.3, eq. 27-35): by the representer theorem
+    w = sum_j beta_j phi(x_j), so z(x) = sum_j beta_j K(x, x_j) + b and
+    ||w||^2 = beta^T K beta.  The same Newton M-step is run on the empirical
+    kernel map Phi = U S^{1/2} (K = U S U^T, eigenvalues <= 0 up to rounding
+    dropped), which gives exactly that model with beta = U S^{-1/2} w.
+
+    Parameters
+    ----------
+    C : float > 0, default 1.0
+        Inverse regularisation: lam_final = 1 / (2 C n_samples) (see above).
+    anneal : bool, default True
+        Anneal lam from ``lambda_start`` down to 1 / (2 C n).
+    kernel : None, str or callable, default None
+        None: the linear model z = w . x + b.  A name from :data:`KERNELS`
+        ("rbf", "poly", "laplacian", "sigmoid", "linear", ... computed by
+        :func:`sklearn.metrics.pairwise.pairwise_kernels`) or a callable
+        ``kernel(X, Y)`` returning the (len(X), len(Y)) kernel matrix.
+    gamma : float > 0 or None, default None
+        Kernel coefficient ("rbf", "poly", "sigmoid", "laplacian", "chi2");
+        None = scikit-learn's default (1 / n_features).
+    degree : int, default 3
+        Degree of the "poly" kernel.
+    coef0 : float, default 1.0
+        Independent term of the "poly" and "sigmoid" kernels.
+    lambda_start : float > 0, default 100.0
+        First lam of the annealing (Rennie's lam-bar), on the scale of A_lam.
+    max_iter : int, default 100
+        Maximum number of E + M iterations per value of lam.
+    tol : float, default 1e-6
+        EM at fixed lam stops when A_lam rises by less than tol (1 + |A_lam|).
+    anneal_tol : float, default 1e-3
+        Relative change of theta below which the annealing stops.
+    max_newton_iter : int, default 50
+        Newton iterations per M-step.
+
+    Attributes
+    ----------
+    classes_, intercept_ (b), coef_ (w; linear model only), dual_coef_
+    (beta) and X_fit_ (kernel model only), lambda_ (the final lam),
+    lambda_path_ (lam of every stage), objective_ (A_lam at the end),
+    history_ (dict of lists, one entry per EM iteration; ``iteration`` 0 is
+    the start of each stage: ``stage``, ``lambda``, ``lambda_b``,
+    ``iteration``, ``objective`` (the stage's objective, A_lam on the final
+    stage), ``log_sum_sigma``, ``penalty``, ``newton_steps``), n_iter_ (E + M
+    iterations in total).
+
+    ``predict_proba`` is the logistic model of eq. (1), P(y = classes_[1] | x) = sigma(z(x)).
+    """
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        anneal: bool = True,
+        kernel: str | Callable[..., Any] | None = None,
+        gamma: float | None = None,
+        degree: int = 3,
+        coef0: float = 1.0,
+        lambda_start: float = 100.0,
+        max_iter: int = 100,
+        tol: float = 1e-6,
+        anneal_tol: float = 1e-3,
+        max_newton_iter: int = 50,
+    ) -> None:
+        self.C = C
+        self.anneal = anneal
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.lambda_start = lambda_start
+        self.max_iter = max_iter
+        self.tol = tol
+        self.anneal_tol = anneal_tol
+        self.max_newton_iter = max_newton_iter
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    # ------------------------------------------------------------------ parameters
+    def _check_params(self) -> dict[str, Any]:
+        C = _check_positive("C", self.C)
+        lam_start = _check_positive("lambda_start", self.lambda_start)
+        tol = _check_positive("tol", self.tol, allow_zero=True)
+        anneal_tol = _check_positive("anneal_tol", self.anneal_tol, allow_zero=True)
+        for name in ("max_iter", "max_newton_iter"):
+            v = getattr(self, name)
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral) or v < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
+        kernel = self.kernel
+        if kernel is not None and not callable(kernel):
+            if not isinstance(kernel, str) or kernel not in KERNELS:
+                raise ValueError(
+                    f"unknown kernel {kernel!r}; use None for the linear model, one of {list(KERNELS)}, "
+                    "or a callable kernel(X, Y) returning the kernel matrix"
+                )
+        if self.gamma is not None:
+            _check_positive("gamma", self.gamma)
+        if isinstance(self.degree, (bool, np.bool_)) or not isinstance(self.degree, numbers.Integral) \
+                or self.degree < 1:
+            raise ValueError(f"degree must be an integer >= 1, got {self.degree!r}")
+        if not isinstance(self.coef0, numbers.Real) or not np.isfinite(self.coef0):
+            raise ValueError(f"coef0 must be a finite number, got {self.coef0!r}")
+        return {"C": C, "lambda_start": lam_start, "tol": tol, "anneal_tol": anneal_tol}
+
+    def _kernel(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+        if callable(self.kernel):
+            K = np.asarray(self.kernel(X, Y), dtype=float)
+            if K.shape != (X.shape[0], Y.shape[0]) or not np.all(np.isfinite(K)):
+                raise ValueError(
+                    f"the kernel callable must return a finite matrix of shape "
+                    f"({X.shape[0]}, {Y.shape[0]}), got shape {K.shape}"
+                )
+            return K
+        return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True,
+                                gamma=self.gamma, degree=self.degree, coef0=self.coef0)
+
+    # ------------------------------------------------------------------ M-step
+    @staticmethod
+    def _m_objective(Phi, y, q, w, b, lam, lam_b) -> float:
+        m = y * (Phi @ w + b)
+        return float(q @ _log_sigma(m) - lam * (w @ w) - lam_b * b * b)
+
+    def _newton(self, Phi, y, q, w, b, lam, lam_b, max_newton_iter) -> tuple[np.ndarray, float, int]:
+        """Maximise sum_i q_i log sigma(y_i z_i) - lam ||w||^2 - lam_b b^2 from (w, b), damped Newton."""
+        f = self._m_objective(Phi, y, q, w, b, lam, lam_b)
+        p = w.size
+        steps = 0
+        for steps in range(1, max_newton_iter + 1):
+            m = y * (Phi @ w + b)
+            s = expit(m)  # sigma(y_i z_i)
+            r = q * y * (1.0 - s)
+            g = np.concatenate([Phi.T @ r - 2.0 * lam * w, [r.sum() - 2.0 * lam_b * b]])
+            D = q * s * (1.0 - s)
+            H = np.empty((p + 1, p + 1))
+            H[:p, :p] = (Phi.T * D) @ Phi
+            H[np.diag_indices(p)] += 2.0 * lam
+            H[:p, p] = H[p, :p] = Phi.T @ D
+            H[p, p] = D.sum() + 2.0 * lam_b
+            H[np.diag_indices_from(H)] += 1e-12 * (1.0 + np.trace(H) / (p + 1))
+            try:
+                step = np.linalg.solve(H, g)
+            except np.linalg.LinAlgError:
+                step = np.linalg.lstsq(H, g, rcond=None)[0]
+            slope = float(g @ step)
+            if not np.isfinite(slope) or slope <= 1e-16 * (1.0 + abs(f)):
+                break
+            t = 1.0
+            while True:
+                w_new, b_new = w + t * step[:p], b + t * step[p]
+                f_new = self._m_objective(Phi, y, q, w_new, b_new, lam, lam_b)
+                if f_new >= f + 1e-4 * t * slope:
+                    break
+                t *= 0.5
+                if t < 1e-10:
+                    return np.concatenate([w, [b]]), f, steps
+            w, b, f = w_new, b_new, f_new
+            if t * np.linalg.norm(step) <= 1e-10 * (1.0 + np.linalg.norm(w) + abs(b)):
+                break
+        return np.concatenate([w, [b]]), f, steps
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X: Any, y: Any) -> "BoundedLossClassifier":
+        """Anneal lam and run EM at each value; the record is kept in ``history_``."""
+        params = self._check_params()
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_pm = encode_binary(self, y)
+        if self.kernel is None:
+            Phi = X
+        else:
+            K = self._kernel(X, X)
+            K = 0.5 * (K + K.T)
+            S, U = np.linalg.eigh(K)
+            keep = S > max(S.max(), 0.0) * K.shape[0] * np.finfo(float).eps * 10
+            U, S = U[:, keep], S[keep]
+            Phi = U * np.sqrt(S)
+        p = Phi.shape[1]
+        w, b = np.zeros(p), 0.0
+        lam_min = 1.0 / (2.0 * params["C"] * X.shape[0])
+        lam = max(params["lambda_start"], lam_min) if self.anneal else lam_min
+        hist: dict[str, list] = {k: [] for k in (
+            "stage", "lambda", "lambda_b", "iteration", "objective", "log_sum_sigma", "penalty",
+            "newton_steps")}
+
+        def record(stage, it, steps, lam_b):
+            m = y_pm * (Phi @ w + b)
+            lss = float(_logsumexp(_log_sigma(m)))
+            pen = lam * float(w @ w) + lam_b * b * b
+            for k, v in zip(hist, (stage, lam, lam_b, it, lss - pen, lss, pen, steps)):
+                hist[k].append(v)
+            return lss - pen
+
+        lambda_path: list[float] = []
+        stage = n_iter = 0
+        settled = False
+        theta_prev = None
+        while True:
+            last = not self.anneal or lam <= lam_min or settled
+            lam_b = 0.0 if last else lam  # intermediate stages also penalise b (see the docstring)
+            lambda_path.append(lam)
+            obj = record(stage, 0, 0, lam_b)
+            converged = False
+            for it in range(1, self.max_iter + 1):
+                # E-step: q_i = sigma_i / sum_j sigma_j
+                ls = _log_sigma(y_pm * (Phi @ w + b))
+                q = np.exp(ls - _logsumexp(ls))
+                # M-step: weighted regularised logistic regression by Newton
+                theta, _, steps = self._newton(Phi, y_pm, q, w, b, lam, lam_b, self.max_newton_iter)
+                w, b = theta[:p], float(theta[p])
+                n_iter += 1
+                new = record(stage, it, steps, lam_b)
+                if new - obj <= params["tol"] * (1.0 + abs(new)):
+                    converged = True
+                    break
+                obj = new
+            if last:
+                break
+            theta = np.concatenate([w, [b]])
+            if theta_prev is not None and np.linalg.norm(theta - theta_prev) <= (
+                params["anneal_tol"] * np.linalg.norm(theta)
+            ):
+                settled = True  # theta stopped moving: a last stage at this lam with b free
+            else:
+                lam = max(lam / 2.0, lam_min)
+            theta_prev = theta
+            stage += 1
+        if not converged:
+            warnings.warn(
+                f"BoundedLossClassifier: EM did not converge in max_iter={self.max_iter} iterations "
+                f"at lambda={lam:g}; raise max_iter or tol", ConvergenceWarning, stacklevel=2,
+            )
+        self.intercept_ = b
+        if self.kernel is None:
+            self.coef_ = w.copy()
+        else:
+            self.dual_coef_ = U @ (w / np.sqrt(S))
+            self.X_fit_ = X
+        self.lambda_ = lam
+        self.lambda_path_ = lambda_path
+        self.objective_ = hist["objective"][-1]
+        self.history_ = hist
+        self.n_iter_ = n_iter
+        return self
+
+    # ------------------------------------------------------------------ prediction
+    def decision_function(self, X: Any) -> np.ndarray:
+        """z(x) = w . x + b (or sum_j beta_j K(x, x_j) + b); positive means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self.kernel is None:
+            return X @ self.coef_ + self.intercept_
+        return self._kernel(X, self.X_fit_) @ self.dual_coef_ + self.intercept_
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """The logistic model of Rennie eq. (1): columns P(classes_[0] | x), P(classes_[1] | x)."""
+        p = expit(self.decision_function(X))
+        return np.column_stack([1.0 - p, p])

@@ -1,0 +1,598 @@
+"""LLM: the Leveraging Logistic Mixture of Krause & Singer (ICML 2004), Figure 1.
+
+Krause, N. and Singer, Y., *Leveraging the margin more carefully*, ICML 2004
+(``papers/000_63e15bd29f175ac2.txt``), Sec. 2.
+
+Model (Sec. 2.1).  The noise-free label t is logistic in the margin,
+P(t|x) = 1 / (1 + exp(-t lambda.x)), and the observed label is t flipped with
+probability epsilon.  With M_ij = y_i h_j(x_i) (h_j the weak hypotheses) and
+z_i = [M lambda]_i the margin of example i, the negative log-likelihood of the
+observed labels -- the *logistic mixture loss* -- is::
+
+    L_LM(lambda, eps) = - sum_i ln( (1 - eps) / (1 + e^{-z_i}) + eps / (1 + e^{z_i}) ).
+
+LLM minimises it by generalised EM: the E-step gives the posterior noise
+probability of every example, alpha_i = eps / (eps + (1 - eps) e^{z_i}); the
+approximate M-step is ONE boosting step (Collins, Schapire & Singer 2002) on
+the weighted logistic loss of 2m examples -- (x_i, y_i) with weight 1 - alpha_i
+and (x_i, -y_i) with weight alpha_i (eq. 2) -- written with the W+/W- split of
+Figure 1.  Lemma 2.1: each step increases Q, so L_LM never increases.
+
+This module also holds the machinery shared with LLD (:mod:`.lld`) and the
+plain log-loss boosting baseline :class:`LogLossBoostClassifier`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+from scipy.special import expit
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from lpboosting.errors import UnknownOracleError
+from lpboosting.estimators.base import encode_binary
+from lpboosting.losses import LogisticMixtureLoss
+from lpboosting.oracles.features import Features
+from lpboosting.oracles.stumps import Stump, Stumps
+
+__all__ = [
+    "LLMClassifier", "LogLossBoostClassifier", "MODES", "ORACLES", "llm_negative_log_likelihood",
+    "log_loss", "llm_split_weights",
+]
+
+#: template sets A of the paper: "parallel" A = {(1, ..., 1)}, "sequential" A = {e_j}
+MODES = ("parallel", "sequential")
+#: weak-hypothesis classes the leveraging classifiers accept
+ORACLES = ("features", "stumps")
+
+# relative smoothing of W+/W- in d_j = 1/2 ln(W+/W-): keeps the step finite when
+# W- = 0 (a hypothesis right on every example).  The smoothed d lies between 0
+# and the exact d, where the progress bound of Lemma 2.1 is still >= 0.
+_SMOOTH = 1e-10
+
+
+def _softplus(x: np.ndarray) -> np.ndarray:
+    """ln(1 + e^x), stable for any x."""
+    return np.logaddexp(0.0, x)
+
+
+def log_loss(margins: np.ndarray) -> float:
+    """The log-loss sum_i ln(1 + e^{-z_i}) of Collins, Schapire & Singer (2002)."""
+    return float(np.sum(_softplus(-np.asarray(margins, dtype=float))))
+
+
+def llm_negative_log_likelihood(margins: np.ndarray, epsilon: float) -> float:
+    """L_LM = -sum_i ln((1 - eps) sigma(z_i) + eps sigma(-z_i)), z_i = y_i f(x_i) (Sec. 2.1).
+
+    The sum of :class:`lpboosting.losses.LogisticMixtureLoss`; ``epsilon = 0`` gives the log-loss.
+    """
+    return float(np.sum(LogisticMixtureLoss(epsilon)(np.asarray(margins, dtype=float))))
+
+
+def llm_split_weights(Wt_plus, Wt_minus, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+    """W+ = W~+ + eps/(1-eps) W~-,  W- = W~- + eps/(1-eps) W~+  (Figure 1).
+
+    W~+_j = sum_{i: M_ij > 0} (1 - alpha_i) q_i |M_ij| and W~-_j the same over
+    M_ij < 0.  The split holds because (1 - alpha_i) q_i = (1-eps)/eps *
+    alpha_i (1 - q_i) when alpha and q come from the same (lambda, eps).
+    """
+    r = epsilon / (1.0 - epsilon)
+    Wt_plus = np.asarray(Wt_plus, dtype=float)
+    Wt_minus = np.asarray(Wt_minus, dtype=float)
+    return Wt_plus + r * Wt_minus, Wt_minus + r * Wt_plus
+
+
+def _half_log_ratio(Wp: np.ndarray, Wm: np.ndarray) -> np.ndarray:
+    """d = 1/2 ln(W+/W-), smoothed so that it stays finite (0 when W+ = W- = 0)."""
+    kappa = _SMOOTH * (Wp + Wm) + np.finfo(float).tiny
+    return 0.5 * (np.log(Wp + kappa) - np.log(Wm + kappa))
+
+
+# --------------------------------------------------------------------------------------
+# weak-hypothesis problems: the matrix M, kept implicit for stumps
+# --------------------------------------------------------------------------------------
+
+
+class _FeatureBasis:
+    """The Features oracle's hypotheses h_j(x) = 2 (x_j - low_j) / (high_j - low_j) - 1.
+
+    Unlike :class:`~lpboosting.oracles.ScaledFeature` the map is not clipped
+    outside the training range, so the model stays the linear classifier
+    sign(lambda . h(x)) of the paper.  Constant features give h_j = 0.  With
+    ``intercept`` a constant hypothesis h = 1 is appended.
+    """
+
+    def __init__(self, low: np.ndarray, high: np.ndarray, intercept: bool) -> None:
+        self.low = np.asarray(low, dtype=float)
+        span = np.asarray(high, dtype=float) - self.low
+        self.constant = span <= 0
+        self.span = np.where(self.constant, 1.0, span)
+        self.intercept = bool(intercept)
+
+    @property
+    def n_columns(self) -> int:
+        return self.low.size + int(self.intercept)
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        H = 2.0 * (np.asarray(X, dtype=float) - self.low) / self.span - 1.0
+        H[:, self.constant] = 0.0
+        if self.intercept:
+            H = np.hstack([H, np.ones((H.shape[0], 1))])
+        return H
+
+
+class _StumpPool:
+    """The stumps chosen so far (sign +1; their coefficients carry the sign)."""
+
+    def __init__(self) -> None:
+        self.hypotheses: list[Stump] = []
+        self._index: dict[tuple[int, float], int] = {}
+
+    def add(self, stump: Stump) -> int:
+        key = (stump.feature, stump.threshold)
+        if key not in self._index:
+            self._index[key] = len(self.hypotheses)
+            self.hypotheses.append(stump)
+        return self._index[key]
+
+    @property
+    def n_columns(self) -> int:
+        return len(self.hypotheses)
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        if not self.hypotheses:
+            return np.zeros((np.asarray(X).shape[0], 0))
+        return np.column_stack([h.predict(X) for h in self.hypotheses])
+
+
+class _FeatureProblem:
+    """M = y h(x) over the (scaled) features: every candidate is a column of M."""
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, intercept: bool) -> None:
+        oracle = Features(X, y)
+        self.basis = _FeatureBasis(oracle.low, oracle.high, intercept)
+        self.y = y
+        H = oracle.H if not intercept else np.hstack([oracle.H, np.ones((X.shape[0], 1))])
+        self.M = y[:, None] * H
+        # [max(M, 0), max(-M, 0)]: both split sums in one product
+        self._Msplit = np.hstack([np.maximum(self.M, 0.0), np.maximum(-self.M, 0.0)])
+        self.coef = np.zeros(self.M.shape[1])
+        self.margins = np.zeros(X.shape[0])
+
+    # sums over examples, one value per candidate
+    def split_sums(self, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(sum_{M_ij>0} b_i |M_ij|, sum_{M_ij<0} b_i |M_ij|) for every column j."""
+        both = b @ self._Msplit
+        n = self.M.shape[1]
+        return both[:n], both[n:]
+
+    def signed_sums(self, v: np.ndarray) -> np.ndarray:
+        """sum_i M_ij v_i for every column j."""
+        return v @ self.M
+
+    def abs_max(self) -> np.ndarray:
+        """max_i |M_ij| per column."""
+        return np.abs(self.M).max(axis=0)
+
+    def sq_norms(self) -> np.ndarray:
+        """sum_i M_ij^2 per column."""
+        return np.einsum("ij,ij->j", self.M, self.M)
+
+    def row_l1_max(self) -> float:
+        """max_i sum_j |M_ij| (the parallel template needs sum_j a_j |M_ij| <= 1)."""
+        return float(np.abs(self.M).sum(axis=1).max())
+
+    def step_all(self, delta: np.ndarray) -> None:
+        self.coef += delta
+        self.margins += self.M @ delta
+
+    def step_one(self, j: int, delta: float) -> int:
+        self.coef[j] += delta
+        self.margins += delta * self.M[:, j]
+        return j
+
+    def model(self):
+        return self.basis, self.coef.copy()
+
+
+class _StumpProblem:
+    """M = y h(x) over every decision stump, kept implicit.
+
+    A candidate is a split k = 0..N of the presorted feature j (the stump
+    h(x) = +1 if x_j > theta_k else -1; its negation is the same candidate
+    with a negative coefficient).  For weights b >= 0 on the examples,
+    W~+ (examples the stump gets right) and W~- (wrong) follow from the stump
+    oracle's cumulative-sum edges e = sum_i b_i y_i h(x_i) = W~+ - W~- and the
+    total T = sum_i b_i = W~+ + W~-:  W~+ = (T + e)/2, W~- = (T - e)/2.  One
+    call prices all (N+1) x F stumps exactly, in O(N F) after the presort.
+    """
+
+    def __init__(self, X: np.ndarray, y: np.ndarray) -> None:
+        self.oracle = Stumps(X, y)
+        self.X = X
+        self.y = y
+        self._sorted = np.sort(X, axis=0)
+        self.pool = _StumpPool()
+        self.coef: list[float] = []
+        self.margins = np.zeros(X.shape[0])
+        self.shape = (X.shape[0] + 1, X.shape[1])
+
+    def split_sums(self, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        e = self.oracle.edges(b).ravel()  # NaN for splits inside ties
+        total = float(b.sum())
+        return 0.5 * (total + e), 0.5 * (total - e)
+
+    def signed_sums(self, v: np.ndarray) -> np.ndarray:
+        return self.oracle.edges(v).ravel()
+
+    def abs_max(self) -> np.ndarray:
+        return np.ones(self.shape[0] * self.shape[1])
+
+    def sq_norms(self) -> np.ndarray:
+        return np.full(self.shape[0] * self.shape[1], float(self.X.shape[0]))
+
+    def threshold(self, k: int, j: int) -> float:
+        n = self.X.shape[0]
+        if k == 0:
+            return -np.inf
+        if k == n:
+            return np.inf
+        lo, hi = self._sorted[k - 1, j], self._sorted[k, j]
+        mid = lo + (hi - lo) / 2.0
+        return float(mid if lo <= mid < hi else lo)
+
+    def stump(self, flat: int) -> Stump:
+        k, j = np.unravel_index(int(flat), self.shape)
+        return Stump(int(j), self.threshold(int(k), int(j)), 1.0)
+
+    def step_one(self, flat: int, delta: float) -> int:
+        stump = self.stump(flat)
+        idx = self.pool.add(stump)
+        if idx == len(self.coef):
+            self.coef.append(0.0)
+        self.coef[idx] += delta
+        self.margins += delta * self.y * stump.predict(self.X)
+        return idx
+
+    def model(self):
+        return self.pool, np.asarray(self.coef, dtype=float)
+
+
+def _nan_argmax(score: np.ndarray) -> int:
+    s = np.where(np.isnan(score), -np.inf, score)
+    return int(np.argmax(s))
+
+
+# --------------------------------------------------------------------------------------
+# shared estimator machinery
+# --------------------------------------------------------------------------------------
+
+
+def _check_int(name: str, value: Any, low: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _check_real(name: str, value: Any) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return float(value)
+
+
+class LeveragingClassifier(ClassifierMixin, BaseEstimator):
+    """Base of the leveraging classifiers (LLM, LLD, log-loss boosting).
+
+    The model is linear in the weak hypotheses: f(x) = sum_j lambda_j h_j(x),
+    the margin of a labelled example is y f(x), prediction is sign f(x).
+    Subclasses implement ``_leverage(problem)`` and set ``history_``.
+    """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _check_mode_oracle(self) -> tuple[str, str]:
+        mode = self.mode
+        if not isinstance(mode, str) or mode.strip().lower() not in MODES:
+            raise ValueError(
+                f"unknown mode {mode!r}; choose 'parallel' (template set A = {{(1,...,1)}}: every "
+                "coordinate updated each round) or 'sequential' (A = {e_j}: one weak hypothesis per round)"
+            )
+        mode = mode.strip().lower()
+        oracle = self.oracle
+        if not isinstance(oracle, str) or oracle.strip().lower() not in ORACLES:
+            raise UnknownOracleError(
+                f"unknown oracle {oracle!r} for {type(self).__name__}; choose 'features' (the scaled "
+                "coordinates, any mode) or 'stumps' (exact decision stumps, mode='sequential')"
+            )
+        oracle = oracle.strip().lower()
+        if oracle == "stumps" and mode == "parallel":
+            raise ValueError(
+                "mode='parallel' updates every weak hypothesis at once and needs a finite set of "
+                "them: use oracle='features', or mode='sequential' with oracle='stumps'"
+            )
+        return mode, oracle
+
+    def _build_problem(self, X: np.ndarray, y_pm: np.ndarray, oracle: str):
+        if oracle == "features":
+            return _FeatureProblem(X, y_pm, bool(self.fit_intercept))
+        return _StumpProblem(X, y_pm)
+
+    def fit(self, X: Any, y: Any) -> "LeveragingClassifier":
+        """Run ``n_rounds`` leveraging rounds on (X, y); the record is kept in ``history_``."""
+        params = self._check_params()
+        mode, oracle = self._check_mode_oracle()
+        n_rounds = _check_int("n_rounds", self.n_rounds, 1)
+        tol = _check_real("tol", self.tol)
+        if tol < 0:
+            raise ValueError(f"tol must be >= 0, got {self.tol!r}")
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_pm = encode_binary(self, y)
+        problem = self._build_problem(X, y_pm, oracle)
+        history = self._leverage(problem, mode, n_rounds, tol, **params)
+        basis, coef = problem.model()
+        self.basis_ = basis
+        self.coef_ = coef
+        self.history_ = history
+        self.n_rounds_ = len(history["round"]) - 1
+        self.train_margins_ = problem.margins.copy()
+        if isinstance(problem, _StumpProblem):
+            self.hypotheses_ = list(problem.pool.hypotheses)
+        return self
+
+    def _check_params(self) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _leverage(self, problem, mode, n_rounds, tol, **params) -> dict[str, list]:  # pragma: no cover
+        raise NotImplementedError
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """f(x) = sum_j lambda_j h_j(x); positive means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        H = self.basis_.transform(X)
+        if H.shape[1] == 0:
+            return np.zeros(X.shape[0])
+        return H @ self.coef_
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def margins(self, X: Any, y: Any) -> np.ndarray:
+        """y_n f(x_n) for labelled data (labels from ``classes_``)."""
+        check_is_fitted(self)
+        y = np.asarray(y)
+        f = self.decision_function(X)
+        if y.shape != f.shape:
+            raise ValueError(f"y has {y.size} labels but X has {f.size} rows; pass one label per row")
+        unknown = ~np.isin(y, self.classes_)
+        if unknown.any():
+            raise ValueError(
+                f"y holds labels {np.unique(y[unknown]).tolist()} that were not seen in fit "
+                f"(classes_ = {self.classes_.tolist()})"
+            )
+        return np.where(y == self.classes_[1], 1.0, -1.0) * f
+
+
+def _llm_rounds(problem, mode: str, n_rounds: int, tol: float, epsilon: float,
+                update_epsilon: bool, update_every: int) -> tuple[dict[str, list], float]:
+    """Figure 1 of Krause & Singer; epsilon = 0 is the log-loss parallel/sequential update of
+    Collins, Schapire & Singer (2002) (then alpha = 0 and W+ = W~+, W- = W~-)."""
+    eps = float(epsilon)
+    z = problem.margins
+    history: dict[str, list] = {
+        "round": [0], "loss": [llm_negative_log_likelihood(z, eps)], "epsilon": [eps],
+        "q_increase_bound": [np.nan], "selected": [None],
+    }
+    if mode == "parallel":
+        scale = problem.row_l1_max()
+        a_par = 1.0 / scale if scale > 0 else 0.0
+    else:
+        amax = problem.abs_max()
+        a_seq = np.where(amax > 0, 1.0 / np.where(amax > 0, amax, 1.0), 0.0)
+    for t in range(1, n_rounds + 1):
+        z = problem.margins
+        # E-step: alpha_i = eps / (eps + (1 - eps) e^{z_i}),  q_i = 1 / (1 + e^{z_i})
+        q = expit(-z)
+        if eps > 0:
+            mu = np.log1p(-eps) - np.log(eps)
+            alpha = expit(-(z + mu))
+            b = expit(z + mu) * q  # (1 - alpha_i) q_i
+        else:
+            alpha = np.zeros_like(z)
+            b = q
+        Wt_plus, Wt_minus = problem.split_sums(b)
+        Wp, Wm = llm_split_weights(Wt_plus, Wt_minus, eps)
+        score = (np.sqrt(np.maximum(Wp, 0.0)) - np.sqrt(np.maximum(Wm, 0.0))) ** 2
+        d = _half_log_ratio(np.maximum(Wp, 0.0), np.maximum(Wm, 0.0))
+        if mode == "parallel":
+            a = a_par
+            bound = float(a * np.sum(score))
+            if bound <= tol:
+                break
+            problem.step_all(a * d)
+            selected = None
+        else:
+            weighted = a_seq * score
+            j = _nan_argmax(weighted)
+            bound = float(weighted[j])
+            if not np.isfinite(bound) or bound <= tol:
+                break
+            selected = problem.step_one(j, float(a_seq[j] * d[j]))
+        if update_epsilon and eps > 0 and t % update_every == 0:
+            # maximising Q over eps: eps = mean_i alpha_i, kept in (0, 1/2]
+            eps = float(np.clip(np.mean(alpha), 1e-12, 0.5))
+        history["round"].append(t)
+        history["loss"].append(llm_negative_log_likelihood(problem.margins, eps))
+        history["epsilon"].append(eps)
+        history["q_increase_bound"].append(bound)
+        history["selected"].append(selected)
+    return history, eps
+
+
+class LLMClassifier(LeveragingClassifier):
+    """Leveraging Logistic Mixture (LLM), Figure 1 of Krause & Singer (ICML 2004).
+
+    Minimises the logistic mixture loss (the negative log-likelihood of the
+    observed labels when the noise-free label is logistic in the margin and
+    flipped with probability eps, Sec. 2.1)::
+
+        L_LM(lambda, eps) = - sum_i ln( (1 - eps) / (1 + e^{-z_i}) + eps / (1 + e^{z_i}) ),
+        z_i = [M lambda]_i = y_i sum_j lambda_j h_j(x_i),
+
+    by generalised EM, one approximate M-step per round (Figure 1):
+
+    * E-step: alpha_i = eps / (eps + (1 - eps) e^{z_i}) (probability that
+      label i is noise), q_i = 1 / (1 + e^{z_i});
+    * W~+_j = sum_{M_ij>0} (1 - alpha_i) q_i |M_ij|, W~-_j = same over M_ij < 0,
+      W+_j = W~+_j + eps/(1-eps) W~-_j, W-_j = W~-_j + eps/(1-eps) W~+_j,
+      d_j = 1/2 ln(W+_j / W-_j);
+    * template a = argmax_{a in A} sum_j a_j (sqrt W+_j - sqrt W-_j)^2,
+      lambda <- lambda + a * d;
+    * with ``update_epsilon``: eps <- mean_i alpha_i (the maximiser of Q in eps).
+
+    Template sets (Sec. 2.2): ``mode="parallel"`` is A = {(1, ..., 1)} and
+    ``"sequential"`` A = {e_j} (the weak hypothesis maximising
+    (sqrt W+ - sqrt W-)^2).  The paper requires sum_j a_j |M_ij| <= 1: the
+    parallel template is scaled to a = (1/s, ..., 1/s) with
+    s = max_i sum_j |M_ij| -- the same as dividing the coordinates by s -- and
+    the sequential one to a = e_j / max_i |M_ij| (= e_j for features in
+    [-1, 1] and for stumps).  By Lemma 2.1 every round increases Q by at least
+    sum_j a_j (sqrt W+_j - sqrt W-_j)^2 (``history_["q_increase_bound"]``), so
+    L_LM never increases (``history_["loss"]``).
+
+    Parameters
+    ----------
+    epsilon : float in (0, 1/2), default 0.1
+        Label-noise rate eps (the initial value when ``update_epsilon``).
+        Sec. 4: eps corresponds to LLD's mu = ln((1 - eps) / eps).
+    update_epsilon : bool, default False
+        Re-estimate eps = mean_i alpha_i from the E-step (every
+        ``update_every`` rounds; the paper's USPS runs use 100).
+    mode : {"parallel", "sequential"}, default "parallel"
+    n_rounds : int, default 100
+        Number of E + approximate-M rounds T.
+    oracle : {"features", "stumps"}, default "features"
+        Weak hypotheses.  "features": the coordinates min-max scaled to
+        [-1, 1] on the training data (the :class:`~lpboosting.oracles.Features`
+        scaling, not clipped outside the training range, so f is linear in x).
+        "stumps": every decision stump, exact, sequential mode only: the stump
+        maximising (sqrt W+ - sqrt W-)^2 is found from cumulative sums over
+        the presorted features.
+    fit_intercept : bool, default True
+        With "features", add the constant hypothesis h = 1 (stumps include the
+        constants already).
+    update_every : int, default 1
+    tol : float, default 0.0
+        Stop early when the guaranteed increase of Q of the round is <= tol
+        (0 stops only at a stationary point).
+
+    Attributes
+    ----------
+    classes_, coef_ (lambda), epsilon_ (final eps), history_ (dict of lists,
+    one entry per round, round 0 = lambda = 0: ``loss`` = L_LM after the
+    round, ``epsilon``, ``q_increase_bound``, ``selected``), n_rounds_,
+    train_margins_, hypotheses_ (stumps only).
+
+    ``predict_proba`` gives the model's probability of the *noise-free* label,
+    P(t = classes_[1] | x) = 1 / (1 + e^{-f(x)}); the observed label has
+    P(y = classes_[1] | x) = (1 - eps) P(t = classes_[1] | x) + eps P(t = classes_[0] | x)
+    (:meth:`predict_proba_observed`).
+    """
+
+    def __init__(
+        self,
+        epsilon: float = 0.1,
+        update_epsilon: bool = False,
+        mode: str = "parallel",
+        n_rounds: int = 100,
+        oracle: str = "features",
+        fit_intercept: bool = True,
+        update_every: int = 1,
+        tol: float = 0.0,
+    ) -> None:
+        self.epsilon = epsilon
+        self.update_epsilon = update_epsilon
+        self.mode = mode
+        self.n_rounds = n_rounds
+        self.oracle = oracle
+        self.fit_intercept = fit_intercept
+        self.update_every = update_every
+        self.tol = tol
+
+    def _check_params(self) -> dict[str, Any]:
+        eps = self.epsilon
+        if isinstance(eps, (bool, np.bool_)) or not isinstance(eps, numbers.Real) or not (0.0 < eps < 0.5):
+            raise ValueError(
+                f"epsilon is the label-noise rate and must lie in the open interval (0, 1/2), got "
+                f"{eps!r}; for noise-free log-loss boosting use LogLossBoostClassifier"
+            )
+        return {
+            "epsilon": float(eps),
+            "update_epsilon": bool(self.update_epsilon),
+            "update_every": _check_int("update_every", self.update_every, 1),
+        }
+
+    def _leverage(self, problem, mode, n_rounds, tol, *, epsilon, update_epsilon, update_every):
+        history, eps = _llm_rounds(problem, mode, n_rounds, tol, epsilon, update_epsilon, update_every)
+        self.epsilon_ = eps
+        return history
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """P(t | x) of the noise-free label t, columns ordered as ``classes_``."""
+        p = expit(self.decision_function(X))
+        return np.column_stack([1.0 - p, p])
+
+    def predict_proba_observed(self, X: Any) -> np.ndarray:
+        """P(y | x) of the observed (noisy) label under the fitted mixture."""
+        p = self.predict_proba(X)
+        return (1.0 - self.epsilon_) * p + self.epsilon_ * p[:, ::-1]
+
+
+class LogLossBoostClassifier(LeveragingClassifier):
+    """Plain log-loss boosting: the parallel (or sequential) update of Collins,
+    Schapire & Singer (2002) -- the baseline "boosting" of Krause & Singer, Sec. 6.
+
+    Minimises sum_i ln(1 + e^{-z_i}), z_i = [M lambda]_i, with
+    q_i = 1 / (1 + e^{z_i}), W+_j = sum_{M_ij>0} q_i |M_ij|, W-_j = sum_{M_ij<0} q_i |M_ij|,
+    lambda_j <- lambda_j + a_j 1/2 ln(W+_j / W-_j) (eq. 3-4 of Krause & Singer).
+    It is exactly Figure 1 (LLM) with eps = 0 (alpha = 0, no split), run by
+    the same code with the same templates, scaling and weak hypotheses, so
+    the comparison with LLM isolates the loss.  Parameters and attributes as
+    :class:`LLMClassifier` without the eps ones; ``predict_proba`` is the
+    logistic model 1 / (1 + e^{-f(x)}).
+    """
+
+    def __init__(
+        self,
+        mode: str = "parallel",
+        n_rounds: int = 100,
+        oracle: str = "features",
+        fit_intercept: bool = True,
+        tol: float = 0.0,
+    ) -> None:
+        self.mode = mode
+        self.n_rounds = n_rounds
+        self.oracle = oracle
+        self.fit_intercept = fit_intercept
+        self.tol = tol
+
+    def _check_params(self) -> dict[str, Any]:
+        return {}
+
+    def _leverage(self, problem, mode, n_rounds, tol):
+        history, _ = _llm_rounds(problem, mode, n_rounds, tol, 0.0, False, 1)
+        del history["epsilon"]
+        return history
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Logistic model P(y = classes_[1] | x) = 1 / (1 + e^{-f(x)}), columns as ``classes_``."""
+        p = expit(self.decision_function(X))
+        return np.column_stack([1.0 - p, p])
