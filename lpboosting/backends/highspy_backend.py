@@ -7,6 +7,7 @@ constraint) and re-solves with the dual simplex from the previous basis.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from lpboosting.backends.base import Backend
@@ -46,6 +47,32 @@ def map_highs_status(highspy: Any, status: Any) -> SolveStatus:
         S.kInterrupt: SolveStatus.INTERRUPTED,
     }
     return table.get(status, SolveStatus.ERROR)
+
+
+def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> Any:
+    """Re-solve the live model ``h`` and turn the outcome into a MasterSolution.
+
+    ``read(highs_solution, highs_info)`` builds the solution of an optimal
+    run; a failed run gives :func:`failed_solution` with HiGHS's status
+    text.  Seconds, simplex iterations and the backend name are filled in.
+    """
+    from lpboosting.backends.cvxpy_backend import failed_solution
+
+    highspy = import_highspy()
+    start = time.perf_counter()
+    h.run()
+    seconds = time.perf_counter() - start
+    status = map_highs_status(highspy, h.getModelStatus())
+    info = h.getInfo()
+    if status.ok:
+        solution = read(status, h.getSolution(), info)
+    else:
+        solution = failed_solution(n_samples, status)
+        solution.info["message"] = h.modelStatusToString(h.getModelStatus())
+    solution.seconds = seconds
+    solution.iterations = int(info.simplex_iteration_count)
+    solution.backend = backend_name
+    return solution
 
 
 class HighspyBackend(Backend):

@@ -7,7 +7,6 @@ Shawe-Taylor 2002).
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
@@ -174,31 +173,20 @@ class HighsEdgeLP(MasterSession):
         self.n_columns += 1
 
     def solve(self):
-        from lpboosting.backends.highspy_backend import map_highs_status
-        from lpboosting.backends.cvxpy_backend import failed_solution
+        from lpboosting.backends.highspy_backend import run_model
 
-        h, n = self._h, self.n_samples
-        start = time.perf_counter()
-        h.run()
-        seconds = time.perf_counter() - start
-        status = map_highs_status(self._highspy, h.getModelStatus())
-        info = h.getInfo()
-        if not status.ok:
-            solution = failed_solution(n, status)
-            solution.info["message"] = h.modelStatusToString(h.getModelStatus())
-        else:
-            sol = h.getSolution()
+        n = self.n_samples
+
+        def read(status, sol, info):
             x = np.asarray(sol.col_value)
             y = np.asarray(sol.row_dual)
             z = np.asarray(sol.col_dual)
-            solution = self.master._solution(
+            return self.master._solution(
                 status, x[:n].copy(), float(x[n]), np.maximum(-y[1:], 0.0), float(y[0]),
                 np.maximum(-z[:n], 0.0), self.cap,
             )
-        solution.seconds = seconds
-        solution.iterations = int(info.simplex_iteration_count)
-        solution.backend = self.backend_name
-        return solution
+
+        return run_model(self._h, n, self.backend_name, read)
 
     @property
     def model(self):

@@ -87,7 +87,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -455,22 +454,13 @@ class HighsMinimaxLP(_PruningSession):
         self._remember(u)
 
     def solve(self) -> MasterSolution:
-        from lpboosting.backends.cvxpy_backend import failed_solution
-        from lpboosting.backends.highspy_backend import map_highs_status
+        from lpboosting.backends.highspy_backend import run_model
 
         if not self.active:
             raise ValueError("add at least one column before solving the RMBoost master")
-        h, n = self._h, self.n_samples
-        start = time.perf_counter()
-        h.run()
-        seconds = time.perf_counter() - start
-        status = map_highs_status(self._highspy, h.getModelStatus())
-        info = h.getInfo()
-        if not status.ok:
-            solution = failed_solution(n, status)
-            solution.info["message"] = h.modelStatusToString(h.getModelStatus())
-        else:
-            sol = h.getSolution()
+        h = self._h
+
+        def read(status, sol, info):
             x = np.asarray(sol.col_value)
             y = np.asarray(sol.row_dual)
             mu = x[0::2] - x[1::2]
@@ -482,10 +472,9 @@ class HighsMinimaxLP(_PruningSession):
             if positions.size:
                 cols = np.sort(np.concatenate([2 * positions, 2 * positions + 1])).astype(np.int32)
                 h.deleteCols(cols.size, cols)
-        solution.seconds = seconds
-        solution.iterations = int(info.simplex_iteration_count)
-        solution.backend = self.backend_name
-        return solution
+            return solution
+
+        return run_model(h, self.n_samples, self.backend_name, read)
 
     @property
     def model(self) -> Any:
