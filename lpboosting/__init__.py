@@ -5,7 +5,12 @@ backends (``lpboosting.backends``), the loop (``lpboosting.colgen``) and
 scikit-learn classifiers (``lpboosting.estimators``).
 """
 
-from lpboosting.colgen import ColumnGenerationResult, History, RoundRecord, column_generation
+from lpboosting.colgen import (
+    ColumnGenerationResult,
+    History,
+    RoundRecord,
+    column_generation,
+)
 from lpboosting.estimators import (
     ERLPBoostClassifier,
     LPBoostClassifier,

@@ -15,8 +15,8 @@ from lpboosting.backends.cvxpy_backend import SOLVER_KINDS, CvxpyBackend
 from lpboosting.backends.dedicated import DedicatedBackend
 from lpboosting.backends.highspy_backend import HighspyBackend
 from lpboosting.backends.recording import RecordingBackend
-from lpboosting.status import SolveStatus
 from lpboosting.errors import UnknownBackendError
+from lpboosting.status import SolveStatus
 
 __all__ = [
     "Backend",

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from lpboosting.backends.base import Backend
-from lpboosting.status import SolveStatus
 from lpboosting.errors import SolverNotInstalledError
 from lpboosting.masters.base import MasterSession, MasterSolution
+from lpboosting.status import SolveStatus
 
 #: cvxpy solvers and the problem classes they handle
 SOLVER_KINDS: dict[str, frozenset[str]] = {

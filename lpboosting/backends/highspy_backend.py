@@ -11,8 +11,8 @@ import time
 from typing import Any
 
 from lpboosting.backends.base import Backend
-from lpboosting.status import SolveStatus
 from lpboosting.errors import SolverNotInstalledError
+from lpboosting.status import SolveStatus
 
 #: options set on every model unless the user overrides them
 DEFAULT_OPTIONS: dict[str, Any] = {

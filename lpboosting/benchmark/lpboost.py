@@ -48,19 +48,18 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import math
 import os
 import platform
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from importlib import metadata
 from typing import Any
 
 import numpy as np
 
 from lpboosting import column_generation
+from lpboosting.benchmark.common import jsonable, package_version
 from lpboosting.masters import LPBoost
 from lpboosting.oracles import Features, Oracle, Stumps
 
@@ -346,21 +345,15 @@ def compare(runs: dict[str, PathRun]) -> dict[str, Any]:
 
 # -- output ------------------------------------------------------------------------------
 def machine_info() -> dict[str, Any]:
-    def version(package: str) -> str:
-        try:
-            return metadata.version(package)
-        except metadata.PackageNotFoundError:
-            return "not installed"
-
     return {
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
         "cpus": os.cpu_count(),
         "python": sys.version.split()[0],
         "numpy": np.__version__,
-        "highspy": version("highspy"),
-        "cvxpy": version("cvxpy"),
-        "lpboosting": version("lpboosting"),
+        "highspy": package_version("highspy"),
+        "cvxpy": package_version("cvxpy"),
+        "lpboosting": package_version("lpboosting"),
     }
 
 
@@ -450,16 +443,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
-
-
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     rebuild_cap = args.rebuild_max_rounds if args.rebuild_max_rounds > 0 else args.max_rounds
@@ -495,7 +478,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         }
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump(_jsonable(report), fh, indent=1)
+            json.dump(jsonable(report), fh, indent=1)
         print(f"wrote {args.json}")
     return report
 

@@ -47,11 +47,11 @@ import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from importlib import metadata
 from typing import Any
 
 import numpy as np
 
+from lpboosting.benchmark.common import jsonable, package_version
 from lpboosting.estimators.rmboost import RMBoostClassifier
 
 #: the figure the highspy path is held to (seconds for 200 rounds)
@@ -125,17 +125,11 @@ def run_backend(backend: str, split, rounds: int, prune: bool, leaves: int, repe
 
 
 def machine_info() -> dict[str, Any]:
-    def version(package: str) -> str:
-        try:
-            return metadata.version(package)
-        except metadata.PackageNotFoundError:
-            return "not installed"
-
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return {
         "platform": platform.platform(), "cpus": os.cpu_count(), "load1": round(load, 2),
-        "python": sys.version.split()[0], "numpy": np.__version__, "highspy": version("highspy"),
-        "cvxpy": version("cvxpy"), "scikit-learn": version("scikit-learn"),
+        "python": sys.version.split()[0], "numpy": np.__version__, "highspy": package_version("highspy"),
+        "cvxpy": package_version("cvxpy"), "scikit-learn": package_version("scikit-learn"),
     }
 
 
@@ -170,16 +164,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help=f"backends to run (default: {' '.join(BACKENDS)})")
     p.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
     return p.parse_args(argv)
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -233,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         report["master_time_ratio"] = master_ratio
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump(_jsonable(report), fh, indent=1)
+            json.dump(jsonable(report), fh, indent=1)
         print(f"wrote {args.json}")
     return report
 

@@ -1,6 +1,10 @@
 """scikit-learn classifiers."""
 
-from lpboosting.estimators.entropy import ERLPBoostClassifier, SoftBoostClassifier, TotalBoostClassifier
+from lpboosting.estimators.entropy import (
+    ERLPBoostClassifier,
+    SoftBoostClassifier,
+    TotalBoostClassifier,
+)
 from lpboosting.estimators.lpboost import LPBoostClassifier
 from lpboosting.estimators.rmboost import RMBoostClassifier
 

@@ -37,7 +37,36 @@ def encode_binary(estimator: BaseEstimator, y: np.ndarray) -> tuple[np.ndarray, 
     return classes, np.where(y == classes[1], 1.0, -1.0)
 
 
-class ColumnGenerationClassifier(ClassifierMixin, BaseEstimator):
+def labels_to_signs(classes: np.ndarray, y: Any, n_rows: int) -> np.ndarray:
+    """Labels from ``classes`` as -1 (classes[0]) / +1 (classes[1]), checked against the data."""
+    y = np.asarray(y)
+    if y.shape != (n_rows,):
+        raise ValueError(f"y has {y.size} labels but X has {n_rows} rows; pass one label per row")
+    unknown = ~np.isin(y, classes)
+    if unknown.any():
+        raise ValueError(
+            f"y holds labels {np.unique(y[unknown]).tolist()} that were not seen in fit "
+            f"(classes_ = {classes.tolist()})"
+        )
+    return np.where(y == classes[1], 1.0, -1.0)
+
+
+class DecisionClassifierMixin:
+    """predict and margins of a binary classifier from its ``decision_function``."""
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def margins(self, X: Any, y: Any) -> np.ndarray:
+        """y_n f(x_n) for labelled data (labels from ``classes_``)."""
+        check_is_fitted(self)
+        f = self.decision_function(X)
+        return labels_to_signs(self.classes_, y, f.size) * f
+
+
+class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimator):
     """Base of the classifiers that fit a master by column generation.
 
     Subclasses define ``_make_master(n_samples)`` and their ``__init__``
@@ -107,22 +136,3 @@ class ColumnGenerationClassifier(ClassifierMixin, BaseEstimator):
             if w != 0.0:  # weights are signed for RMBoost
                 f += w * np.asarray(h.predict(X), dtype=float)
         return f
-
-    def predict(self, X: Any) -> np.ndarray:
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def margins(self, X: Any, y: Any) -> np.ndarray:
-        """y_n f(x_n) for labelled data (labels from ``classes_``)."""
-        check_is_fitted(self)
-        y = np.asarray(y)
-        f = self.decision_function(X)
-        if y.shape != f.shape:
-            raise ValueError(f"y has {y.size} labels but X has {f.size} rows; pass one label per row")
-        unknown = ~np.isin(y, self.classes_)
-        if unknown.any():
-            raise ValueError(
-                f"y holds labels {np.unique(y[unknown]).tolist()} that were not seen in fit "
-                f"(classes_ = {self.classes_.tolist()})"
-            )
-        return np.where(y == self.classes_[1], 1.0, -1.0) * f

@@ -33,7 +33,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.errors import UnknownOracleError
-from lpboosting.estimators.base import encode_binary
+from lpboosting.estimators.base import DecisionClassifierMixin, encode_binary
 from lpboosting.losses import LogisticMixtureLoss
 from lpboosting.oracles.features import Features
 from lpboosting.oracles.stumps import Stump, Stumps
@@ -283,7 +283,7 @@ def _check_real(name: str, value: Any) -> float:
     return float(value)
 
 
-class LeveragingClassifier(ClassifierMixin, BaseEstimator):
+class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimator):
     """Base of the leveraging classifiers (LLM, LLD, log-loss boosting).
 
     The model is linear in the weak hypotheses: f(x) = sum_j lambda_j h_j(x),
@@ -359,26 +359,6 @@ class LeveragingClassifier(ClassifierMixin, BaseEstimator):
         if H.shape[1] == 0:
             return np.zeros(X.shape[0])
         return H @ self.coef_
-
-    def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def margins(self, X: Any, y: Any) -> np.ndarray:
-        """y_n f(x_n) for labelled data (labels from ``classes_``)."""
-        check_is_fitted(self)
-        y = np.asarray(y)
-        f = self.decision_function(X)
-        if y.shape != f.shape:
-            raise ValueError(f"y has {y.size} labels but X has {f.size} rows; pass one label per row")
-        unknown = ~np.isin(y, self.classes_)
-        if unknown.any():
-            raise ValueError(
-                f"y holds labels {np.unique(y[unknown]).tolist()} that were not seen in fit "
-                f"(classes_ = {self.classes_.tolist()})"
-            )
-        return np.where(y == self.classes_[1], 1.0, -1.0) * f
 
 
 def _llm_rounds(problem, mode: str, n_rounds: int, tol: float, epsilon: float,

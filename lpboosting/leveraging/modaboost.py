@@ -80,7 +80,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
-from lpboosting.estimators.base import encode_binary
+from lpboosting.estimators.base import encode_binary, labels_to_signs
 from lpboosting.losses import ProperLoss, get_proper_loss
 
 __all__ = ["FITTED_WEIGHT", "MODELS", "ModaBoostClassifier", "solve_alpha"]
@@ -636,11 +636,5 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
     def surrogate_risk(self, X: Any, y: Any) -> float:
         """Phi(H, S) (eq. 9) on labelled data (labels from ``classes_``)."""
         H = self.decision_function(X)
-        y = np.asarray(y)
-        if y.shape != H.shape:
-            raise ValueError(f"y has {y.size} labels but X has {H.size} rows; pass one label per row")
-        unknown = ~np.isin(y, self.classes_)
-        if unknown.any():
-            raise ValueError(f"y holds labels {np.unique(y[unknown]).tolist()} that were not seen in fit "
-                             f"(classes_ = {self.classes_.tolist()})")
-        return self.loss_.surrogate_risk((y == self.classes_[1]).astype(float), H)
+        signs = labels_to_signs(self.classes_, y, H.size)
+        return self.loss_.surrogate_risk((signs > 0).astype(float), H)

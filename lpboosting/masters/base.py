@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lpboosting.status import SolveStatus
 from lpboosting.errors import BackendCapabilityError, SolverError
+from lpboosting.status import SolveStatus
 
 if TYPE_CHECKING:  # pragma: no cover
     from lpboosting.backends.base import Backend

@@ -28,7 +28,12 @@ import numpy as np
 from lpboosting.backends.base import Backend
 from lpboosting.errors import SolverNotInstalledError
 from lpboosting.masters.base import (
-    CvxpyStatement, Master, MasterSession, MasterSolution, check_margin_matrix, check_unit_interval,
+    CvxpyStatement,
+    Master,
+    MasterSession,
+    MasterSolution,
+    check_margin_matrix,
+    check_unit_interval,
 )
 from lpboosting.masters.entropy_projection import capped_softmax, relative_entropy
 from lpboosting.masters.lpboost import LPBoost, check_nu, soft_margin

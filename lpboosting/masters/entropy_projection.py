@@ -82,7 +82,8 @@ from typing import Literal
 
 import numpy as np
 from numpy.linalg import LinAlgError
-from scipy.linalg.lapack import dpotrf as _dpotrf, dpotrs as _dpotrs
+from scipy.linalg.lapack import dpotrf as _dpotrf
+from scipy.linalg.lapack import dpotrs as _dpotrs
 from scipy.optimize import linprog
 
 __all__ = [

@@ -7,11 +7,14 @@ Shawe-Taylor 2002).
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from lpboosting.masters.base import (
-    CvxpyStatement, Master, MasterSession, MasterSolution, check_unit_interval,
+    CvxpyStatement,
+    Master,
+    MasterSession,
+    MasterSolution,
+    check_unit_interval,
 )
 
 

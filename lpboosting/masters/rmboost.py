@@ -91,7 +91,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lpboosting.masters.base import CvxpyStatement, Master, MasterSession, MasterSolution
+from lpboosting.masters.base import (
+    CvxpyStatement,
+    Master,
+    MasterSession,
+    MasterSolution,
+)
 from lpboosting.status import SolveStatus
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -6,10 +6,15 @@ from typing import Any
 
 from lpboosting.errors import UnknownOracleError
 from lpboosting.oracles.base import Candidate, Oracle
-from lpboosting.oracles.columns import CallableOracle, ColumnRef, Columns, HypothesisOracle
+from lpboosting.oracles.columns import (
+    CallableOracle,
+    ColumnRef,
+    Columns,
+    HypothesisOracle,
+)
 from lpboosting.oracles.features import Features, ScaledFeature
 from lpboosting.oracles.stumps import Stump, Stumps
-from lpboosting.oracles.trees import Trees, TreeHypothesis
+from lpboosting.oracles.trees import TreeHypothesis, Trees
 
 __all__ = [
     "CallableOracle", "Candidate", "ColumnRef", "Columns", "Features", "HypothesisOracle",
