@@ -207,3 +207,22 @@ def test_oracles_accept_signed_weightings():
     # a depth-1 tree is a stump (or a constant): its edge cannot beat the best stump, and CART's
     # weighted-majority leaves make it positive
     assert 0 < tree.edge <= best + 1e-12
+
+
+def test_trees_oracle_fits_the_same_tree_as_plain_scikit_learn():
+    # the oracle skips scikit-learn's input checks after the first fit; the trees it grows
+    # must be the ones a plain, fully checked fit grows from the same weighting
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = cancer_subset(120, 6, 5)
+    oracle = Trees(X, y, max_depth=None, max_leaf_nodes=6)
+    rng = np.random.default_rng(4)
+    for _ in range(4):
+        d = rng.normal(size=y.size) / y.size
+        candidate = oracle.price(d)
+        plain = DecisionTreeClassifier(max_depth=None, max_leaf_nodes=6, random_state=0).fit(
+            X, np.where(d < 0, -y, y), sample_weight=np.abs(d))
+        np.testing.assert_array_equal(candidate.column, y * plain.predict(X))
+        assert candidate.edge == pytest.approx(float(d @ (y * plain.predict(X))), abs=1e-12)
+    with pytest.raises(ValueError):  # parameters are still validated on the first fit
+        Trees(X, y, max_leaf_nodes=1).price(np.full(y.size, 1 / y.size))
