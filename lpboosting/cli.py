@@ -1,13 +1,129 @@
-"""Command line: ``lpboosting demo`` and ``lpboosting bench``."""
+"""The ``lpboosting`` command line (click for the commands, rich for tables and progress).
+
+Subcommands: ``demo`` (LPBoost on the bundled breast-cancer data, with the
+per-round ledger), ``fit`` (any algorithm of the library on a named data set
+or a CSV, live ledger, saves the model and its history), ``compare``
+(backends side by side on a data set or a ``models/`` instance), ``export``
+(regenerate the ``models/`` catalog), ``plot`` (figures from a saved model or
+history), ``backends`` (what is installed and what it solves), ``bench`` and
+``reproduce`` (benchmarks and paper experiments).
+
+:func:`main` returns the exit code: 0 on success, 2 for a usage error or bad
+input (the message says what was wrong and what to do), 130 when interrupted.
+"""
 
 from __future__ import annotations
 
-import argparse
+import math
+import pickle
 import sys
-from typing import Sequence
+import time
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from lpboosting.errors import LPBoostingError
+
+#: ``lpboosting fit ALGORITHM``: estimator classes by name (imported when used)
+ALGORITHMS: dict[str, tuple[str, str]] = {
+    "lpboost": ("lpboosting.estimators", "LPBoostClassifier"),
+    "softboost": ("lpboosting.estimators", "SoftBoostClassifier"),
+    "totalboost": ("lpboosting.estimators", "TotalBoostClassifier"),
+    "erlpboost": ("lpboosting.estimators", "ERLPBoostClassifier"),
+    "rmboost": ("lpboosting.estimators", "RMBoostClassifier"),
+    "llm": ("lpboosting.leveraging", "LLMClassifier"),
+    "lld": ("lpboosting.leveraging", "LLDClassifier"),
+    "logloss": ("lpboosting.leveraging", "LogLossBoostClassifier"),
+    "bounded-loss": ("lpboosting.leveraging", "BoundedLossClassifier"),
+    "modaboost": ("lpboosting.leveraging", "ModaBoostClassifier"),
+}
+
+LP_BACKENDS = ("highspy", "cvxpy:HIGHS", "cvxpy:CLARABEL", "cvxpy:ECOS")
+ENTROPY_BACKENDS = ("dedicated", "cvxpy:CLARABEL", "cvxpy:ECOS")
 
 
-def _demo(args: argparse.Namespace) -> int:
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    console = Console(file=stream, soft_wrap=True, highlight=False)
+    if not console.is_terminal:  # pipes, files and CI logs: do not squeeze tables to 80 columns
+        console = Console(file=stream, soft_wrap=True, highlight=False, width=200)
+    return console
+
+
+def _parse_value(text: str) -> Any:
+    lowered = text.strip().lower()
+    if lowered in ("none", "null"):
+        return None
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _parse_params(items: Sequence[str]) -> dict[str, Any]:
+    params = {}
+    for item in items:
+        if "=" not in item:
+            raise click.BadParameter(f"{item!r} is not NAME=VALUE (e.g. -p nu=0.2)", param_hint="--param")
+        key, value = item.split("=", 1)
+        params[key.strip()] = _parse_value(value)
+    return params
+
+
+def _estimator(algorithm: str, params: dict[str, Any]) -> Any:
+    import importlib
+
+    module, name = ALGORITHMS[algorithm]
+    cls = getattr(importlib.import_module(module), name)
+    est = cls()
+    accepted = est.get_params()
+    unknown = sorted(set(params) - set(accepted))
+    if unknown:
+        raise click.UsageError(
+            f"{name} has no parameter {', '.join(unknown)}; its parameters are "
+            f"{', '.join(sorted(accepted))}")
+    return est.set_params(**params)
+
+
+def _split(dataset: Any, test_size: float, seed: int) -> tuple[Any, Any, Any, Any]:
+    from sklearn.model_selection import train_test_split
+
+    if dataset.has_test:
+        return dataset.X, dataset.X_test, dataset.y, dataset.y_test
+    if test_size <= 0:
+        return dataset.X, None, dataset.y, None
+    return train_test_split(dataset.X, dataset.y, test_size=test_size, random_state=seed,
+                            stratify=dataset.y)
+
+
+# -- commands ---------------------------------------------------------------------------------
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="lpboosting", prog_name="lpboosting")
+def cli() -> None:
+    """LP/QP boosting by column generation: verified masters, exact pricing, solver comparisons."""
+
+
+@cli.command()
+@click.option("--nu", type=float, default=0.1, show_default=True, help="soft-margin fraction in (0, 1]")
+@click.option("--oracle", default="stumps", show_default=True, help="stumps, features or trees")
+@click.option("--backend", default="highspy", show_default=True, help="highspy or cvxpy:SOLVER")
+@click.option("--tol", type=float, default=1e-6, show_default=True)
+@click.option("--max-rounds", type=int, default=1000, show_default=True)
+@click.option("--test-size", type=float, default=0.3, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+def demo(nu: float, oracle: str, backend: str, tol: float, max_rounds: int, test_size: float,
+         seed: int) -> int:
+    """LPBoost with exact stumps on scikit-learn's bundled breast-cancer data, round by round."""
     import numpy as np
     from sklearn.model_selection import train_test_split
 
@@ -15,90 +131,394 @@ def _demo(args: argparse.Namespace) -> int:
     from lpboosting.datasets import breast_cancer
     from lpboosting.estimators import LPBoostClassifier
 
+    console = _console()
     X, y = breast_cancer()
     X_train, X_test, y_train, y_test = train_test_split(
-        X, y, test_size=args.test_size, random_state=args.seed, stratify=y
-    )
-    print(
+        X, y, test_size=test_size, random_state=seed, stratify=y)
+    console.print(
         f"LPBoost on breast cancer (scikit-learn's bundled copy): {X_train.shape[0]} train / "
-        f"{X_test.shape[0]} test rows, {X.shape[1]} features; nu={args.nu}, oracle={args.oracle}, "
-        f"backend={args.backend}"
-    )
-    print(History.LEDGER_HEADER)
-
-    def show(record):
-        print(History.format_record(record), flush=True)
-
+        f"{X_test.shape[0]} test rows, {X.shape[1]} features; nu={nu}, oracle={oracle}, "
+        f"backend={backend}", markup=False)
+    console.print(History.LEDGER_HEADER, markup=False)
     clf = LPBoostClassifier(
-        nu=args.nu, oracle=args.oracle, backend=args.backend, tol=args.tol,
-        max_rounds=args.max_rounds, callback=show,
+        nu=nu, oracle=oracle, backend=backend, tol=tol, max_rounds=max_rounds,
+        callback=lambda record: console.print(History.format_record(record), markup=False),
     ).fit(X_train, y_train)
     last = clf.history_[-1]
     n_used = int(np.count_nonzero(clf.weights_ > 1e-12))
-    print()
-    print(f"status            {clf.status_} after {clf.n_rounds_} rounds "
-          f"({clf.history_.meta['seconds']:.3f} s)")
-    print(f"soft margin       {clf.objective_:.9f}  (rho - 1/(nu N) sum psi)")
-    print(f"final gap         {last.gap if last.gap is not None else float('nan'):.3e}")
-    print(f"hypotheses used   {n_used} of {len(clf.hypotheses_)}")
-    print(f"train accuracy    {clf.score(X_train, y_train):.4f}")
-    print(f"test accuracy     {clf.score(X_test, y_test):.4f}")
+    console.print()
+    console.print(f"status            {clf.status_} after {clf.n_rounds_} rounds "
+                  f"({clf.history_.meta['seconds']:.3f} s)", markup=False)
+    console.print(f"soft margin       {clf.objective_:.9f}  (rho - 1/(nu N) sum psi)", markup=False)
+    console.print(f"final gap         {last.gap if last.gap is not None else float('nan'):.3e}",
+                  markup=False)
+    console.print(f"hypotheses used   {n_used} of {len(clf.hypotheses_)}")
+    console.print(f"train accuracy    {clf.score(X_train, y_train):.4f}")
+    console.print(f"test accuracy     {clf.score(X_test, y_test):.4f}")
     return 0
 
 
-def _bench(args: argparse.Namespace) -> int:
+@cli.command()
+@click.argument("algorithm", type=click.Choice(sorted(ALGORITHMS)))
+@click.option("--data", "data", default="breast-cancer", show_default=True,
+              help="softboost-synthetic, breast-cancer, sklearn:NAME, a KEEL name, or a CSV path")
+@click.option("--target", help="CSV: the label column (default: the last)")
+@click.option("--positive", help="the positive class for a one-vs-rest task on multi-class data")
+@click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
+              help="estimator parameter, repeatable (e.g. -p nu=0.2 -p oracle=trees)")
+@click.option("--test-size", type=float, default=0.25, show_default=True,
+              help="held-out fraction (sets with a fixed split use theirs); 0 = none")
+@click.option("--seed", type=int, default=0, show_default=True, help="seed of the split")
+@click.option("--save", "save", type=click.Path(dir_okay=False), help="pickle the fitted model here")
+@click.option("--history", "history_path", type=click.Path(dir_okay=False),
+              help="write the per-round history here (JSON)")
+@click.option("--quiet", is_flag=True, help="no per-round ledger")
+def fit(algorithm: str, data: str, target: str | None, positive: str | None, params: tuple[str, ...],
+        test_size: float, seed: int, save: str | None, history_path: str | None, quiet: bool) -> int:
+    """Fit ALGORITHM on a data set, with a live per-round ledger; save the model and history."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from lpboosting.colgen import History
+    from lpboosting.datasets import load_dataset
+
+    console = _console()
+    est = _estimator(algorithm, _parse_params(params))
+    dataset = load_dataset(data, target=target, positive=positive)
+    X_train, X_test, y_train, y_test = _split(dataset, test_size, seed)
+    console.print(f"{type(est).__name__} on {dataset.description or dataset.name}: "
+                  f"{X_train.shape[0]} train" + (f" / {X_test.shape[0]} test rows" if X_test is not None
+                                                 else " rows (no test split)"), markup=False)
+    has_callback = "callback" in est.get_params()
+    total = est.get_params().get("max_rounds") or est.get_params().get("n_rounds")
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=console, transient=True,
+                        disable=not console.is_terminal)
+    interrupted = False
+    with progress:
+        task = progress.add_task(algorithm, total=total)
+        if has_callback and est.get_params().get("callback") is None:
+            if not quiet:
+                progress.console.print(History.LEDGER_HEADER, markup=False)
+
+            def show(record: Any, *rest: Any) -> None:
+                if not quiet and hasattr(record, "round"):
+                    progress.console.print(History.format_record(record), markup=False)
+                progress.advance(task)
+
+            est.set_params(callback=show)
+        start = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                est.fit(X_train, y_train)
+            except KeyboardInterrupt:  # estimators without their own interrupt handling
+                interrupted = True
+        seconds = time.perf_counter() - start
+    for warning in caught:  # e.g. max_rounds reached: the model is kept, say so once, plainly
+        console.print(f"warning: {warning.message}", markup=False)
+    if interrupted:
+        console.print("interrupted before a model was fitted; nothing saved")
+        return 130
+    if has_callback:
+        est.set_params(callback=None)  # a lambda does not pickle; the model does not need it
+    _summary(console, est, seconds, X_train, y_train, X_test, y_test)
+    if save:
+        with open(save, "wb") as fh:
+            pickle.dump(est, fh)
+        console.print(f"saved the model to {save} (load it with pickle; `lpboosting plot {save}`)",
+                      markup=False)
+    if history_path:
+        history = getattr(est, "history_", None)
+        if isinstance(history, History):
+            history.save(history_path)
+        else:
+            import json
+
+            from lpboosting.benchmark.common import jsonable
+
+            Path(history_path).write_text(json.dumps(jsonable(history), indent=1))
+        console.print(f"wrote the history to {history_path}", markup=False)
+    return 0
+
+
+def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any, X_test: Any,
+             y_test: Any) -> None:
+    from rich.table import Table
+
+    table = Table(show_header=False, box=None)
+    table.add_column(style="bold")
+    table.add_column()
+    status = getattr(est, "status_", None)
+    rounds = getattr(est, "n_rounds_", None)
+    if status is not None:
+        table.add_row("status", f"{status}" + (f" after {rounds} rounds" if rounds is not None else ""))
+    elif rounds is not None:
+        table.add_row("rounds", str(rounds))
+    table.add_row("seconds", f"{seconds:.3f}")
+    for attr, label in (("objective_", "objective"), ("minimax_risk_", "minimax risk")):
+        value = getattr(est, attr, None)
+        if isinstance(value, float) and math.isfinite(value):
+            table.add_row(label, f"{value:.9f}")
+    history = getattr(est, "history_", None)
+    if history is not None and hasattr(history, "records") and len(history):
+        gap = history[-1].gap
+        table.add_row("final gap", "n/a (inexact oracle)" if gap is None else f"{gap:.3e}")
+    table.add_row("train accuracy", f"{est.score(X_train, y_train):.4f}")
+    if X_test is not None:
+        table.add_row("test accuracy", f"{est.score(X_test, y_test):.4f}")
+    console.print(table)
+
+
+@cli.command()
+@click.option("--data", "data", help="data set: softboost-synthetic, breast-cancer, sklearn:NAME, "
+              "a KEEL name, or a CSV path")
+@click.option("--instance", help="a models/ instance name instead of a data set")
+@click.option("--models-dir", type=click.Path(file_okay=False), help="catalog directory (default: models/)")
+@click.option("--target", help="CSV: the label column")
+@click.option("--positive", help="positive class for multi-class data")
+@click.option("--master", "master_name", default="lpboost", show_default=True,
+              type=click.Choice(["lpboost", "softboost", "totalboost", "erlpboost", "rmboost"]))
+@click.option("--nu", type=float, help="LPBoost/SoftBoost/ERLPBoost: soft-margin fraction (default 0.1)")
+@click.option("--delta", type=float, help="SoftBoost/TotalBoost/ERLPBoost: precision")
+@click.option("--lam", type=float, help="RMBoost: lam (default 1/sqrt(n))")
+@click.option("--oracle", help="stumps, features or trees (default: features on the synthetic set, "
+              "stumps otherwise)")
+@click.option("-b", "--backend", "backends", multiple=True,
+              help="a backend (repeatable); default: highspy cvxpy:HIGHS cvxpy:CLARABEL cvxpy:ECOS for "
+                   "LPs, dedicated cvxpy:CLARABEL cvxpy:ECOS for entropy masters")
+@click.option("--max-rounds", type=int, default=1000, show_default=True)
+@click.option("--tol", type=float, default=1e-6, show_default=True)
+@click.option("--no-replay", is_flag=True, help="skip the replay of the first backend's columns")
+@click.option("--loose", is_flag=True, help="conic solvers at their default tolerances")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write the table as CSV")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False),
+              help="write the table and per-round objectives as JSON")
+def compare(data: str | None, instance: str | None, models_dir: str | None, target: str | None,
+            positive: str | None, master_name: str, nu: float | None, delta: float | None,
+            lam: float | None, oracle: str | None, backends: tuple[str, ...], max_rounds: int,
+            tol: float, no_replay: bool, loose: bool, csv_path: str | None,
+            json_path: str | None) -> int:
+    """Run one master with several backends and print rounds, times, iterations and objectives."""
+    import numpy as np
+
+    from lpboosting import compare as harness
+
+    console = _console()
+    status = console.status("comparing", spinner="dots") if console.is_terminal else None
+
+    def progress(text: str) -> None:
+        if status is not None:
+            status.update(text)
+        else:
+            console.print(f"... {text}", markup=False)
+
+    if (data is None) == (instance is None):
+        raise click.UsageError("give exactly one of --data NAME and --instance NAME")
+    if status is not None:
+        status.start()
+    try:
+        if instance is not None:
+            from lpboosting import catalog
+
+            directory = Path(models_dir) if models_dir else catalog.default_directory()
+            entries = {e["name"]: e for e in catalog.load_index(directory)}
+            if instance not in entries:
+                raise click.UsageError(f"no instance {instance!r} in {directory}; instances: "
+                                       f"{', '.join(entries)}")
+            entry = entries[instance]
+            chosen = list(backends) or list(catalog.capable_backends(entry))
+            result = harness.compare_instance(entry, directory, chosen, tight=not loose,
+                                              progress=progress)
+        else:
+            from lpboosting.datasets import load_dataset
+            from lpboosting.oracles import make_oracle
+
+            dataset = load_dataset(data, target=target, positive=positive)
+            if master_name in ("lpboost", "softboost", "erlpboost") and nu is None:
+                nu = 0.1
+            master = harness.make_master(master_name, nu=nu, delta=delta, lam=lam)
+            labels = np.unique(dataset.y)
+            y = np.where(dataset.y == labels[-1], 1.0, -1.0)
+            name = oracle or ("features" if dataset.name == "softboost-synthetic" else "stumps")
+            pricing = make_oracle(name, dataset.X, y)
+            chosen = list(backends) or list(LP_BACKENDS if master.kind == "lp" else ENTROPY_BACKENDS)
+            result = harness.compare(
+                master, pricing, chosen, tol=tol, max_rounds=max_rounds, replay=not no_replay,
+                tight=not loose, progress=progress,
+                title=f"{master!r} on {dataset.name} ({dataset.X.shape[0]} x {dataset.X.shape[1]}), "
+                      f"oracle {name}")
+    finally:
+        if status is not None:
+            status.stop()
+    _print_comparison(console, result)
+    if csv_path:
+        result.write_csv(csv_path)
+        console.print(f"wrote {csv_path}", markup=False)
+    if json_path:
+        result.write_json(json_path)
+        console.print(f"wrote {json_path}", markup=False)
+    return 0
+
+
+def _print_comparison(console: Any, result: Any) -> None:
+    from rich.table import Table
+
+    table = Table(title=result.title, title_justify="left")
+    for name, justify in (("backend", "left"), ("mode", "left"), ("rounds", "right"),
+                          ("total s", "right"), ("x first", "right"), ("median master ms", "right"),
+                          ("iterations", "right"), ("objective", "right"), ("max dev", "right"),
+                          ("status", "left")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for row in result.rows():
+        table.add_row(
+            row["backend"], row["mode"], str(row["rounds"]), f"{row['seconds']:.3f}",
+            "-" if row["x_first"] is None else f"{row['x_first']:.2f}",
+            f"{row['median_master_ms']:.3f}",
+            "-" if row["iterations"] is None else str(row["iterations"]),
+            f"{row['objective']:.10f}", "-" if row["max_dev"] is None else f"{row['max_dev']:.1e}",
+            row["status"] + (f": {row['message']}" if row["status"] == "error" else ""),
+        )
+    console.print(table)
+    console.print(f"largest objective deviation: {result.max_deviation():.2e}", markup=False)
+
+
+@cli.command()
+@click.option("--out", "out", type=click.Path(file_okay=False), help="directory (default: models/)")
+def export(out: str | None) -> int:
+    """Regenerate the models/ catalog (index.json, .npz columns, HiGHS-written .mps) deterministically."""
+    from rich.table import Table
+
+    from lpboosting import catalog
+
+    console = _console()
+    directory = Path(out) if out else catalog.default_directory()
+    directory.mkdir(parents=True, exist_ok=True)
+    entries = catalog.build_catalog(directory)
+    table = Table(title=f"{len(entries)} instances written to {directory}", title_justify="left")
+    for name in ("name", "master", "n x t", "objective", "certified by"):
+        table.add_column(name)
+    for e in entries:
+        table.add_row(e["name"], e["master"], f"{e['n']} x {e['t']}", f"{e['objective']:.12g}",
+                      e["certified_by"])
+    console.print(table)
+    return 0
+
+
+@cli.command()
+@click.argument("source", type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="image file to write (PNG, PDF, SVG, ...)")
+@click.option("--kind", type=click.Choice(["summary", "duality", "distribution", "margins", "timing"]),
+              default="summary", show_default=True)
+@click.option("--data", "data", help="data set for the margin plot (as in `fit`)")
+@click.option("--target", help="CSV: the label column")
+@click.option("--positive", help="positive class for multi-class data")
+def plot(source: str, out: str, kind: str, data: str | None, target: str | None,
+         positive: str | None) -> int:
+    """Figures from a saved model (`fit --save`, a pickle) or a history (`fit --history`, JSON)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from lpboosting import plots
+    from lpboosting.colgen import History
+
+    if source.endswith(".json"):
+        obj: Any = History.load(source)
+    else:
+        with open(source, "rb") as fh:  # only open models you saved yourself: pickle runs code
+            obj = pickle.load(fh)
+    X = y = None
+    if data is not None:
+        from lpboosting.datasets import load_dataset
+
+        dataset = load_dataset(data, target=target, positive=positive)
+        X, y = dataset.X, dataset.y
+    if kind == "summary":
+        figure = plots.plot_summary(obj, X, y)
+    elif kind == "margins":
+        if X is None:
+            raise click.UsageError("the margin plot needs --data (the examples to compute margins on)")
+        figure = plots.plot_margins(obj, X, y).figure
+    else:
+        figure = getattr(plots, f"plot_{kind}")(obj).figure
+    figure.savefig(out, dpi=120, bbox_inches="tight")
+    _console().print(f"wrote {out}", markup=False)
+    return 0
+
+
+@cli.command(name="backends")
+@click.option("--all", "show_all", is_flag=True, help="also list known backends that are not installed")
+def backends_cmd(show_all: bool) -> int:
+    """The installed backends and what each can solve."""
+    from rich.table import Table
+
+    from lpboosting.backends import available
+
+    table = Table(title="backends", title_justify="left")
+    for name in ("name", "installed", "LP", "exp cone", "warm start", "install"):
+        table.add_column(name)
+    for info in available(include_missing=show_all):
+        table.add_row(info.name, "yes" if info.installed else "no", "yes" if info.lp else "-",
+                      "yes" if info.exp_cone else "-", "yes" if info.incremental else "rebuild",
+                      info.install)
+    _console().print(table)
+    return 0
+
+
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.argument("which", type=click.Choice(["lpboost", "entropy", "rmboost"]))
+@click.argument("rest", nargs=-1, type=click.UNPROCESSED)
+def bench(which: str, rest: tuple[str, ...]) -> int:
+    """Benchmarks: lpboost (highspy vs cvxpy rebuild vs bare HiGHS), entropy (dedicated vs conic),
+    rmboost (Pima, 10-leaf trees); options after the name go to the benchmark (see its --help)."""
     import importlib
 
-    importlib.import_module(f"lpboosting.benchmark.{args.which}").main(args.rest)
+    importlib.import_module(f"lpboosting.benchmark.{which}").main(list(rest))
     return 0
 
 
-def _reproduce(args: argparse.Namespace) -> int:
-    if args.experiment == "long-servedio":
+@cli.command()
+@click.argument("experiment", type=click.Choice(["long-servedio", "krause-singer"]))
+@click.option("--figure", help="also save the figure to this path (PNG, PDF, ...)")
+@click.option("--repeats", type=int, default=10, show_default=True, help="krause-singer: draws per cell")
+@click.option("--rounds", type=int, default=5000, show_default=True, help="krause-singer: boosting rounds")
+def reproduce(experiment: str, figure: str | None, repeats: int, rounds: int) -> int:
+    """Paper experiments: long-servedio (MODABOOST, paper 002 Sec. 6) or krause-singer (LLM/LLD)."""
+    if experiment == "long-servedio":
         from lpboosting.leveraging.experiments import reproduce_long_servedio
 
-        reproduce_long_servedio(figure=args.figure)
+        reproduce_long_servedio(figure=figure)
     else:
         from lpboosting.leveraging.reproduce import reproduce_krause_singer
 
-        reproduce_krause_singer(n_repeats=args.repeats, n_rounds=args.rounds, figure=args.figure)
+        reproduce_krause_singer(n_repeats=repeats, n_rounds=rounds, figure=figure)
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="lpboosting", description="LP boosting by column generation")
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    demo = sub.add_parser("demo", help="LPBoost with exact stumps on the bundled breast-cancer data")
-    demo.add_argument("--nu", type=float, default=0.1, help="soft-margin fraction in (0, 1]")
-    demo.add_argument("--oracle", default="stumps", help="stumps, features or trees")
-    demo.add_argument("--backend", default="highspy", help="highspy or cvxpy:SOLVER")
-    demo.add_argument("--tol", type=float, default=1e-6)
-    demo.add_argument("--max-rounds", type=int, default=1000)
-    demo.add_argument("--test-size", type=float, default=0.3)
-    demo.add_argument("--seed", type=int, default=0)
-    demo.set_defaults(func=_demo)
-
-    bench = sub.add_parser("bench", help="benchmarks: lpboost (highspy vs cvxpy rebuild vs bare HiGHS), "
-                                         "entropy (dedicated projection vs CLARABEL vs ECOS)")
-    bench.add_argument("which", choices=["lpboost", "entropy"])
-    bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of that benchmark (see its --help)")
-    bench.set_defaults(func=_bench)
-
-    rep = sub.add_parser("reproduce", help="paper experiments: long-servedio (MODABOOST, paper 002 Sec. 6) "
-                                           "or krause-singer (LLM/LLD vs log-loss boosting, paper 000 Sec. 6)")
-    rep.add_argument("experiment", choices=["long-servedio", "krause-singer"])
-    rep.add_argument("--figure", help="also save the figure to this path (PNG, PDF, ...)")
-    rep.add_argument("--repeats", type=int, default=10, help="krause-singer: draws per cell")
-    rep.add_argument("--rounds", type=int, default=5000, help="krause-singer: boosting rounds")
-    rep.set_defaults(func=_reproduce)
-
-    args = parser.parse_args(argv)
+    """Run the command line; returns the exit code (see the module docstring)."""
     try:
-        return int(args.func(args))
-    except (ValueError, ImportError) as exc:
+        code = cli.main(args=list(argv) if argv is not None else None, prog_name="lpboosting",
+                        standalone_mode=False)
+    except click.exceptions.Abort:
+        print("lpboosting: interrupted", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print("lpboosting: interrupted", file=sys.stderr)
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except (LPBoostingError, ValueError, ImportError, OSError, pickle.UnpicklingError) as exc:
         print(f"lpboosting: error: {exc}", file=sys.stderr)
         return 2
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -42,10 +42,17 @@ class Backend(ABC):
 
     def check_master(self, master: "Master") -> None:
         if master.kind not in self.kinds:
+            from lpboosting.backends.registry import available
+
+            handles = available(master.kind, include_missing=True)
+            installed = [b.name for b in handles if b.installed]
+            missing = [f"{b.name} ({b.install})" for b in handles if not b.installed]
             raise BackendCapabilityError(
                 f"backend {self.name!r} solves {sorted(self.kinds)} problems but the "
-                f"{master.name} master is a {master.kind!r} problem; choose a backend that "
-                f"handles it (see lpboosting.backends.available_backends())"
+                f"{master.name} master is of kind {master.kind!r}; installed backends that "
+                f"solve it: {', '.join(installed) or 'none'}"
+                + (f"; installable: {', '.join(missing)}" if missing else "")
+                + " (see lpboosting.backends.available())"
             )
 
     @abstractmethod

@@ -35,15 +35,13 @@ import numpy as np
 
 from lpboosting import column_generation
 from lpboosting.backends import CvxpyBackend, RecordingBackend
+from lpboosting.backends.cvxpy_backend import TIGHT_OPTIONS
 from lpboosting.datasets import breast_cancer, softboost_synthetic
 from lpboosting.masters import ERLPBoost, SoftBoost
 from lpboosting.oracles import Features, Stumps
 
 #: conic tolerances at which d agrees with the dedicated solver to 1e-6
-TIGHT = {
-    "CLARABEL": {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11},
-    "ECOS": {"abstol": 1e-9, "reltol": 1e-9, "feastol": 1e-9},
-}
+TIGHT = TIGHT_OPTIONS
 PATHS = ("dedicated", "cvxpy:CLARABEL", "cvxpy:ECOS")
 
 

@@ -16,8 +16,11 @@ class RoundRecord:
     ``primal`` and ``dual`` are the restricted master's two objective values
     (equal up to solver accuracy).  ``edge`` is the best edge the oracle
     found under this round's distribution (the candidate column);
-    ``gap = edge - dual`` when the oracle is exact (an upper minus a lower
-    bound on the full problem's value), ``None`` otherwise.  ``status`` is
+    ``gap`` is the master's optimality gap when the oracle is exact, ``None``
+    otherwise: ``edge - dual`` for LPBoost (an upper minus a lower bound on
+    the full LP's value), ``edge - gamma*_t`` for the entropy masters (whose
+    primal/dual are the projection's values and ``extra["gamma_star"]`` the
+    LP value over the chosen columns), ``max(edge - lam, 0)`` for RMBoost.  ``status`` is
     what the loop did next: ``"added"``, ``"converged"``, ``"max_rounds"``,
     ``"stopped"`` (by the callback), ``"interrupted"`` or ``"solver_error"``.
     ``extra`` holds master-specific values (flattened by :meth:`History.to_dict`).
@@ -52,6 +55,17 @@ def _decode(value: Any) -> Any:
     if value in ("nan", "inf", "-inf"):
         return float(value)
     return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality of JSON-like values in which NaN equals NaN."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b)
 
 
 class History:
@@ -131,7 +145,8 @@ class History:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, History):
             return NotImplemented
-        return self.to_dict() == other.to_dict() and self.meta == other.meta
+        # NaN (e.g. SoftBoost's last round has no projection value) counts as equal to NaN
+        return _same(self.to_dict(), other.to_dict()) and _same(self.meta, other.meta)
 
     # -- a column-generation ledger -------------------------------------------
     LEDGER_HEADER = (
