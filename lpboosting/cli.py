@@ -285,7 +285,7 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
 @click.option("--master", "master_name", default="lpboost", show_default=True,
               type=click.Choice(["lpboost", "softboost", "totalboost", "erlpboost", "rmboost"]))
 @click.option("--nu", type=float, help="LPBoost/SoftBoost/ERLPBoost: soft-margin fraction (default 0.1)")
-@click.option("--delta", type=float, help="SoftBoost/TotalBoost/ERLPBoost: precision")
+@click.option("--delta", type=float, help="SoftBoost/TotalBoost/ERLPBoost: precision (default 0.01)")
 @click.option("--lam", type=float, help="RMBoost: lam (default 1/sqrt(n))")
 @click.option("--oracle", help="stumps, features or trees (default: features on the synthetic set, "
               "stumps otherwise)")
@@ -342,6 +342,8 @@ def compare(data: str | None, instance: str | None, models_dir: str | None, targ
             dataset = load_dataset(data, target=target, positive=positive)
             if master_name in ("lpboost", "softboost", "erlpboost") and nu is None:
                 nu = 0.1
+            if master_name in ("softboost", "totalboost", "erlpboost") and delta is None:
+                delta = 0.01
             master = harness.make_master(master_name, nu=nu, delta=delta, lam=lam)
             labels = np.unique(dataset.y)
             y = np.where(dataset.y == labels[-1], 1.0, -1.0)

@@ -80,7 +80,10 @@ def make_master(name: str, **params: Any) -> Master:
     if unknown:
         raise ValueError(f"the {cls.__name__} master takes {', '.join(accepted)}; "
                          f"not {', '.join(unknown)}")
-    return cls(**given)
+    try:
+        return cls(**given)
+    except TypeError as exc:  # a required parameter is missing
+        raise ValueError(f"the {cls.__name__} master needs {', '.join(accepted)}: {exc}") from None
 
 
 def make_backend(name: str, tight: bool = True) -> Backend:
@@ -198,7 +201,7 @@ def _own_run(master: Master, oracle: Any, backend: Backend, tol: float, max_roun
     try:
         result = column_generation(master, oracle, backend=backend, tol=tol, max_rounds=max_rounds,
                                    callback=callback)
-    except Exception as exc:  # a backend that fails outright is reported, not fatal
+    except Exception as exc:  # noqa: BLE001 - a backend that fails is reported in its row
         run.seconds = time.perf_counter() - start
         run.status, run.message = "error", f"{type(exc).__name__}: {exc}"
         return run, None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -33,3 +34,150 @@ def test_demo_bad_option_is_a_clear_error(capsys):
     assert "nu must be a fraction" in capsys.readouterr().err
     assert main(["demo", "--backend", "nope"]) == 2
     assert "unknown backend" in capsys.readouterr().err
+
+
+# -- fit, compare, export, plot, backends --------------------------------------------------------
+import csv  # noqa: E402
+import pickle  # noqa: E402
+import shlex  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+from sklearn.model_selection import train_test_split  # noqa: E402
+
+from lpboosting.colgen import History  # noqa: E402
+from lpboosting.datasets import breast_cancer, load_dataset  # noqa: E402
+from lpboosting.estimators import LPBoostClassifier  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def ledger_rows(out):
+    return [line.split() for line in out.splitlines() if re.match(r"\s+\d+\s+\d+\s", line)]
+
+
+def test_fit_prints_the_ledger_and_saves_the_same_model_and_history(tmp_path, capsys):
+    model, history = tmp_path / "m.pkl", tmp_path / "h.json"
+    assert main(["fit", "lpboost", "--data", "breast-cancer", "-p", "nu=0.2", "--seed", "3",
+                 "--save", str(model), "--history", str(history)]) == 0
+    out = capsys.readouterr().out
+    rows = ledger_rows(out)
+    saved = History.load(history)
+    assert len(rows) == len(saved) and rows[-1][-1] == "converged"
+    for row, record in zip(rows, saved):
+        assert float(row[2]) == pytest.approx(record.primal, abs=1e-7)
+    with model.open("rb") as fh:
+        clf = pickle.load(fh)
+    data = load_dataset("breast-cancer")
+    X_train, X_test, y_train, y_test = train_test_split(data.X, data.y, test_size=0.25, random_state=3,
+                                                        stratify=data.y)
+    direct = LPBoostClassifier(nu=0.2).fit(X_train, y_train)
+    assert clf.objective_ == pytest.approx(direct.objective_, abs=1e-9)
+    np.testing.assert_array_equal(clf.predict(X_test), direct.predict(X_test))
+    reported = float(re.search(r"test accuracy\s+(\S+)", out).group(1))
+    assert reported == pytest.approx(direct.score(X_test, y_test), abs=1e-4)
+
+
+def test_fit_a_csv_with_string_labels_and_a_leveraging_booster(tmp_path, capsys):
+    X, y = breast_cancer()
+    path = tmp_path / "cells.csv"
+    with path.open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["f0", "diagnosis", "f1", "f2"])
+        for row, label in zip(X[:200], y[:200]):
+            writer.writerow([repr(float(row[0])), "benign" if label > 0 else "malignant",
+                             repr(float(row[1])), repr(float(row[2]))])
+    model = tmp_path / "llm.pkl"
+    assert main(["fit", "llm", "--data", str(path), "--target", "diagnosis", "-p", "n_rounds=30",
+                 "--save", str(model), "--quiet"]) == 0
+    with model.open("rb") as fh:
+        clf = pickle.load(fh)
+    assert set(clf.classes_) == {"benign", "malignant"}
+    assert "train accuracy" in capsys.readouterr().out
+
+
+def test_fit_bad_input_is_a_clear_error(tmp_path, capsys):
+    assert main(["fit", "lpboost", "-p", "nux=0.2"]) == 2
+    assert "no parameter nux" in capsys.readouterr().err
+    assert main(["fit", "lpboost", "-p", "nu=7"]) == 2
+    assert "nu must be a fraction" in capsys.readouterr().err
+    assert main(["fit", "lpboost", "--data", "sklearn:wine"]) == 2
+    assert "--positive" in capsys.readouterr().err
+    assert main(["fit", "lpboost", "--data", str(tmp_path / "missing.csv")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_compare_writes_agreeing_rows_and_refuses_impossible_backends(tmp_path, capsys):
+    out_csv, out_json = tmp_path / "c.csv", tmp_path / "c.json"
+    assert main(["compare", "--data", "softboost-synthetic", "--nu", "0.3", "-b", "highspy",
+                 "-b", "cvxpy:HIGHS", "--max-rounds", "12", "--csv", str(out_csv),
+                 "--json", str(out_json)]) == 0
+    with out_csv.open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert [(r["backend"], r["mode"]) for r in rows] == [
+        ("highspy", "own"), ("cvxpy:HIGHS", "own"), ("highspy", "replay"), ("cvxpy:HIGHS", "replay")]
+    assert all(int(r["rounds"]) == 12 for r in rows[2:])
+    assert float(rows[3]["max_dev"]) <= 1e-6
+    data = json.loads(out_json.read_text())
+    first, second = data["objectives"]["highspy (replay)"], data["objectives"]["cvxpy:HIGHS (replay)"]
+    assert len(first) == len(second) == 12
+    assert np.allclose(first, second, atol=1e-6)
+    assert "largest objective deviation" in capsys.readouterr().out
+    assert main(["compare", "--data", "breast-cancer", "--master", "softboost", "-b", "highspy"]) == 2
+    assert "installed backends that solve it" in capsys.readouterr().err
+    assert main(["compare", "--data", "breast-cancer", "-b", "cvxpy:MOSEK"]) == 2
+    assert "pip install mosek" in capsys.readouterr().err
+    assert main(["compare", "--data", "breast-cancer", "--instance", "x"]) == 2
+
+
+def test_plot_from_saved_model_and_history(tmp_path, capsys):
+    model, history = tmp_path / "m.pkl", tmp_path / "h.json"
+    assert main(["fit", "rmboost", "--data", "breast-cancer", "-p", "oracle=stumps", "-p",
+                 "max_rounds=10", "--save", str(model), "--history", str(history), "--quiet"]) == 0
+    summary, duality = tmp_path / "s.png", tmp_path / "d.png"
+    assert main(["plot", str(model), "--data", "breast-cancer", "--out", str(summary)]) == 0
+    assert main(["plot", str(history), "--kind", "duality", "--out", str(duality)]) == 0
+    for path in (summary, duality):
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["plot", str(model), "--kind", "margins", "--out", str(tmp_path / "x.png")]) == 2
+    assert "needs --data" in capsys.readouterr().err
+
+
+def test_backends_table_lists_the_installed_ones(capsys):
+    from lpboosting.backends import available_backends
+
+    assert main(["backends"]) == 0
+    out = capsys.readouterr().out
+    for name in available_backends():
+        assert name in out
+
+
+def readme_commands():
+    lines = [line.strip() for line in (ROOT / "README.md").read_text().splitlines()]
+    commands = []
+    for i, line in enumerate(lines):
+        if line.startswith("lpboosting "):
+            while line.endswith("\\"):
+                i += 1
+                line = line[:-1] + " " + lines[i]
+            commands.append(shlex.split(line.split("  #")[0])[1:])
+    return commands
+
+
+def test_readme_command_examples_run(tmp_path, monkeypatch, capsys):
+    """Every `lpboosting ...` line of README.md runs, in order, in a fresh directory."""
+    commands = readme_commands()
+    assert {c[0] for c in commands} >= {"demo", "fit", "compare", "export", "plot", "backends"}
+    monkeypatch.chdir(tmp_path)
+    for argv in commands:
+        if argv[0] == "reproduce" or argv[0] == "bench":
+            continue  # long experiments and benchmarks: run by hand, not in the tests
+        assert main(argv) == 0, (argv, capsys.readouterr().err)
+        out = capsys.readouterr().out
+        if argv[0] == "compare" and "--data" in argv:
+            # the done-when of the comparison: every objective agrees to 1e-6
+            deviation = float(re.search(r"largest objective deviation: (\S+)", out).group(1))
+            assert deviation <= 1e-6
+    for name in ("model.pkl", "history.json", "summary.png", "duality.png", "compare.csv",
+                 "models/index.json"):
+        assert (tmp_path / name).is_file(), name
