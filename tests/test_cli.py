@@ -1,13 +1,22 @@
-"""The `lpboosting demo` command prints a ledger consistent with the fitted model."""
+"""The command line: demo, fit, compare, export, plot, backends, and the README examples."""
 
 from __future__ import annotations
 
+import csv
 import json
+import pickle
 import re
+import shlex
+from pathlib import Path
 
+import numpy as np
 import pytest
+from sklearn.model_selection import train_test_split
 
 from lpboosting.cli import main
+from lpboosting.colgen import History
+from lpboosting.datasets import breast_cancer, load_dataset
+from lpboosting.estimators import LPBoostClassifier
 
 
 def test_demo_ledger_and_summary(capsys):
@@ -37,18 +46,6 @@ def test_demo_bad_option_is_a_clear_error(capsys):
 
 
 # -- fit, compare, export, plot, backends --------------------------------------------------------
-import csv  # noqa: E402
-import pickle  # noqa: E402
-import shlex  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import numpy as np  # noqa: E402
-from sklearn.model_selection import train_test_split  # noqa: E402
-
-from lpboosting.colgen import History  # noqa: E402
-from lpboosting.datasets import breast_cancer, load_dataset  # noqa: E402
-from lpboosting.estimators import LPBoostClassifier  # noqa: E402
-
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -8,7 +8,12 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer
 
-from lpboosting.backends import available, available_backends, get_backend, known_backends
+from lpboosting.backends import (
+    available,
+    available_backends,
+    get_backend,
+    known_backends,
+)
 from lpboosting.compare import compare, make_master
 from lpboosting.datasets import load_dataset
 from lpboosting.errors import BackendCapabilityError

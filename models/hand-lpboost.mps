@@ -1,0 +1,27 @@
+NAME        
+ROWS
+ N  Obj     
+ E  simplex 
+ L  edge_0  
+ L  edge_1  
+COLUMNS
+    d_0       simplex   1
+    d_0       edge_0    1
+    d_0       edge_1    -1
+    d_1       simplex   1
+    d_1       edge_0    -1
+    d_1       edge_1    1
+    d_2       simplex   1
+    d_2       edge_0    1
+    d_2       edge_1    1
+    gamma     Obj       1
+    gamma     edge_0    -1
+    gamma     edge_1    -1
+RHS
+    RHS_V     simplex   1
+BOUNDS
+ UP BOUND     d_0       0.416666666666667
+ UP BOUND     d_1       0.416666666666667
+ UP BOUND     d_2       0.416666666666667
+ FR BOUND     gamma   
+ENDATA

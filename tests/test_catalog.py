@@ -1,0 +1,234 @@
+"""The catalog of certified master instances in models/ (lpboosting.catalog).
+
+(a) every installed backend that can solve an instance reproduces its certified objective;
+(b) rebuilding the catalog gives the same index and the same arrays (the export is deterministic);
+(c) every MPS file, read back by HiGHS, solves to the certified objective;
+(d) the hand instances' objectives are their closed forms;
+(e) the index is well formed and its files exist.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from lpboosting import catalog
+from lpboosting.backends import available_backends, known_backends
+from lpboosting.catalog import (
+    EXCLUDED_BACKENDS,
+    REQUIRED_KEYS,
+    build_catalog,
+    capable_backends,
+    default_directory,
+    load_columns,
+    load_index,
+    master_for,
+    solve_entry,
+    verify_catalog,
+)
+from lpboosting.masters.rmboost import minimax_objective
+
+MODELS = default_directory()
+INDEX = load_index(MODELS)
+ENTRIES = {entry["name"]: entry for entry in INDEX}
+PAIRS = [(entry["name"], backend) for entry in INDEX for backend in capable_backends(entry)]
+LP_MASTERS = {"LPBoost", "RMBoost"}
+ENTROPY_MASTERS = {"SoftBoost", "TotalBoost", "ERLPBoost"}
+
+
+# -- (a) every capable backend agrees with the certified objective ------------------------
+
+@pytest.mark.parametrize("name, backend", PAIRS, ids=[f"{n}-{b}" for n, b in PAIRS])
+def test_backend_reproduces_the_certified_objective(name, backend):
+    entry = ENTRIES[name]
+    value = solve_entry(entry, MODELS, backend)
+    assert abs(value - entry["objective"]) <= entry["tolerance"], (value, entry["objective"])
+
+
+def test_every_entry_is_checked_by_several_backends():
+    for entry in INDEX:
+        backends = capable_backends(entry)
+        # the library's default backend of the master is always among them
+        assert master_for(entry).default_backend in backends, entry["name"]
+        assert len(backends) >= 2, entry["name"]
+        assert set(backends) <= set(available_backends(entry["kind"]))
+
+
+def test_exclusions_are_documented_and_refer_to_real_pairs():
+    for (name, backend), reason in EXCLUDED_BACKENDS.items():
+        assert name in ENTRIES, name
+        assert backend in known_backends(), backend
+        assert len(reason) > 40 and backend.split(":")[-1] in reason
+        assert backend not in capable_backends(ENTRIES[name])
+
+
+def test_verify_catalog_flags_a_wrong_objective(tmp_path):
+    for path in MODELS.iterdir():
+        if path.suffix in (".npz", ".json"):
+            shutil.copy(path, tmp_path / path.name)
+    rows = verify_catalog(tmp_path, backends=["highspy", "dedicated"])
+    assert len(rows) == len(INDEX)  # each entry is an LP (highspy) or a projection (dedicated)
+    assert all(ok for *_, ok in rows), rows
+    entries = load_index(tmp_path)
+    entries[0]["objective"] += 10 * entries[0]["tolerance"]
+    (tmp_path / "index.json").write_text(json.dumps(entries), encoding="utf-8")
+    rows = verify_catalog(tmp_path, backends=["highspy", "dedicated"])
+    assert [ok for *_, ok in rows] == [False] + [True] * (len(INDEX) - 1)
+
+
+# -- (b) the export is deterministic --------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def rebuilt(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("catalog")
+    return directory, build_catalog(directory)
+
+
+def test_rebuild_gives_the_same_index(rebuilt):
+    directory, entries = rebuilt
+    assert entries == load_index(directory)
+    assert [e["name"] for e in entries] == [e["name"] for e in INDEX]
+    for new, old in zip(entries, INDEX):
+        assert abs(new["objective"] - old["objective"]) <= 1e-12, new["name"]
+        # everything but the measured certificate diagnostics is identical
+        strip = {k: v for k, v in old.items() if k not in ("objective", "certificate")}
+        assert {k: v for k, v in new.items() if k not in ("objective", "certificate")} == strip
+
+
+def test_rebuild_gives_the_same_arrays(rebuilt):
+    directory, entries = rebuilt
+    for entry in entries:
+        new, old = load_columns(entry, directory), load_columns(entry, MODELS)
+        assert sorted(new) == sorted(old), entry["name"]
+        for key in old:
+            assert new[key].dtype == old[key].dtype, (entry["name"], key)
+            assert np.array_equal(new[key], old[key]), (entry["name"], key)
+        if entry["mps"] is not None:
+            assert (directory / entry["mps"]).stat().st_size > 0
+
+
+# -- (c) the MPS files -----------------------------------------------------------------------
+
+MPS_ENTRIES = [e["name"] for e in INDEX if e["mps"] is not None]
+
+
+@pytest.mark.parametrize("name", MPS_ENTRIES)
+def test_mps_file_solves_to_the_certified_objective(name):
+    import highspy
+
+    entry = ENTRIES[name]
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    assert h.readModel(str(MODELS / entry["mps"])) == highspy.HighsStatus.kOk
+    n, t = entry["n"], entry["t"]
+    if entry["master"] == "LPBoost":  # capped edge game: d (n) and gamma; sum d = 1 and t edge rows
+        assert (h.getNumCol(), h.getNumRow()) == (n + 1, t + 1)
+        expected_offset = 0.0
+    else:  # RMBoost primal (16): mu+ and mu- per column, one ranged row per example, offset 1/2
+        assert (h.getNumCol(), h.getNumRow()) == (2 * t, n)
+        expected_offset = 0.5
+    offset = h.getObjectiveOffset()
+    offset = offset[1] if isinstance(offset, tuple) else offset  # (status, value) in highspy 1.15
+    assert offset == expected_offset  # the MPS keeps RMBoost's offset (RHS of the objective row)
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    value = h.getInfo().objective_function_value
+    assert abs(value - entry["objective"]) <= entry["tolerance"], (value, entry["objective"])
+
+
+# -- (d) hand instances ------------------------------------------------------------------------
+
+def test_hand_lpboost_is_its_closed_form():
+    entry = ENTRIES["hand-lpboost"]
+    U = load_columns(entry, MODELS)["U"]
+    assert np.array_equal(U, [[1, -1], [-1, 1], [1, 1]])
+    nu = Fraction(entry["params"]["nu"]).limit_denominator(100)
+    c = 1 / (3 * nu)
+    assert (nu, c) == (Fraction(4, 5), Fraction(5, 12))
+    assert entry["objective"] == float(1 - 2 * c) == 1 / 6
+    assert entry["d"] == [float(c), float(c), float(1 - 2 * c)]
+    solution = master_for(entry).solve(U, backend="highspy")
+    assert solution.objective == pytest.approx(1 / 6, abs=1e-12)
+    np.testing.assert_allclose(solution.distribution, entry["d"], atol=1e-12)
+    # the primal point of the description attains the value: w = (1/2, 1/2), rho = 1, psi = (1, 1, 0)
+    margins = U @ np.array([0.5, 0.5])
+    assert 1 - float(c) * np.maximum(1 - margins, 0).sum() == pytest.approx(1 / 6, abs=1e-15)
+
+
+def test_hand_rmboost_is_its_closed_form():
+    entry = ENTRIES["hand-rmboost"]
+    U = load_columns(entry, MODELS)["U"]
+    assert np.array_equal(U, [[1, 1], [1, -1], [-1, 1]])
+    lam = Fraction(entry["params"]["lam"]).limit_denominator(100)
+    assert lam == Fraction(1, 10)
+    assert entry["objective"] == float(Fraction(1, 3) + lam / 2) == 23 / 60
+    assert master_for(entry).solve(U, backend="highspy").objective == pytest.approx(23 / 60, abs=1e-12)
+    # the mu of the description is feasible and attains the closed form
+    mu = np.array([0.25, 0.25])
+    assert np.max(np.abs(U @ mu)) <= 0.5
+    assert minimax_objective(U, mu, float(lam)) == pytest.approx(23 / 60, abs=1e-15)
+
+
+def test_independent_certificates_on_the_hand_instances():
+    U = load_columns(ENTRIES["hand-lpboost"], MODELS)["U"]
+    cert = catalog.certify_lpboost(U, 0.8)
+    assert cert["value"] == pytest.approx(1 / 6, abs=1e-12)
+    # a different nu moves the optimum to 1 - 2c with c = 1/(3 nu): the certificate is not a constant
+    assert catalog.certify_lpboost(U, 0.9)["value"] == pytest.approx(1 - 2 / 2.7, abs=1e-12)
+    U = load_columns(ENTRIES["hand-rmboost"], MODELS)["U"]
+    assert catalog.certify_rmboost(U, 0.2)["value"] == pytest.approx(1 / 3 + 0.1, abs=1e-12)
+
+
+# -- (e) the index and its files ----------------------------------------------------------------
+
+def test_index_is_well_formed():
+    text = (MODELS / "index.json").read_text(encoding="utf-8")
+    assert text == json.dumps(INDEX, sort_keys=True, indent=2, allow_nan=False) + "\n"
+    assert len(INDEX) >= 8
+    assert len(ENTRIES) == len(INDEX)  # unique names
+    assert {"LPBoost", "RMBoost", "SoftBoost", "ERLPBoost"} <= {e["master"] for e in INDEX}
+    for entry in INDEX:
+        missing = [key for key in REQUIRED_KEYS if key not in entry]
+        assert not missing, (entry.get("name"), missing)
+        assert entry["master"] in LP_MASTERS | ENTROPY_MASTERS
+        assert entry["kind"] == ("lp" if entry["master"] in LP_MASTERS else "exp_cone")
+        assert entry["kind"] == master_for(entry).kind
+        assert (entry["mps"] is not None) == (entry["kind"] == "lp")
+        assert isinstance(entry["objective"], float) and np.isfinite(entry["objective"])
+        assert 0 < entry["tolerance"] <= 1e-6
+        assert entry["certified_by"] and entry["description"].endswith(".")
+        if entry["master"] in ("SoftBoost", "TotalBoost"):
+            assert "bound" in entry["params"]
+        if entry["master"] == "ERLPBoost":
+            assert entry["params"]["eta"] == master_for(entry).eta(entry["n"])
+
+
+def test_files_exist_and_match_the_index():
+    for entry in INDEX:
+        path = MODELS / entry["columns"]
+        assert path.is_file() and path.stat().st_size < 300_000, entry["name"]
+        if entry["mps"] is not None:
+            assert (MODELS / entry["mps"]).is_file()
+        arrays = load_columns(entry, MODELS)
+        U = arrays["U"]
+        assert U.shape == (entry["n"], entry["t"]) and np.all(np.isfinite(U))
+        assert np.max(np.abs(U)) <= 1.0
+        if "H" in arrays:
+            y = arrays["y"]
+            assert set(np.unique(y)) <= {-1.0, 1.0}
+            assert np.array_equal(y[:, None] * arrays["H"], U)
+        if "d" in arrays:  # entropy instances: the unique optimal distribution
+            d = arrays["d"]
+            assert d.shape == (entry["n"],) and abs(d.sum() - 1) <= 1e-12 and d.min() >= 0
+            assert d.max() <= master_for(entry).cap(entry["n"]) + 1e-12
+            if "bound" in entry["params"]:
+                assert np.max(d @ U) <= entry["params"]["bound"] + 1e-9
+
+
+def test_default_directory_is_the_repository_models():
+    assert MODELS.name == "models" and (MODELS.parent / "pyproject.toml").is_file()
+    assert (MODELS.parent / "lpboosting" / "catalog.py").is_file()
