@@ -70,7 +70,8 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "EXCLUDED_BACKENDS", "REQUIRED_KEYS", "SOLVER_OPTIONS", "build_catalog", "capable_backends",
+    "EXCLUDED_BACKENDS", "REQUIRED_KEYS", "SOLVER_OPTIONS", "backend_for", "build_catalog",
+    "capable_backends",
     "default_directory", "load_columns", "load_index", "master_for", "solve_entry",
     "verify_catalog",
 ]
@@ -655,7 +656,7 @@ def capable_backends(entry: dict[str, Any]) -> list[str]:
             if (entry["name"], b) not in EXCLUDED_BACKENDS]
 
 
-def _backend(name: str):
+def backend_for(name: str):
     """A backend object, with :data:`SOLVER_OPTIONS` for the cvxpy solvers that need them."""
     from lpboosting.backends import get_backend
 
@@ -694,7 +695,7 @@ def solve_entry(entry: dict[str, Any], directory: str | Path | None, backend: An
 
     U = load_columns(entry, directory)["U"]
     master = master_for(entry)
-    solver = _backend(backend) if isinstance(backend, str) else backend
+    solver = backend_for(backend) if isinstance(backend, str) else backend
     if entry["kind"] == "lp":
         solution = master.solve(U, backend=solver)
         if solution.status is not SolveStatus.OPTIMAL:

@@ -328,7 +328,9 @@ def compare_instance(entry: dict[str, Any], directory: str | Path, backends: Seq
     master = catalog.master_for(entry)
     columns = catalog.load_columns(entry, directory)["U"]
     certified = float(entry["objective"])
-    resolved = [b if isinstance(b, Backend) else make_backend(b, tight) for b in backends]
+    # the catalog's solver options (tested on every instance) rather than TIGHT_OPTIONS
+    resolved = [b if isinstance(b, Backend) else (catalog.backend_for(b) if tight else get_backend(b))
+                for b in backends]
     runs: list[BackendRun] = []
     for backend in resolved:
         if progress is not None:
