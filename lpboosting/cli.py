@@ -238,11 +238,9 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
         if isinstance(history, History):
             history.save(history_path)
         else:
-            import json
+            from lpboosting.benchmark.common import write_json
 
-            from lpboosting.benchmark.common import jsonable
-
-            Path(history_path).write_text(json.dumps(jsonable(history), indent=1))
+            write_json(history_path, history)
         console.print(f"wrote the history to {history_path}", markup=False)
     return 0
 

@@ -28,7 +28,6 @@ solvers run at the tightened tolerances of
 from __future__ import annotations
 
 import csv
-import json
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -170,7 +169,9 @@ class Comparison:
                          "objectives": {f"{r.backend} ({r.mode})": r.objectives for r in self.runs}})
 
     def write_json(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1))
+        from lpboosting.benchmark.common import write_json
+
+        write_json(path, self.to_dict())
 
     def format(self) -> str:
         """A plain-text table (the command line prints a rich table of the same rows)."""
@@ -192,15 +193,14 @@ def _fmt(value: Any, spec: str) -> str:
     return f"{'-':>{width}}" if value is None else format(value, spec)
 
 
-def _own_run(master: Master, oracle: Any, backend: Backend, tol: float, max_rounds: int,
-             callback: Callable | None) -> tuple[BackendRun, Any]:
+def _own_run(master: Master, oracle: Any, backend: Backend, tol: float,
+             max_rounds: int) -> tuple[BackendRun, Any]:
     from lpboosting.colgen import column_generation
 
     run = BackendRun(backend.name, "own")
     start = time.perf_counter()
     try:
-        result = column_generation(master, oracle, backend=backend, tol=tol, max_rounds=max_rounds,
-                                   callback=callback)
+        result = column_generation(master, oracle, backend=backend, tol=tol, max_rounds=max_rounds)
     except Exception as exc:  # noqa: BLE001 - a backend that fails is reported in its row
         run.seconds = time.perf_counter() - start
         run.status, run.message = "error", f"{type(exc).__name__}: {exc}"
@@ -297,7 +297,7 @@ def compare(master: Master, oracle: Any, backends: Sequence[str | Backend], *, t
     for backend in resolved:
         if progress is not None:
             progress(f"{backend.name}: column generation")
-        run, result = _own_run(master, oracle, backend, tol, max_rounds, None)
+        run, result = _own_run(master, oracle, backend, tol, max_rounds)
         runs.append(run)
         if first_result is None and result is not None and result.columns.shape[1]:
             first_result = result

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import platform
+import sys
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 
@@ -24,3 +29,22 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
     return value
+
+
+def write_json(path: str | Path, data: Any) -> None:
+    """Write ``data`` (non-finite floats as null) to ``path`` as indented JSON."""
+    Path(path).write_text(json.dumps(jsonable(data), indent=1))
+
+
+def machine_info(*packages: str) -> dict[str, Any]:
+    """Where a benchmark ran: platform, CPUs, 1-minute load, Python, numpy and ``packages``' versions."""
+    import numpy as np
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    info: dict[str, Any] = {
+        "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(), "load1": round(load, 2), "python": sys.version.split()[0],
+        "numpy": np.__version__,
+    }
+    info.update({name: package_version(name) for name in packages})
+    return info

@@ -26,8 +26,6 @@ Run::
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import time
 from typing import Any, Sequence
 
@@ -36,6 +34,7 @@ import numpy as np
 from lpboosting import column_generation
 from lpboosting.backends import CvxpyBackend, RecordingBackend
 from lpboosting.backends.cvxpy_backend import TIGHT_OPTIONS
+from lpboosting.benchmark.common import machine_info, write_json
 from lpboosting.datasets import breast_cancer, softboost_synthetic
 from lpboosting.masters import ERLPBoost, SoftBoost
 from lpboosting.oracles import Features, Stumps
@@ -100,9 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
 
-    import cvxpy
-    print(f"machine: {platform.platform()}, python {platform.python_version()}, numpy {np.__version__}, "
-          f"cvxpy {cvxpy.__version__}")
+    print("machine: " + ", ".join(f"{k} {v}" for k, v in machine_info("cvxpy", "clarabel", "ecos").items()))
     # warm up imports and first-call costs
     Xw, yw, _, _ = softboost_synthetic(n_rows=200, n_features=5, n_informative=2, n_train=50, random_state=1)
     for path in PATHS:
@@ -126,8 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           "\n'max |dd|' is the largest difference, over all rounds, between the path's projected d and the"
           " dedicated solver's d of the same round.")
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(out, fh, indent=1)
+        write_json(args.json, out)
     return 0
 
 

