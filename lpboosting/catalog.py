@@ -647,13 +647,16 @@ def capable_backends(entry: dict[str, Any]) -> list[str]:
 
     ``lpboosting.backends.available_backends(entry["kind"])`` (LP masters:
     highspy and the cvxpy LP solvers; entropy masters, kind "exp_cone": the
-    dedicated solver and the cvxpy conic solvers) less the pairs listed in
+    dedicated solver and the cvxpy conic solvers), plus "dedicated" for a
+    master that has a dedicated solver (RMBoost), less the pairs listed in
     :data:`EXCLUDED_BACKENDS`, where the reason is written down.
     """
     from lpboosting.backends import available_backends
 
-    return [b for b in available_backends(entry["kind"])
-            if (entry["name"], b) not in EXCLUDED_BACKENDS]
+    names = available_backends(entry["kind"])
+    if getattr(master_for(entry), "dedicated_solver", False) and "dedicated" not in names:
+        names = ["dedicated", *names]
+    return [b for b in names if (entry["name"], b) not in EXCLUDED_BACKENDS]
 
 
 def backend_for(name: str):

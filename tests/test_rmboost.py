@@ -29,7 +29,15 @@ from tests.conftest import REFERENCE_LP_BACKENDS, all_stump_columns
 from tests.test_column_generation import blobs, cancer_subset
 
 # accuracy each backend is held to; interior-point solvers stop at ~1e-8 relative gaps
-TOL = {"highspy": 1e-9, "cvxpy:HIGHS": 1e-9, "cvxpy:CLARABEL": 1e-6, "cvxpy:ECOS": 1e-6}
+TOL = {"dedicated": 1e-9, "highspy": 1e-9, "cvxpy:HIGHS": 1e-9, "cvxpy:CLARABEL": 1e-6,
+       "cvxpy:ECOS": 1e-6}
+#: every backend that solves the RMBoost master: the dedicated dual simplex (the default) first
+RMBOOST_BACKENDS = ["dedicated", *REFERENCE_LP_BACKENDS]
+
+
+@pytest.fixture(params=RMBOOST_BACKENDS)
+def rm_backend(request) -> str:
+    return request.param
 
 
 # -- independent statements ---------------------------------------------------------------
@@ -114,15 +122,15 @@ def graded_pool(n: int, T: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 # -- the master against the independent LP ---------------------------------------------------
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("lam", [None, 0.05, 0.3])
-def test_master_matches_independent_lp(lp_backend, seed, lam):
+def test_master_matches_independent_lp(rm_backend, seed, lam):
     y, pool = graded_pool(30 + 10 * seed, 4 + 2 * seed, seed)
     U = pool[:, : pool.shape[1] // 2]
     n = y.size
     lam_value = 1 / np.sqrt(n) if lam is None else lam
     ref = minimax_lp(y[:, None] * U, y, lam_value)
-    sol = RMBoost(lam, prune=False).solve(U, backend=lp_backend)
-    tol = TOL[lp_backend]
-    assert sol.backend == lp_backend
+    sol = RMBoost(lam, prune=False).solve(U, backend=rm_backend)
+    tol = TOL[rm_backend]
+    assert sol.backend == rm_backend
     assert sol.objective == pytest.approx(ref["value"], abs=tol)
     assert sol.dual_objective == pytest.approx(ref["value"], abs=tol)
     check_kkt(sol, U, y, lam_value, 10 * tol)
@@ -132,15 +140,15 @@ def test_master_matches_independent_lp(lp_backend, seed, lam):
     assert dual_value(ref["alpha"], ref["beta"]) == pytest.approx(ref["value"], abs=1e-9)
 
 
-def test_dual_signs_of_a_known_instance(lp_backend):
+def test_dual_signs_of_a_known_instance(rm_backend):
     # one perfect base rule h = y, lam = 1/4: mu = 1/2 and R = lam/2 = 1/8.  Every margin
     # is at its upper bound 1/2, so only the UPPER margin block has multipliers
     # (alpha' >= 0, beta' = 0) and sum alpha' = 1 - lam.  In the paper's form the rows
     # with y = +1 are upper rows (alpha) and those with y = -1 lower rows (beta).
     y = np.array([1.0, 1.0, -1.0, -1.0])
     U = np.ones((4, 1))
-    sol = RMBoost(0.25).solve(U, backend=lp_backend)
-    tol = 10 * TOL[lp_backend]
+    sol = RMBoost(0.25).solve(U, backend=rm_backend)
+    tol = 10 * TOL[rm_backend]
     assert sol.objective == pytest.approx(0.125, abs=tol)
     np.testing.assert_allclose(sol.weights, [0.5], atol=tol)
     assert sol.info["beta"].max() <= tol
@@ -197,18 +205,18 @@ def test_features_oracle_reaches_the_full_lp():
 
 # -- every round, every backend: duality of (16)-(17) ------------------------------------------------
 @pytest.mark.parametrize("prune", [True, False])
-def test_dual_feasibility_and_complementary_slackness_every_round(lp_backend, prune):
+def test_dual_feasibility_and_complementary_slackness_every_round(rm_backend, prune):
     y, pool = graded_pool(60, 25, 0)
     lam = 1 / np.sqrt(y.size)
-    recorder = RecordingBackend(lp_backend)
+    recorder = RecordingBackend(rm_backend)
     result = column_generation(RMBoost(prune=prune), Columns(pool), backend=recorder,
                                tol=1e-9, max_rounds=60)
     assert result.converged and len(recorder.solutions) == len(result.history) >= 5
-    tol = 10 * TOL[lp_backend]
+    tol = 10 * TOL[rm_backend]
     U_all = np.column_stack([pool[:, ref.index] for ref in result.hypotheses])
     removed_total = 0
     for t, (sol, record) in enumerate(zip(recorder.solutions, result.history), start=1):
-        assert sol.ok and sol.backend == lp_backend
+        assert sol.ok and sol.backend == rm_backend
         check_kkt(sol, U_all[:, :t], y, lam, tol, columns=sol.info["active_columns"])
         assert record.primal == sol.objective and record.dual == sol.dual_objective
         assert record.extra["risk"] == sol.objective
@@ -224,7 +232,7 @@ def test_backends_agree_over_a_fixed_column_sequence():
     rng = np.random.default_rng(0)
     sequence = pool[:, rng.permutation(pool.shape[1])[:10]]
     risks = {}
-    for name in REFERENCE_LP_BACKENDS:
+    for name in RMBOOST_BACKENDS:
         session = get_backend(name).open(RMBoost(prune=False), y.size)
         values = []
         for m in range(sequence.shape[1]):
@@ -321,7 +329,7 @@ class _Eager(RMBoost):
         return np.abs(mu) <= self.zero_tol
 
 
-@pytest.mark.parametrize("backend", ["highspy", "cvxpy:HIGHS"])
+@pytest.mark.parametrize("backend", ["dedicated", "highspy", "cvxpy:HIGHS"])
 def test_a_removed_column_that_comes_back_is_kept(backend):
     # a column removed once and generated again stays: a finite class cannot cycle
     y = np.array([1.0, -1.0, 1.0, 1.0, -1.0, -1.0])

@@ -1,4 +1,12 @@
-"""The dedicated solver of relative-entropy projections, as a backend."""
+"""lpboosting's own verified solvers, as a backend.
+
+- Entropy masters (SoftBoost, TotalBoost, ERLPBoost): the dual Newton
+  solver of the relative-entropy projection (masters/entropy_projection.py).
+- RMBoost: the dense, warm-started dual simplex of the minimax LP
+  (masters/minimax_simplex.py).
+
+Both check every answer and fall back to a general solver when it fails.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +15,12 @@ from lpboosting.errors import BackendCapabilityError
 
 
 class DedicatedBackend(Backend):
-    """The dedicated dual Newton solver of entropy projections (default for entropy masters)."""
+    """lpboosting's dedicated solvers (default for the entropy masters and RMBoost).
+
+    ``kinds`` lists the problem class it solves in general (entropy
+    projections); a master with ``dedicated_solver = True`` (RMBoost) is
+    accepted too.
+    """
 
     name = "dedicated"
     kinds = frozenset({"exp_cone"})
@@ -19,9 +32,14 @@ class DedicatedBackend(Backend):
     def require(self) -> None:
         return None
 
+    def check_master(self, master):
+        if getattr(master, "dedicated_solver", False):
+            return
+        super().check_master(master)
+
     def open(self, master, n_samples):
         self.check_master(master)
         session = master.open_session(n_samples, self)
-        if session is None:  # pragma: no cover - every exp_cone master has one
+        if session is None:  # pragma: no cover - every master it accepts has one
             raise BackendCapabilityError(f"the dedicated solver cannot solve the {master.name} master")
         return session

@@ -119,8 +119,8 @@ def install_hint(name: str) -> str:
 _DESCRIPTIONS = {
     "highspy": "HiGHS through highspy: one live model, a column/row added per round, "
                "re-solved by simplex from the previous basis",
-    "dedicated": "lpboosting's verified dual Newton solver of the entropy projections, "
-                 "warm-started from the previous multipliers",
+    "dedicated": "lpboosting's verified solvers: dual Newton for the entropy projections, "
+                 "a dense dual simplex for RMBoost's LP; warm-started, every answer checked",
     "cvxpy": "the cvxpy statement rebuilt every round; cvxpy picks the solver",
 }
 

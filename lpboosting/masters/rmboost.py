@@ -87,6 +87,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -103,7 +104,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from lpboosting.backends.base import Backend
 
 __all__ = [
-    "HighsMinimaxLP", "RMBoost", "RMBoostCvxpySession", "check_lam", "minimax_objective",
+    "DedicatedMinimaxSession", "HighsMinimaxLP", "RMBoost", "RMBoostCvxpySession", "check_lam",
+    "minimax_objective", "solve_minimax_with_highs",
     "oracle_weighting", "paper_duals",
 ]
 
@@ -202,6 +204,10 @@ class RMBoost(Master):
 
     kind = "lp"
     name = "RMBoost"
+    #: solved by default by the "dedicated" backend (a dense dual simplex on (17), see
+    #: DedicatedMinimaxSession); "highspy" (one live HiGHS model of (16)) and cvxpy too
+    dedicated_solver = True
+    default_backend = "dedicated"
     #: a dual constraint counts as strictly satisfied when |d . u_j| < lam - prune_tol
     prune_tol: float = 1e-7
     #: a weight counts as zero when |mu_j| <= zero_tol
@@ -303,9 +309,12 @@ class RMBoost(Master):
     # -- sessions ----------------------------------------------------------------------
     def open_session(self, n_samples: int, backend: "Backend") -> MasterSession | None:
         from lpboosting.backends.cvxpy_backend import CvxpyBackend
+        from lpboosting.backends.dedicated import DedicatedBackend
 
         if isinstance(backend, CvxpyBackend):
             return RMBoostCvxpySession(self, n_samples, backend)
+        if isinstance(backend, DedicatedBackend):
+            return DedicatedMinimaxSession(self, n_samples, backend)
         return None
 
     def open_highspy(self, n_samples: int, backend: "Backend") -> "HighsMinimaxLP":
@@ -485,3 +494,124 @@ class HighsMinimaxLP(_PruningSession):
     def model(self) -> Any:
         """The live ``highspy.Highs`` model (for inspection or export)."""
         return self._h
+
+
+def solve_minimax_with_highs(U: np.ndarray, lam: float) -> tuple[SolveStatus, np.ndarray, np.ndarray, int]:
+    """(16) over the margin columns U solved once by HiGHS: (status, mu, y = beta' - alpha', iterations).
+
+    The model is :class:`HighsMinimaxLP`'s (n ranged rows, a column pair per
+    base rule), built in one call; used when the dedicated solver's answer
+    fails its check.
+    """
+    from lpboosting.backends.highspy_backend import (
+        HighspyBackend,
+        import_highspy,
+        map_highs_status,
+    )
+
+    highspy = import_highspy()
+    n, t = U.shape
+    h = HighspyBackend().new_model()
+    h.addRows(n, np.full(n, -0.5), np.full(n, 0.5), 0, np.zeros(n, dtype=np.int32),
+              np.zeros(0, dtype=np.int32), np.zeros(0))
+    tau = U.mean(axis=0)
+    cost = np.empty(2 * t)
+    cost[0::2], cost[1::2] = lam - tau, lam + tau
+    A = np.empty((n, 2 * t))
+    A[:, 0::2], A[:, 1::2] = U, -U
+    h.addCols(2 * t, cost, np.zeros(2 * t), np.full(2 * t, highspy.kHighsInf), A.size,
+              (np.arange(2 * t) * n).astype(np.int32), np.tile(np.arange(n, dtype=np.int32), 2 * t),
+              np.asfortranarray(A).ravel(order="F"))
+    h.changeObjectiveOffset(0.5)
+    h.run()
+    status = map_highs_status(highspy, h.getModelStatus())
+    iterations = int(h.getInfo().simplex_iteration_count)
+    if not status.ok:
+        return status, np.zeros(t), np.zeros(n), iterations
+    x = np.asarray(h.getSolution().col_value)
+    return status, x[0::2] - x[1::2], np.asarray(h.getSolution().row_dual, dtype=float), iterations
+
+
+class DedicatedMinimaxSession(_PruningSession):
+    """The RMBoost master solved by :class:`~lpboosting.masters.minimax_simplex.MinimaxDualSimplex`.
+
+    The dense dual simplex works on the dual (17) with one basis row per
+    active base rule, warm-started across rounds (a new base rule borders the
+    basis inverse; a removed one is cut out of it).  Every answer is checked
+    before it is returned: |U mu| <= 1/2 + ``check_tol`` (primal feasible),
+    |u_j . d| <= lam + ``check_tol`` for every active column (dual feasible),
+    and F(mu) = 1/2 (1 - sum |y|) within ``check_tol`` (no duality gap, hence
+    complementary slackness).  An answer that fails (or a solver failure) is
+    replaced by a fresh HiGHS solve of the same restricted master
+    (:func:`solve_minimax_with_highs`); the round's record says
+    ``solver = "highspy (fallback)"``, ``fallback = True`` and why.
+    """
+
+    #: tolerance of the optimality check of every answer
+    check_tol: float = 1e-9
+
+    def __init__(self, master: RMBoost, n_samples: int, backend: Any) -> None:
+        super().__init__(master, n_samples)
+        from lpboosting.masters.minimax_simplex import MinimaxDualSimplex
+
+        self.backend_name = backend.name
+        self.simplex = MinimaxDualSimplex(n_samples, self.lam)
+        #: rounds answered by the HiGHS fallback
+        self.fallbacks = 0
+
+    def add_column(self, column, edge=None):
+        u = _check_column(column, self.n_samples)
+        self.simplex.add_row(u)
+        self._remember(u)
+
+    def check(self, U: np.ndarray, mu: np.ndarray, y: np.ndarray) -> str:
+        """'' when (mu, y) is optimal for (16)-(17) over U within ``check_tol``, else why not."""
+        n = self.n_samples
+        tol = self.check_tol
+        if not (np.all(np.isfinite(mu)) and np.all(np.isfinite(y))):
+            return "non-finite values"
+        margin = float(np.abs(U @ mu).max()) - 0.5
+        if margin > tol:
+            return f"primal infeasible by {margin:.1e}"
+        edge = float(np.abs((1.0 / n + y) @ U).max()) - self.lam
+        if edge > tol:
+            return f"dual infeasible by {edge:.1e}"
+        gap = abs(minimax_objective(U, mu, self.lam) - 0.5 * (1.0 - float(np.abs(y).sum())))
+        if gap > tol:
+            return f"duality gap {gap:.1e}"
+        return ""
+
+    def solve(self) -> MasterSolution:
+        from lpboosting.backends.cvxpy_backend import failed_solution
+
+        if not self.active:
+            raise ValueError("add at least one column before solving the RMBoost master")
+        start = time.perf_counter()
+        U = self.simplex.U  # the active columns, in the order of self.active
+        result = self.simplex.solve()
+        iterations = result.iterations
+        problem = self.check(U, result.mu, result.y) if result.ok else result.message
+        mu, y, solver = result.mu, result.y, "dedicated"
+        if problem:
+            self.fallbacks += 1
+            self.simplex.reset_basis()
+            status, mu, y, more = solve_minimax_with_highs(U, self.lam)
+            iterations += more
+            solver = "highspy (fallback)"
+            if not status.ok:
+                solution = failed_solution(self.n_samples, status)
+                solution.info["message"] = (f"the dedicated solver's answer was rejected "
+                                            f"({problem}) and HiGHS returned {status.value}")
+                solution.seconds = time.perf_counter() - start
+                solution.backend = self.backend_name
+                return solution
+        solution = self.master._solution(SolveStatus.OPTIMAL, U, mu, np.maximum(-y, 0.0),
+                                         np.maximum(y, 0.0), self.lam)
+        solution.info["record"].update(
+            {"solver": solver, "fallback": bool(problem)} | ({"message": problem} if problem else {}))
+        positions = self._finish(solution, mu)
+        self.simplex.remove_rows(positions)
+        solution.iterations = iterations
+        solution.seconds = time.perf_counter() - start
+        solution.backend = self.backend_name
+        return solution
