@@ -70,12 +70,21 @@ rules forever at the optimum.  With it, a finite class of base rules gives a
 finite number of removals, after which the column set only grows, so column
 generation terminates.
 
-Degeneracy also means that a simplex backend (highspy, cvxpy:HIGHS) hands
-the oracle a *vertex* of the optimal dual face, often concentrated on a few
-examples; with a heuristic oracle (trees) R can then stay flat for many
-rounds while the edges stay far above lam.  An interior-point backend
-(cvxpy:CLARABEL, or ``HighspyBackend(solver="ipm", run_crossover="off")``)
-returns a more central dual; which one makes better progress is data dependent.
+Backends.  ``"dedicated"`` (the default, :class:`DedicatedMinimaxSession`)
+solves the dual (17) by a dense dual simplex whose basis has one row per
+active base rule (:mod:`lpboosting.masters.minimax_simplex`), checks every
+answer and re-solves a rejected one with HiGHS.  ``"highspy"``
+(:class:`HighsMinimaxLP`) keeps one live HiGHS model of (16), n rows and a
+column pair per base rule.  ``"cvxpy:SOLVER"`` rebuilds the statement.
+
+Degeneracy also means that a simplex backend (dedicated, highspy,
+cvxpy:HIGHS) hands the oracle a *vertex* of the optimal dual face, often
+concentrated on a few examples; with a heuristic oracle (trees) R can then
+stay flat for many rounds while the edges stay far above lam.  Backends
+pick different vertices, so with trees they grow different ensembles.  An
+interior-point backend (cvxpy:CLARABEL, or
+``HighspyBackend(solver="ipm", run_crossover="off")``) returns a more
+central dual; which one makes better progress is data dependent.
 
 The pricing class must be closed under negation (the paper assumes
 -h in H): the loop only sees the largest edge d . u, and optimality needs
