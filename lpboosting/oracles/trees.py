@@ -1,12 +1,31 @@
-"""Heuristic oracle: a CART tree of bounded size fitted with sample_weight = d."""
+"""Heuristic oracle: a CART tree of bounded size fitted with sample_weight = d.
+
+The oracle is called once per boosting round on the same X, and on a few hundred rows
+scikit-learn's Python-side work in ``DecisionTreeClassifier.fit`` (target type checks,
+``np.unique``, sample-weight checks, seeding a fresh ``RandomState``) costs several times
+the tree growth itself.  From the second call on :class:`Trees` therefore grows the tree
+with scikit-learn's own builder classes, as ``BaseDecisionTree._fit`` does, reusing what
+does not change between calls.  The fast path relies on private scikit-learn API: when
+its imports or constructors fail, or the tree parameters ask for something it does not
+reproduce, the public ``fit`` is used.  ``tests/test_trees_oracle.py`` checks that both
+paths grow identical trees.
+"""
 
 from __future__ import annotations
 
+import numbers
+from math import ceil
 from typing import Any
 
 import numpy as np
 
 from lpboosting.oracles.base import Candidate, Oracle, check_features, check_labels_pm
+
+_CLASSES = np.array([-1.0, 1.0])
+# tree parameters the fast path reproduces when they have these values; others use ``fit``
+_FAST_ONLY = {"splitter": "best", "max_features": None, "class_weight": None,
+              "monotonic_cst": None, "ccp_alpha": 0.0}
+_CRITERIA = {"gini": "Gini", "entropy": "Entropy", "log_loss": "Entropy"}
 
 
 class TreeHypothesis:
@@ -20,6 +39,40 @@ class TreeHypothesis:
 
     def __repr__(self) -> str:
         return f"TreeHypothesis(depth={self.tree.get_depth()}, leaves={self.tree.get_n_leaves()})"
+
+
+class _SeedReplay:
+    """Stands in for the fresh ``RandomState(seed)`` that ``fit`` seeds for an int seed.
+
+    The splitter takes one ``randint`` from it per fit (the seed of its feature shuffle);
+    seeding a RandomState costs more than a small tree, so that first draw is memoised
+    across fits.  Anything else (a second draw, another method) is served by a real
+    ``RandomState(seed)`` that has replayed the first draw, so the draws stay those of
+    a fresh ``RandomState(seed)``.
+    """
+
+    def __init__(self, seed: int, memo: dict) -> None:
+        self._seed, self._memo = seed, memo
+        self._first: tuple | None = None
+        self._real: np.random.RandomState | None = None
+
+    def randint(self, *args: Any, **kwargs: Any) -> Any:
+        if self._first is not None or self._real is not None:
+            return self._state().randint(*args, **kwargs)
+        self._first = (args, tuple(sorted(kwargs.items())))
+        if self._first not in self._memo:
+            self._memo[self._first] = np.random.RandomState(self._seed).randint(*args, **kwargs)
+        return self._memo[self._first]
+
+    def _state(self) -> np.random.RandomState:
+        if self._real is None:
+            self._real = np.random.RandomState(self._seed)
+            if self._first is not None:
+                self._real.randint(*self._first[0], **dict(self._first[1]))
+        return self._real
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state(), name)
 
 
 class Trees(Oracle):
@@ -36,6 +89,7 @@ class Trees(Oracle):
     exact = False
     name = "trees"
     _validated = False
+    _fast: dict[str, Any] | None = None  # what the fast path reuses; set by the first fit
 
     def __init__(self, X, y, *, max_depth: int | None = 3, max_leaf_nodes: int | None = None,
                  random_state: int | None = 0, **tree_params: Any) -> None:
@@ -49,13 +103,25 @@ class Trees(Oracle):
                                 random_state=random_state, **tree_params)
 
     def price(self, distribution):
-        import sklearn
-        from sklearn.tree import DecisionTreeClassifier
-
         d = self._check_distribution(distribution)
         # a signed weighting (RMBoost) is the positive weighting |d| of the labels y * sign(d)
         labels = np.where(d < 0, -self.y, self.y)
         weights = np.abs(d)
+        fitted = None
+        # the fast path needs weights the public fit accepts (finite, not all zero)
+        if self._fast and np.isfinite(weights).all() and weights.any():
+            fitted = self._fast_fit(labels, weights)
+        if fitted is None:
+            fitted = self._public_fit(labels, weights)
+        tree, predicted = fitted
+        column = self.y * predicted
+        return Candidate(TreeHypothesis(tree), column, float(d @ column))
+
+    def _public_fit(self, labels: np.ndarray, weights: np.ndarray) -> tuple[Any, np.ndarray]:
+        """``DecisionTreeClassifier(**tree_params).fit`` and its predictions on X."""
+        import sklearn
+        from sklearn.tree import DecisionTreeClassifier
+
         tree = DecisionTreeClassifier(**self.tree_params)
         # X was checked once in __init__ (finite, 2-D, float32 C-contiguous) and the tree
         # parameters when the first tree is fitted; later fits skip scikit-learn's checks
@@ -64,6 +130,89 @@ class Trees(Oracle):
         with sklearn.config_context(skip_parameter_validation=self._validated):
             tree.fit(self._X32, labels, sample_weight=weights, check_input=False)
             predicted = np.asarray(tree.predict(self._X32, check_input=False), dtype=float)
-        self._validated = True
-        column = self.y * predicted
-        return Candidate(TreeHypothesis(tree), column, float(d @ column))
+        if not self._validated:
+            self._validated = True
+            self._fast = self._fast_setup(tree)
+        return tree, predicted
+
+    def _fast_setup(self, tree: Any) -> dict[str, Any] | None:
+        """What ``_fit`` derives from the (validated) parameters of ``tree``; None if the
+        fast path does not reproduce them or scikit-learn's private tree API is missing."""
+        try:
+            from sklearn.tree import _criterion, _splitter, _tree
+        except ImportError:
+            return None
+        p = tree.get_params()
+        known = set(_FAST_ONLY) | {"criterion", "max_depth", "max_leaf_nodes", "min_samples_leaf",
+                                   "min_samples_split", "min_weight_fraction_leaf",
+                                   "min_impurity_decrease", "random_state"}
+        # compare plain values only: a parameter may be an array (monotonic_cst) or an object
+        plain = (str, int, float, type(None))
+        if (set(p) != known or not isinstance(p["criterion"], str) or p["criterion"] not in _CRITERIA
+                or any(type(p[k]) not in plain or p[k] != v for k, v in _FAST_ONLY.items())):
+            return None
+        n = self.n_samples
+        leaf = p["min_samples_leaf"]
+        leaf = leaf if isinstance(leaf, numbers.Integral) else ceil(leaf * n)
+        split = p["min_samples_split"]
+        split = split if isinstance(split, numbers.Integral) else max(2, ceil(split * n))
+        seed = p["random_state"]
+        best_first = p["max_leaf_nodes"] is not None
+        # classes, not modules, so that the oracle still pickles and deep-copies
+        return {
+            "tree": _tree.Tree, "splitter": _splitter.BestSplitter,
+            "criterion": getattr(_criterion, _CRITERIA[p["criterion"]]),
+            "builder": _tree.BestFirstTreeBuilder if best_first else _tree.DepthFirstTreeBuilder,
+            # the builder's arguments after (splitter, min_samples_split, min_samples_leaf,
+            # min_weight_leaf, max_depth)
+            "builder_tail": (*([p["max_leaf_nodes"]] if best_first else []),
+                             p["min_impurity_decrease"]),
+            "max_depth": np.iinfo(np.int32).max if p["max_depth"] is None else p["max_depth"],
+            "min_samples_leaf": leaf, "min_samples_split": max(split, 2 * leaf),
+            "min_weight_fraction_leaf": p["min_weight_fraction_leaf"],
+            # an int seed is a fresh RandomState(seed) per fit: replay it (see _SeedReplay)
+            "seed": seed if isinstance(seed, numbers.Integral) else None, "seed_memo": {},
+        }
+
+    def _fast_fit(self, labels: np.ndarray, weights: np.ndarray) -> tuple[Any, np.ndarray] | None:
+        """The tree ``_fit`` grows from (X32, labels, weights), built without its checks.
+
+        Returns None (and turns the fast path off) if the private API does not take the
+        arguments it took in the scikit-learn versions this was written against.
+        """
+        from sklearn.tree import DecisionTreeClassifier
+        from sklearn.utils import check_random_state
+
+        f = self._fast
+        X = self._X32
+        # labels are -1/+1: the classes are their sorted unique values, y the class index
+        positive = labels > 0
+        classes = _CLASSES.copy() if positive.any() and not positive.all() else labels[:1].copy()
+        n_classes = np.array([classes.size], dtype=np.intp)
+        y = (positive if classes.size == 2 else np.zeros(labels.size)).astype(np.float64)
+        y = y.reshape(-1, 1)
+        min_weight_leaf = f["min_weight_fraction_leaf"] * np.sum(weights)
+        random_state = (_SeedReplay(f["seed"], f["seed_memo"]) if f["seed"] is not None
+                        else check_random_state(self.tree_params["random_state"]))
+        try:
+            criterion = f["criterion"](1, n_classes)
+            splitter = f["splitter"](criterion, X.shape[1], f["min_samples_leaf"],
+                                     min_weight_leaf, random_state, None)
+            tree_ = f["tree"](X.shape[1], n_classes, 1)
+            builder = f["builder"](splitter, f["min_samples_split"], f["min_samples_leaf"],
+                                   min_weight_leaf, f["max_depth"], *f["builder_tail"])
+        except (TypeError, AttributeError, ValueError):
+            self._fast = None
+            return None
+        builder.build(tree_, X, y, weights, None)
+        # a fitted classifier as _fit leaves it, so that predict, repr and pickle work
+        tree = DecisionTreeClassifier(**self.tree_params)
+        tree.n_features_in_ = X.shape[1]
+        tree.n_outputs_ = 1
+        tree.classes_ = classes
+        tree.n_classes_ = n_classes[0]
+        tree.max_features_ = X.shape[1]
+        tree.tree_ = tree_
+        # predict's rule: the class of largest value in the sample's leaf
+        node_label = classes[np.argmax(tree_.value[:, 0, :], axis=1)]
+        return tree, node_label[tree_.apply(X)]
