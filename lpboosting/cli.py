@@ -348,6 +348,8 @@ def compare(data: str | None, instance: str | None, models_dir: str | None, targ
             name = oracle or ("features" if dataset.name == "softboost-synthetic" else "stumps")
             pricing = make_oracle(name, dataset.X, y)
             chosen = list(backends) or list(LP_BACKENDS if master.kind == "lp" else ENTROPY_BACKENDS)
+            if not backends and getattr(master, "dedicated_solver", False):
+                chosen = ["dedicated", *chosen]  # RMBoost: its default first
             result = harness.compare(
                 master, pricing, chosen, tol=tol, max_rounds=max_rounds, replay=not no_replay,
                 tight=not loose, progress=progress,

@@ -153,9 +153,10 @@ def test_a_failing_backend_is_reported_in_its_row_not_raised(tmp_path):
 
 def test_rmboost_replay_compares_without_removal():
     X, y = small_cancer(60, 3, 2)
-    backends = [b for b in ("highspy", "cvxpy:CLARABEL") if b in available_backends("lp")]
+    backends = ["dedicated"] + [b for b in ("highspy", "cvxpy:CLARABEL") if b in available_backends("lp")]
     table = compare(RMBoost(), Stumps(X, y), backends, max_rounds=15)
     replays = [r for r in table.runs if r.mode == "replay"]
+    assert {r.backend for r in replays} == set(backends)
     assert all(r.status == "optimal" for r in replays)
     assert max(r.max_dev for r in replays) <= 1e-6
 

@@ -32,7 +32,13 @@ on the computational form::
   basic logical; the row and that basic variable leave together.
 - Leaving row: exact dual steepest edge (the weights ||e_k^T B^-1||^2 are
   read off the dense inverse).  Entering column: Harris's two-pass ratio
-  test, the largest pivot among the near-ties (the master is degenerate).
+  test, the largest pivot among the near-ties (the master is degenerate),
+  except that a tied logical enters when its pivot is at least
+  ``prefer_logicals`` times the largest.  Every optimal dual is as good for
+  the LP, but this one rests on fewer examples and leaves more base rules'
+  constraints slack, which Algorithm 1 then removes: on Pima with 10-leaf
+  trees, 11 trees stay active after 200 rounds instead of 199 without the
+  preference, and the rounds get cheaper.
 - Duals, reduced costs and primal values are recomputed from B^-1 every
   iteration (no drift); B^-1 is re-inverted at the start of every solve and
   every ``refactor_every`` pivots.
