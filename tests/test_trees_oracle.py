@@ -216,13 +216,24 @@ def test_seed_replay_gives_the_draws_of_a_fresh_random_state():
 
 
 # -- parameters: handled, unhandled, invalid -----------------------------------------------
-@pytest.mark.parametrize("extra", [
+# parameters the fast path reproduces (the first fit only is public) and those it leaves to fit
+REPRODUCED = [
     dict(criterion="entropy"), dict(criterion="log_loss"), dict(min_samples_leaf=3),
     dict(min_samples_leaf=0.07), dict(min_samples_split=7), dict(min_samples_split=0.13),
     dict(min_weight_fraction_leaf=0.1), dict(min_impurity_decrease=0.01),
     dict(splitter="best", max_features=None, class_weight=None, ccp_alpha=0.0),
-])
-def test_parameters_the_fast_path_reproduces(extra, public_fits):
+]
+LEFT_TO_FIT = [
+    dict(class_weight="balanced"), dict(class_weight={-1.0: 2.0, 1.0: 1.0}), dict(max_features=2),
+    dict(max_features="sqrt"), dict(monotonic_cst=[1, 0, 0, -1]), dict(ccp_alpha=0.01),
+    dict(splitter="random"),
+]
+
+
+@pytest.mark.parametrize("extra, public_calls",
+                         [(e, 1) for e in REPRODUCED] + [(e, 3) for e in LEFT_TO_FIT])
+def test_parameters_take_the_fast_path_or_fall_back_with_the_same_trees(extra, public_calls,
+                                                                         public_fits):
     X, y = tied_features(80, seed=4)
     X = X + np.random.default_rng(5).normal(size=X.shape)
     rng = np.random.default_rng(6)
@@ -230,23 +241,7 @@ def test_parameters_the_fast_path_reproduces(extra, public_fits):
     oracle = Trees(X, y, **params)
     for kind in ("dense", "sparse", "signed"):
         assert_prices_like_public(oracle, X, y, weighting(kind, y, rng), **params)
-    assert len(public_fits) == 1
-
-
-@pytest.mark.parametrize("extra", [
-    dict(class_weight="balanced"), dict(class_weight={-1.0: 2.0, 1.0: 1.0}), dict(max_features=2),
-    dict(max_features="sqrt"), dict(monotonic_cst=[1, 0, 0, -1]), dict(ccp_alpha=0.01),
-    dict(splitter="random"),
-])
-def test_other_parameters_fall_back_to_the_public_fit(extra, public_fits):
-    X, y = tied_features(80, seed=7)
-    X = X + np.random.default_rng(8).normal(size=X.shape)
-    rng = np.random.default_rng(9)
-    params = dict(max_depth=None, max_leaf_nodes=8, **extra)
-    oracle = Trees(X, y, **params)
-    for kind in ("dense", "sparse", "signed"):
-        assert_prices_like_public(oracle, X, y, weighting(kind, y, rng), **params)
-    assert len(public_fits) == 3
+    assert len(public_fits) == public_calls
 
 
 def test_invalid_parameters_raise_scikit_learns_error_on_every_call():
