@@ -210,3 +210,30 @@ def test_dedicated_is_the_default_and_matches_highspy_on_the_same_columns():
 def test_the_dedicated_backend_still_refuses_lpboost():
     with pytest.raises(BackendCapabilityError, match="dedicated"):
         get_backend("dedicated").open(LPBoost(0.2), 10)
+
+
+def test_when_highs_fails_too_the_run_stops_with_its_history(monkeypatch):
+    from lpboosting.masters import rmboost as module
+    from lpboosting.status import SolveStatus
+
+    y, pool = graded_pool(40, 12, 3)
+    original = MinimaxDualSimplex.solve
+    calls = {"n": 0}
+
+    def fails_at_round_4(self):
+        calls["n"] += 1
+        result = original(self)
+        if calls["n"] == 4:
+            result.ok, result.message = False, "test failure"
+        return result
+
+    monkeypatch.setattr(MinimaxDualSimplex, "solve", fails_at_round_4)
+    monkeypatch.setattr(module, "solve_minimax_with_highs",
+                        lambda U, lam: (SolveStatus.ERROR, np.zeros(U.shape[1]), np.zeros(U.shape[0]), 0))
+    result = column_generation(RMBoost(0.1), Columns(pool), tol=1e-9, max_rounds=50)
+    assert result.status == "solver_error"
+    assert "test failure" in result.message and "HiGHS returned error" in result.message
+    # the three solved rounds are kept, with the last optimal model
+    assert [r.status for r in result.history][:3] == ["added"] * 3
+    assert result.solution is not None and result.solution.ok
+    assert result.objective == result.history[2].primal
