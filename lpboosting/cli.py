@@ -466,7 +466,8 @@ def backends_cmd(show_all: bool) -> int:
     for name in ("name", "installed", "LP", "exp cone", "warm start", "install"):
         table.add_column(name)
     for info in available(include_missing=show_all):
-        table.add_row(info.name, "yes" if info.installed else "no", "yes" if info.lp else "-",
+        lp = "yes" if info.lp else (", ".join(info.masters) + " only" if info.masters else "-")
+        table.add_row(info.name, "yes" if info.installed else "no", lp,
                       "yes" if info.exp_cone else "-", "yes" if info.incremental else "rebuild",
                       info.install)
     _console().print(table)

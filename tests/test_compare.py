@@ -43,6 +43,13 @@ def test_available_lists_installed_backends_with_their_real_capabilities():
     names = [info.name for info in infos]
     assert "highspy" in names and "dedicated" in names
     assert names == available_backends()
+    # masters of another kind a backend solves too: the dedicated backend opens RMBoost's LP
+    assert {info.name: info.masters for info in infos if info.masters} == {"dedicated": ("RMBoost",)}
+    session = get_backend("dedicated").open(make_master("rmboost"), 5)
+    session.add_column(np.array([1.0, 1.0, -1.0, 1.0, 1.0]))
+    assert session.solve().ok
+    with pytest.raises(BackendCapabilityError):
+        get_backend("dedicated").open(make_master("lpboost", nu=0.2), 5)
 
 
 def test_available_by_kind_and_missing_backends():

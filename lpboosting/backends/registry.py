@@ -49,7 +49,8 @@ class BackendInfo:
     ``exp_cone`` repeat that as booleans.  ``incremental``: a live model is
     kept between rounds and re-solved from the previous basis or iterate
     (warm start); otherwise the master is rebuilt every round.
-    ``install``: the command that installs the solver.
+    ``install``: the command that installs the solver.  ``masters``: masters
+    of another kind that it solves too (the dedicated backend: RMBoost's LP).
     """
 
     name: str
@@ -58,6 +59,7 @@ class BackendInfo:
     incremental: bool
     install: str
     description: str
+    masters: tuple[str, ...] = ()
 
     @property
     def lp(self) -> bool:
@@ -134,7 +136,22 @@ def _info(name: str) -> BackendInfo:
     return BackendInfo(
         name=name, installed=backend.is_available(), kinds=tuple(sorted(backend.kinds)),
         incremental=bool(backend.incremental), install=install_hint(name), description=description,
+        masters=_other_masters(backend),
     )
+
+
+def _other_masters(backend: Backend) -> tuple[str, ...]:
+    """Names of the masters outside ``backend.kinds`` that the dedicated backend accepts."""
+    if not isinstance(backend, DedicatedBackend):
+        return ()
+    from lpboosting import masters
+    from lpboosting.masters.base import Master
+
+    return tuple(sorted(
+        cls.name for cls in vars(masters).values()
+        if isinstance(cls, type) and issubclass(cls, Master)
+        and getattr(cls, "dedicated_solver", False) and cls.kind not in backend.kinds
+    ))
 
 
 def available(kind: str | None = None, include_missing: bool = False) -> list[BackendInfo]:
