@@ -38,6 +38,8 @@ Run::
 
     PYTHONPATH=. python -m lpboosting.benchmark.rmboost
     PYTHONPATH=. python -m lpboosting.benchmark.rmboost --rounds 100 --no-prune --json out.json
+    PYTHONPATH=. python -m lpboosting.benchmark.rmboost --dataset breast-cancer --oracle stumps \
+        --rounds 400 --no-prune --backends dedicated highspy
 """
 
 from __future__ import annotations
@@ -82,17 +84,20 @@ class Run:
 
 
 def load_split(dataset: str, test_size: float, seed: int):
+    """A stratified train/test split of a data set named as ``lpboosting.datasets.load_dataset``
+    takes it (a KEEL name such as ``pima``, ``breast-cancer``, ``sklearn:NAME``, a CSV path)."""
     from sklearn.model_selection import train_test_split
 
-    from lpboosting.datasets import load_keel
+    from lpboosting.datasets import load_dataset
 
-    X, y = load_keel(dataset)
-    return train_test_split(X, y, test_size=test_size, random_state=seed, stratify=y)
+    data = load_dataset(dataset)
+    return train_test_split(data.X, data.y, test_size=test_size, random_state=seed, stratify=data.y)
 
 
-def fit_once(backend: str, split, rounds: int, prune: bool, leaves: int) -> Run:
+def fit_once(backend: str, split, rounds: int, prune: bool, leaves: int, oracle: str = "trees") -> Run:
     Xtr, Xte, ytr, yte = split
-    clf = RMBoostClassifier(backend=backend, max_rounds=rounds, prune=prune, max_leaf_nodes=leaves)
+    clf = RMBoostClassifier(backend=backend, max_rounds=rounds, prune=prune, max_leaf_nodes=leaves,
+                            oracle=oracle)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # ConvergenceWarning at max_rounds is expected
         cpu = time.process_time()
@@ -121,8 +126,9 @@ def fit_once(backend: str, split, rounds: int, prune: bool, leaves: int) -> Run:
     )
 
 
-def run_backend(backend: str, split, rounds: int, prune: bool, leaves: int, repeats: int) -> Run:
-    runs = [fit_once(backend, split, rounds, prune, leaves) for _ in range(max(repeats, 1))]
+def run_backend(backend: str, split, rounds: int, prune: bool, leaves: int, repeats: int,
+                oracle: str = "trees") -> Run:
+    runs = [fit_once(backend, split, rounds, prune, leaves, oracle) for _ in range(max(repeats, 1))]
     ordered = sorted(runs, key=lambda r: r.seconds)
     chosen = ordered[(len(ordered) - 1) // 2]
     chosen.repeat_seconds = [r.seconds for r in runs]
@@ -151,7 +157,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         prog="python -m lpboosting.benchmark.rmboost",
         description="Time RMBoost (10-leaf trees) on Pima: dedicated dual simplex, warm-started "
                     "highspy and cvxpy rebuild.")
-    p.add_argument("--dataset", default="pima", help="KEEL set (default pima)")
+    p.add_argument("--dataset", default="pima",
+                   help="KEEL name, breast-cancer, sklearn:NAME or a CSV (default pima)")
+    p.add_argument("--oracle", default="trees", choices=["trees", "stumps"],
+                   help="base rules (default trees)")
     p.add_argument("--rounds", type=int, default=200, help="max_rounds (default 200)")
     p.add_argument("--leaves", type=int, default=10, help="max_leaf_nodes of the trees (default 10)")
     p.add_argument("--test-size", type=float, default=0.1, help="test fraction (default 0.1)")
@@ -180,20 +189,22 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     lam = 1.0 / math.sqrt(Xtr.shape[0])
     print(f"== {args.dataset}: train {Xtr.shape[0]} x {Xtr.shape[1]}, test {Xte.shape[0]} "
           f"(stratified, seed {args.seed}); RMBoost(lam=1/sqrt(n)={lam:.4f}, prune={prune}), "
-          f"trees with <= {args.leaves} leaves, {args.rounds} rounds, tol 1e-6")
+          + (f"trees with <= {args.leaves} leaves" if args.oracle == "trees" else "stumps")
+          + f", {args.rounds} rounds, tol 1e-6")
     for backend in args.backends:  # warm-up: imports and first calls
-        fit_once(backend, split, 3, prune, args.leaves)
+        fit_once(backend, split, 3, prune, args.leaves, args.oracle)
     runs: dict[str, Run] = {}
     for backend in args.backends:
         repeats = args.repeats if backend in WARM_STARTED else 1
-        runs[backend] = run_backend(backend, split, args.rounds, prune, args.leaves, repeats)
+        runs[backend] = run_backend(backend, split, args.rounds, prune, args.leaves, repeats,
+                                    args.oracle)
     print(HEADER)
     for run in runs.values():
         print(format_run(run))
     report: dict[str, Any] = {
         "machine": info, "dataset": args.dataset, "n_train": int(Xtr.shape[0]),
         "n_test": int(Xte.shape[0]), "lam": lam, "prune": prune, "rounds": args.rounds,
-        "runs": {k: asdict(v) for k, v in runs.items()},
+        "oracle": args.oracle, "leaves": args.leaves, "runs": {k: asdict(v) for k, v in runs.items()},
     }
     first = next(iter(runs.values()), None)
     if first is not None:
