@@ -209,10 +209,12 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     first = next(iter(runs.values()), None)
     if first is not None:
         per_200 = first.seconds * 200.0 / max(first.rounds, 1)
-        verdict = "OK" if per_200 <= TARGET_SECONDS else "ABOVE"
         how = "measured" if first.rounds == 200 else f"scaled from {first.rounds} rounds"
-        print(f"  {first.backend}, seconds per 200 rounds : {per_200:8.3f} s  ({how}) [{verdict} "
-              f"the {TARGET_SECONDS:g} s target]")
+        # the target is set for the default run: Pima, 10-leaf trees, removal on
+        targeted = (args.dataset, args.oracle, args.leaves, prune) == ("pima", "trees", 10, True)
+        verdict = "OK" if per_200 <= TARGET_SECONDS else "ABOVE"
+        print(f"  {first.backend}, seconds per 200 rounds : {per_200:8.3f} s  ({how})"
+              + (f" [{verdict} the {TARGET_SECONDS:g} s target]" if targeted else ""))
         report["seconds_per_200_rounds"] = {"backend": first.backend, "seconds": per_200}
         report["ratios"] = {}
         for other in list(runs.values())[1:]:
