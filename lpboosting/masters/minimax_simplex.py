@@ -228,79 +228,93 @@ class MinimaxDualSimplex:
         UT = self._UT[:t]
         lower, upper = self.lower, self.upper
         tol_p, tol_d, tol_a = self.primal_tol, self.dual_tol, self.pivot_tol
+        basic, up = self.basic, self.at_upper
+        # per basis position: cost c_B (1 for p/q, 0 for logicals) and bounds of the variable;
+        # per row: b_j = the value of a nonbasic logical (0 when basic); per example: whether
+        # p_i or q_i is basic.  Updated at each pivot.
+        is_logical = basic >= n2
+        rows = basic[is_logical] - n2
+        cost = (~is_logical).astype(float)
+        lo = np.zeros(t)
+        hi = np.full(t, np.inf)
+        lo[is_logical], hi[is_logical] = lower[rows], upper[rows]
+        b = np.where(up, upper, lower)
+        b[rows] = 0.0
+        nonbasic_logical = np.ones(t, dtype=bool)
+        nonbasic_logical[rows] = False
+        in_basis = np.zeros(n, dtype=bool)
+        in_basis[basic[~is_logical] % n] = True
         iterations = 0
         while True:
             binv = self._binv
-            basic = self.basic
-            is_logical = basic >= n2
-            rows = basic[is_logical] - n2
-            # primal values x_B = B^-1 b, b_j = the bound value of nonbasic logical j
-            b = np.where(self.at_upper, upper, lower)
-            b[rows] = 0.0
+            # primal values x_B = B^-1 b
             x = binv @ b
-            lo = np.zeros(t)
-            hi = np.full(t, np.inf)
-            lo[is_logical] = lower[rows]
-            hi[is_logical] = upper[rows]
             below = lo - x
-            infeasibility = np.maximum(np.maximum(below, x - hi), 0.0)
+            infeasibility = np.maximum(below, x - hi)
             if infeasibility.max() <= tol_p:
                 return self._optimal(start, iterations, x)
             if iterations >= limit:
                 return self._fail(start, iterations, f"iteration limit {limit} reached")
             # leaving position: dual steepest edge, exact weights ||e_k^T B^-1||^2
-            weights = np.einsum("ij,ij->i", binv, binv)
-            k = int(np.argmax(infeasibility * infeasibility / weights))
+            np.maximum(infeasibility, 0.0, out=infeasibility)
+            k = int((infeasibility * infeasibility / np.einsum("ij,ij->i", binv, binv)).argmax())
             to_lower = below[k] > 0.0
             rho = binv[k]
-            # duals pi = B^-T c_B (c_B = 1 for basic p/q, 0 for logicals), reduced costs
-            # d(p_i) = 1 - a_i.pi, d(q_i) = 1 + a_i.pi, d(r_j) = pi_j
-            pi = (~is_logical).astype(float) @ binv
+            leaving = int(basic[k])
+            # duals pi = B^-T c_B and reduced costs d(p_i) = 1 - a_i.pi, d(q_i) = 1 + a_i.pi,
+            # d(r_j) = pi_j
+            pi = cost @ binv
             Upi = pi @ UT
             # the pivot row: alpha(p_i) = a_i.rho, alpha(q_i) = -a_i.rho, alpha(r_j) = -rho_j.
             # The dual step moves d_j by s phi alpha_j (phi >= 0; s = +1 when x_k goes to its
             # lower bound); j blocks it when a~_j = -s alpha_j is > 0 at a lower bound, < 0 at
-            # an upper bound.  Of the twins p_i, q_i at most one has a~ > 0: p_i if a~(p_i) > 0.
-            a_p = (rho @ UT) if not to_lower else -(rho @ UT)
+            # an upper bound.  Of the twins p_i, q_i at most one has a~ > 0: p_i if a~(p_i) > 0;
+            # a twin of a basic variable has alpha = 0, except the leaving variable's twin.
+            a_p = rho @ UT
+            if to_lower:
+                np.negative(a_p, out=a_p)
             aa = np.abs(a_p)
-            dd = 1.0 - np.sign(a_p) * Upi
-            pq = basic[~is_logical]
-            twins = pq % n
-            leaving_twin = int(basic[k]) % n if basic[k] < n2 else -1
-            aa[twins[twins != leaving_twin]] = 0.0  # a basic twin's pivot entry is 0
-            cand = np.flatnonzero(aa > tol_a)
+            aa[in_basis] = 0.0
+            if leaving < n2:
+                aa[leaving % n] = abs(a_p[leaving % n])
+            aa[aa <= tol_a] = 0.0
+            dd = np.sign(a_p) * Upi
+            np.subtract(1.0, dd, out=dd)
+            np.maximum(dd, 0.0, out=dd)  # a slightly wrong sign (Harris's tolerance) counts as 0
+            blocking = aa > 0.0
+            ratio = np.full(n, np.inf)
+            np.divide(dd + tol_d, aa, out=ratio, where=blocking)
+            bound = ratio.min()
             a_r = rho if to_lower else -rho  # a~ of the logicals: -s (-rho_j)
-            up = self.at_upper
-            nonbasic_log = np.ones(t, dtype=bool)
-            nonbasic_log[rows] = False
-            cand_r = np.flatnonzero(nonbasic_log & np.where(up, a_r < -tol_a, a_r > tol_a))
-            dd_all = np.concatenate([np.maximum(dd[cand], 0.0),
-                                     np.maximum(np.where(up, -pi, pi)[cand_r], 0.0)])
-            aa_all = np.concatenate([aa[cand], np.abs(a_r[cand_r])])
-            if dd_all.size == 0:
+            blocking_r = nonbasic_logical & np.where(up, a_r < -tol_a, a_r > tol_a)
+            any_r = bool(blocking_r.any())
+            if any_r:
+                aa_r = np.where(blocking_r, np.abs(a_r), 0.0)
+                dd_r = np.maximum(np.where(up, -pi, pi), 0.0)
+                bound = min(bound, float(((dd_r + tol_d)[blocking_r] / aa_r[blocking_r]).min()))
+            if not np.isfinite(bound):
                 return self._fail(start, iterations, "no entering variable (the ratio test "
                                   "claims (D') infeasible, which it is not: numerical trouble)")
-            # Harris: the largest pivot among the steps within the relaxed bound
-            bound = np.min((dd_all + tol_d) / aa_all)
-            ties = np.flatnonzero(dd_all <= bound * aa_all)
-            pick = int(ties[np.argmax(aa_all[ties])])
-            # among the ties prefer a logical (a row that may turn slack, hence removable)
-            # when its pivot is not much smaller than the largest
-            logical_ties = ties[ties >= cand.size]
-            if logical_ties.size and pick < cand.size:
-                best = int(logical_ties[np.argmax(aa_all[logical_ties])])
-                if aa_all[best] >= self.prefer_logicals * aa_all[pick]:
-                    pick = best
-            if pick < cand.size:
-                i = int(cand[pick])
+            # Harris: the largest pivot among the steps within the relaxed bound; a tied
+            # logical (a row that may turn slack, hence removable) wins when its pivot is at
+            # least prefer_logicals times the largest
+            tied = np.where(blocking & (dd <= bound * aa), aa, 0.0)
+            i = int(tied.argmax())
+            best = tied[i]
+            j = -1
+            if any_r:
+                tied_r = np.where(blocking_r & (dd_r <= bound * aa_r), aa_r, 0.0)
+                j = int(tied_r.argmax())
+                if not (tied_r[j] > 0.0 and (best == 0.0 or tied_r[j] >= self.prefer_logicals * best)):
+                    j = -1
+            if j >= 0:
+                entering = n2 + j
+                w = -binv[:, j]
+            else:
                 entering = i if a_p[i] > 0 else n + i
                 w = binv @ UT[:, i]
                 if entering >= n:
                     w = -w
-            else:
-                j = int(cand_r[pick - cand.size])
-                entering = n2 + j
-                w = -binv[:, j]
             pivot = w[k]
             if abs(pivot) < tol_a:
                 if self._pivots == 0:
@@ -308,9 +322,22 @@ class MinimaxDualSimplex:
                 if not self._invert():
                     return self._fail(start, iterations, "the basis became singular")
                 continue
-            leaving = int(basic[k])
             if leaving >= n2:
-                self.at_upper[leaving - n2] = not to_lower
+                r = leaving - n2
+                up[r] = not to_lower
+                b[r] = lower[r] if to_lower else upper[r]
+                nonbasic_logical[r] = True
+            else:
+                in_basis[leaving % n] = False
+            if entering >= n2:
+                r = entering - n2
+                up[r] = False
+                b[r] = 0.0
+                nonbasic_logical[r] = False
+                cost[k], lo[k], hi[k] = 0.0, lower[r], upper[r]
+            else:
+                in_basis[entering % n] = True
+                cost[k], lo[k], hi[k] = 1.0, 0.0, np.inf
             basic[k] = entering
             row_k = binv[k] / pivot
             binv -= np.multiply.outer(w, row_k)
