@@ -237,3 +237,26 @@ def test_when_highs_fails_too_the_run_stops_with_its_history(monkeypatch):
     assert [r.status for r in result.history][:3] == ["added"] * 3
     assert result.solution is not None and result.solution.ok
     assert result.objective == result.history[2].primal
+
+
+def test_ctrl_c_inside_the_simplex_keeps_the_last_model(monkeypatch):
+    from lpboosting import RMBoostClassifier
+    from tests.test_column_generation import cancer_subset
+
+    X, y = cancer_subset(80, 5, 0)
+    original = MinimaxDualSimplex.solve
+    calls = {"n": 0}
+
+    def interrupted_at_round_5(self):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+        return original(self)
+
+    monkeypatch.setattr(MinimaxDualSimplex, "solve", interrupted_at_round_5)
+    with pytest.warns(RuntimeWarning, match="interrupted"):
+        clf = RMBoostClassifier(oracle="stumps", max_rounds=50).fit(X, y)
+    assert clf.status_ == "interrupted" and clf.n_rounds_ == 4
+    assert clf.minimax_risk_ == clf.history_[3].primal
+    assert np.count_nonzero(clf.weights_) >= 1
+    assert clf.predict(X).shape == y.shape
