@@ -573,19 +573,26 @@ class DedicatedMinimaxSession(_PruningSession):
         self.simplex.add_row(u)
         self._remember(u)
 
+    def _solution_of(self, U: np.ndarray, mu: np.ndarray, y: np.ndarray) -> MasterSolution:
+        """The MasterSolution of (mu, y = beta' - alpha'): R, the dual value and the edges."""
+        return self.master._solution(SolveStatus.OPTIMAL, U, mu, np.maximum(-y, 0.0),
+                                     np.maximum(y, 0.0), self.lam)
+
     def check(self, U: np.ndarray, mu: np.ndarray, y: np.ndarray) -> str:
         """'' when (mu, y) is optimal for (16)-(17) over U within ``check_tol``, else why not."""
-        n = self.n_samples
-        tol = self.check_tol
         if not (np.all(np.isfinite(mu)) and np.all(np.isfinite(y))):
             return "non-finite values"
-        margin = float(np.abs(U @ mu).max()) - 0.5
+        return self._check(U, self._solution_of(U, mu, y))
+
+    def _check(self, U: np.ndarray, solution: MasterSolution) -> str:
+        tol = self.check_tol
+        margin = float(np.abs(U @ solution.weights).max()) - 0.5
         if margin > tol:
             return f"primal infeasible by {margin:.1e}"
-        edge = float(np.abs((1.0 / n + y) @ U).max()) - self.lam
+        edge = float(np.abs(solution.info["dual_edges"]).max()) - self.lam
         if edge > tol:
             return f"dual infeasible by {edge:.1e}"
-        gap = abs(minimax_objective(U, mu, self.lam) - 0.5 * (1.0 - float(np.abs(y).sum())))
+        gap = abs(solution.primal_objective - solution.dual_objective)
         if gap > tol:
             return f"duality gap {gap:.1e}"
         return ""
@@ -599,8 +606,12 @@ class DedicatedMinimaxSession(_PruningSession):
         U = self.simplex.U  # the active columns, in the order of self.active
         result = self.simplex.solve()
         iterations = result.iterations
-        problem = self.check(U, result.mu, result.y) if result.ok else result.message
-        mu, y, solver = result.mu, result.y, "dedicated"
+        mu, solver = result.mu, "dedicated"
+        if result.ok and np.all(np.isfinite(result.mu)) and np.all(np.isfinite(result.y)):
+            solution = self._solution_of(U, result.mu, result.y)
+            problem = self._check(U, solution)
+        else:
+            problem = result.message or "non-finite values"
         if problem:
             self.fallbacks += 1
             self.simplex.reset_basis()
@@ -614,8 +625,7 @@ class DedicatedMinimaxSession(_PruningSession):
                 solution.seconds = time.perf_counter() - start
                 solution.backend = self.backend_name
                 return solution
-        solution = self.master._solution(SolveStatus.OPTIMAL, U, mu, np.maximum(-y, 0.0),
-                                         np.maximum(y, 0.0), self.lam)
+            solution = self._solution_of(U, mu, y)
         solution.info["record"].update(
             {"solver": solver, "fallback": bool(problem)} | ({"message": problem} if problem else {}))
         positions = self._finish(solution, mu)
