@@ -8,6 +8,9 @@ give), real-valued ones, duplicates and negations.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -141,6 +144,13 @@ def test_highs_fallback_statement_agrees_with_the_reference():
 
 
 # -- the session: checks every answer, falls back to HiGHS ------------------------------------
+def wrap_solve(monkeypatch, hook: Callable[[int, Callable[[], SimplexResult]], SimplexResult]) -> None:
+    """Route MinimaxDualSimplex.solve through hook(call number from 1, the real solve)."""
+    original = MinimaxDualSimplex.solve
+    calls = itertools.count(1)
+    monkeypatch.setattr(MinimaxDualSimplex, "solve", lambda self: hook(next(calls), lambda: original(self)))
+
+
 def _session(n: int) -> DedicatedMinimaxSession:
     session = get_backend("dedicated").open(RMBoost(prune=False), n)
     assert isinstance(session, DedicatedMinimaxSession)
@@ -165,20 +175,17 @@ def test_the_check_rejects_each_kind_of_wrong_answer():
 def test_a_rejected_answer_is_resolved_by_highs_and_recorded(monkeypatch, failure):
     y, pool = graded_pool(60, 25, 0)
     lam = 1 / np.sqrt(y.size)
-    calls = {"n": 0}
-    original = MinimaxDualSimplex.solve
 
-    def sometimes_wrong(self):
-        result = original(self)
-        calls["n"] += 1
-        if calls["n"] % 3 == 0:
+    def sometimes_wrong(call, solve):
+        result = solve()
+        if call % 3 == 0:
             if failure == "wrong answer":
                 result.mu = 1.01 * result.mu
             else:
                 result = SimplexResult(False, result.mu, result.y, np.nan, 7, 0.0, "test failure")
         return result
 
-    monkeypatch.setattr(MinimaxDualSimplex, "solve", sometimes_wrong)
+    wrap_solve(monkeypatch, sometimes_wrong)
     recorder = RecordingBackend("dedicated")
     result = column_generation(RMBoost(), Columns(pool), backend=recorder, tol=1e-9, max_rounds=60)
     assert result.converged
@@ -217,17 +224,14 @@ def test_when_highs_fails_too_the_run_stops_with_its_history(monkeypatch):
     from lpboosting.status import SolveStatus
 
     y, pool = graded_pool(40, 12, 3)
-    original = MinimaxDualSimplex.solve
-    calls = {"n": 0}
 
-    def fails_at_round_4(self):
-        calls["n"] += 1
-        result = original(self)
-        if calls["n"] == 4:
+    def fails_at_round_4(call, solve):
+        result = solve()
+        if call == 4:
             result.ok, result.message = False, "test failure"
         return result
 
-    monkeypatch.setattr(MinimaxDualSimplex, "solve", fails_at_round_4)
+    wrap_solve(monkeypatch, fails_at_round_4)
     monkeypatch.setattr(module, "solve_minimax_with_highs",
                         lambda U, lam: (SolveStatus.ERROR, np.zeros(U.shape[1]), np.zeros(U.shape[0]), 0))
     result = column_generation(RMBoost(0.1), Columns(pool), tol=1e-9, max_rounds=50)
@@ -244,16 +248,13 @@ def test_ctrl_c_inside_the_simplex_keeps_the_last_model(monkeypatch):
     from tests.test_column_generation import cancer_subset
 
     X, y = cancer_subset(80, 5, 0)
-    original = MinimaxDualSimplex.solve
-    calls = {"n": 0}
 
-    def interrupted_at_round_5(self):
-        calls["n"] += 1
-        if calls["n"] == 5:
+    def interrupted_at_round_5(call, solve):
+        if call == 5:
             raise KeyboardInterrupt
-        return original(self)
+        return solve()
 
-    monkeypatch.setattr(MinimaxDualSimplex, "solve", interrupted_at_round_5)
+    wrap_solve(monkeypatch, interrupted_at_round_5)
     with pytest.warns(RuntimeWarning, match="interrupted"):
         clf = RMBoostClassifier(oracle="stumps", max_rounds=50).fit(X, y)
     assert clf.status_ == "interrupted" and clf.n_rounds_ == 4
