@@ -195,7 +195,7 @@ class MinimaxDualSimplex:
         UT = self._UT[:t]
         out = np.zeros((t, variables.size))
         p = variables < n
-        q = (variables >= n) & ~(variables >= 2 * n)
+        q = (variables >= n) & (variables < 2 * n)
         r = variables >= 2 * n
         out[:, p] = UT[:, variables[p]]
         out[:, q] = -UT[:, variables[q] - n]
