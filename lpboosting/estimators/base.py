@@ -94,7 +94,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_pm = encode_binary(self, y)
         master = self._make_master(X.shape[0])
-        backend = get_backend(self.backend)
+        backend = get_backend(master.default_backend if self.backend is None else self.backend)
         backend.require()
         oracle = make_oracle(self.oracle, X, y_pm, **self._oracle_params())
         result = column_generation(

@@ -11,9 +11,10 @@ from lpboosting.masters.softboost import SoftBoost, TotalBoost
 _SHARED_DOC = """
     oracle : {"stumps", "features", "trees"} or callable, default "stumps"
     oracle_params : dict, optional
-    backend : str, default "dedicated"
-        Projection solver: "dedicated" (dual Newton, verified, conic fallback)
-        or "cvxpy:CLARABEL" / "cvxpy:ECOS" / "cvxpy:SCS".
+    backend : str or None, default None
+        Projection solver; None is the master's default, "dedicated" (dual
+        Newton, verified, conic fallback); or "cvxpy:CLARABEL" / "cvxpy:ECOS"
+        / "cvxpy:SCS".
     tol : float, default 1e-6
         Unused by the stopping rule (which is the master's own); kept for the
         shared interface.
@@ -34,7 +35,7 @@ class _CappedEntropyClassifier(ColumnGenerationClassifier):
     """Shared parameters of SoftBoostClassifier and ERLPBoostClassifier."""
 
     def __init__(self, nu: float = 0.1, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
-                 oracle_params: dict[str, Any] | None = None, backend: str = "dedicated",
+                 oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,
                  tol: float = 1e-6, max_rounds: int = 1000,
                  callback: Callable[..., Any] | None = None) -> None:
         self.nu = nu
@@ -71,7 +72,7 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
     """ + _SHARED_DOC
 
     def __init__(self, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
-                 oracle_params: dict[str, Any] | None = None, backend: str = "dedicated",
+                 oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,
                  tol: float = 1e-6, max_rounds: int = 1000,
                  callback: Callable[..., Any] | None = None) -> None:
         self.delta = delta

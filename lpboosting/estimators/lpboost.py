@@ -24,8 +24,9 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         ``predict(X)`` in [-1, 1] (labels y are -1/+1).
     oracle_params : dict, optional
         Keyword arguments for the oracle (e.g. ``{"max_depth": 2}`` for trees).
-    backend : str, default "highspy"
-        Master backend: "highspy" (incremental HiGHS) or "cvxpy:SOLVER".
+    backend : str or None, default None
+        Master backend; None is the master's default, "highspy" (incremental
+        HiGHS); or "cvxpy:SOLVER".
     tol : float, default 1e-6
         Stop when the best new edge is at most gamma* + tol.
     max_rounds : int, default 1000
@@ -44,7 +45,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         nu: float = 0.1,
         oracle: str | Callable[..., Any] = "stumps",
         oracle_params: dict[str, Any] | None = None,
-        backend: str = "highspy",
+        backend: "str | None" = None,
         tol: float = 1e-6,
         max_rounds: int = 1000,
         callback: Callable[..., Any] | None = None,

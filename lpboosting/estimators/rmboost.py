@@ -43,10 +43,11 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         ``max_leaf_nodes`` and ``max_depth=None``).
     max_leaf_nodes : int >= 2 or None, default 10
         Leaves of the trees (only used with ``oracle="trees"``).
-    backend : str, default "dedicated"
-        "dedicated" (lpboosting's dense dual simplex on the dual (17), warm
-        started, one basis row per active base rule; every answer is checked
-        and a rejected one is re-solved by HiGHS), "highspy" (one live HiGHS
+    backend : str or None, default None
+        None is the master's default, "dedicated" (lpboosting's dense dual
+        simplex on the dual (17), warm started, one basis row per active base
+        rule; every answer is checked and a rejected one is re-solved by
+        HiGHS); "highspy" (one live HiGHS
         model of (16), a new column pair per round, warm started) or
         "cvxpy:SOLVER" (the statement rebuilt each round).
     tol : float, default 1e-6
@@ -79,7 +80,7 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         oracle: str | Callable[..., Any] = "trees",
         oracle_params: dict[str, Any] | None = None,
         max_leaf_nodes: int | None = 10,
-        backend: str = "dedicated",
+        backend: "str | None" = None,
         tol: float = 1e-6,
         max_rounds: int = 200,
         prune: bool = True,
