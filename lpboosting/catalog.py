@@ -15,7 +15,7 @@ master and its parameters) together with its optimal value, certified
   duality-gap certificate), and that CLARABEL agrees to 1e-7.
 * **Entropy masters** (SoftBoost, TotalBoost, ERLPBoost): one relative-entropy
   projection.  The objective is the value of the dedicated dual Newton solver
-  (:mod:`lpboosting.masters.entropy_projection`), which must *verify* its
+  (:mod:`lpboosting.backends.dedicated.newton_projection`), which must *verify* its
   answer (primal feasibility to 1e-9 and |primal - dual| <= 1e-8, the dual
   value being an exact lower bound by weak duality), and an exponential-cone
   statement written here (``-sum entr(d) + ln N``, not the library's
@@ -282,10 +282,7 @@ def certify_projection(U: np.ndarray, cap: float, *, bound: float | None = None,
 
     ``bound`` gives the SoftBoost/TotalBoost projection, ``eta`` the ERLPBoost one.
     """
-    from lpboosting.masters.entropy_projection import (
-        project_erlpboost,
-        project_softboost,
-    )
+    from lpboosting.backends.dedicated.newton_projection import project_erlpboost, project_softboost
 
     if (bound is None) == (eta is None):
         raise ValueError("give exactly one of bound (SoftBoost/TotalBoost) and eta (ERLPBoost)")
@@ -314,7 +311,7 @@ _RMBOOST_CERTIFIED_BY = (
     "primal with a free mu and norm1 written there agrees to 1e-7"
 )
 _ENTROPY_CERTIFIED_BY = (
-    "the dedicated dual Newton solver (lpboosting.masters.entropy_projection) verified primal "
+    "the dedicated dual Newton solver (lpboosting.backends.dedicated.newton_projection) verified primal "
     "feasibility to 1e-9 and |primal - dual| <= 1e-8 (the dual value is an exact lower bound); "
     "cvxpy:CLARABEL on the exponential-cone statement with -sum(entr(d)) + ln N written "
     "independently in lpboosting.catalog agrees to 1e-7"
@@ -530,7 +527,7 @@ def _projection_snapshot(master, oracle, *, name: str, source: str, description:
     params = dict(master.params())
     slack = float("nan")
     if "bound" in record.extra:
-        from lpboosting.masters.entropy_projection import edge_lp
+        from lpboosting.backends.dedicated.newton_projection import edge_lp
 
         params["bound"] = float(record.extra["bound"])
         if params["bound"] != min(res.edges[:t]) - master.delta:
@@ -620,21 +617,12 @@ def _totalboost_projection() -> dict[str, Any]:
 
 def master_for(entry: dict[str, Any]):
     """The library master object of an index entry (projection parameters excluded)."""
-    from lpboosting.masters import ERLPBoost, LPBoost, RMBoost, SoftBoost, TotalBoost
+    from lpboosting.masters.registry import spec_of
 
-    p = entry["params"]
-    name = entry["master"]
-    if name == "LPBoost":
-        return LPBoost(p["nu"])
-    if name == "RMBoost":
-        return RMBoost(p["lam"], prune=bool(p.get("prune", True)))
-    if name == "SoftBoost":
-        return SoftBoost(p["nu"], p["delta"])
-    if name == "TotalBoost":
-        return TotalBoost(p["delta"])
-    if name == "ERLPBoost":
-        return ERLPBoost(p["nu"], p["delta"])
-    raise ValueError(f"unknown master {name!r} in catalog entry {entry.get('name')!r}")
+    spec = spec_of(entry["master"])
+    if spec is None:
+        raise ValueError(f"unknown master {entry['master']!r} in catalog entry {entry.get('name')!r}")
+    return spec.cls(**{k: v for k, v in entry["params"].items() if k in spec.params})
 
 
 def _projection_state(entry: dict[str, Any]) -> dict[str, float]:
@@ -645,17 +633,17 @@ def _projection_state(entry: dict[str, Any]) -> dict[str, float]:
 def capable_backends(entry: dict[str, Any]) -> list[str]:
     """Installed backends that solve ``entry`` to its tolerance with an optimal status.
 
-    ``lpboosting.backends.available_backends(entry["kind"])`` (LP masters:
-    highspy and the cvxpy LP solvers; entropy masters, kind "exp_cone": the
-    dedicated solver and the cvxpy conic solvers), plus "dedicated" for a
-    master that has a dedicated solver (RMBoost), less the pairs listed in
-    :data:`EXCLUDED_BACKENDS`, where the reason is written down.
+    The installed backends that the session table gives a session of the
+    entry's master (LP masters: highspy and the cvxpy LP solvers, and for
+    RMBoost the dedicated simplex; entropy masters: the dedicated solver and
+    the cvxpy conic solvers), the master's default first, less the pairs
+    listed in :data:`EXCLUDED_BACKENDS`, where the reason is written down.
     """
-    from lpboosting.backends import available_backends
+    from lpboosting.backends.table import capable
 
-    names = available_backends(entry["kind"])
-    if getattr(master_for(entry), "dedicated_solver", False) and "dedicated" not in names:
-        names = ["dedicated", *names]
+    master = master_for(entry)
+    names, _ = capable(master)
+    names.sort(key=lambda b: b != master.default_backend)
     return [b for b in names if (entry["name"], b) not in EXCLUDED_BACKENDS]
 
 

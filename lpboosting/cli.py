@@ -26,14 +26,12 @@ from typing import Any
 import click
 
 from lpboosting.errors import LPBoostingError
+from lpboosting.masters.registry import MASTERS
 
-#: ``lpboosting fit ALGORITHM``: estimator classes by name (imported when used)
+#: ``lpboosting fit ALGORITHM``: estimator classes by name (imported when used): the
+#: classifier of every master of the registry, and the leveraging boosters
 ALGORITHMS: dict[str, tuple[str, str]] = {
-    "lpboost": ("lpboosting.estimators", "LPBoostClassifier"),
-    "softboost": ("lpboosting.estimators", "SoftBoostClassifier"),
-    "totalboost": ("lpboosting.estimators", "TotalBoostClassifier"),
-    "erlpboost": ("lpboosting.estimators", "ERLPBoostClassifier"),
-    "rmboost": ("lpboosting.estimators", "RMBoostClassifier"),
+    **{key: ("lpboosting.estimators", spec.estimator) for key, spec in MASTERS.items()},
     "llm": ("lpboosting.leveraging", "LLMClassifier"),
     "lld": ("lpboosting.leveraging", "LLDClassifier"),
     "logloss": ("lpboosting.leveraging", "LogLossBoostClassifier"),
@@ -41,8 +39,9 @@ ALGORITHMS: dict[str, tuple[str, str]] = {
     "modaboost": ("lpboosting.leveraging", "ModaBoostClassifier"),
 }
 
-LP_BACKENDS = ("highspy", "cvxpy:HIGHS", "cvxpy:CLARABEL", "cvxpy:ECOS")
-ENTROPY_BACKENDS = ("dedicated", "cvxpy:CLARABEL", "cvxpy:ECOS")
+#: ``lpboosting compare``'s backends when none is named: those of these that solve the master,
+#: the master's default first
+COMPARED_BACKENDS = ("highspy", "dedicated", "cvxpy:HIGHS", "cvxpy:CLARABEL", "cvxpy:ECOS")
 
 
 def _console(stderr: bool = False) -> Any:
@@ -77,6 +76,14 @@ def _parse_params(items: Sequence[str]) -> dict[str, Any]:
         key, value = item.split("=", 1)
         params[key.strip()] = _parse_value(value)
     return params
+
+
+def _compared_backends(master: Any) -> list[str]:
+    """:data:`COMPARED_BACKENDS` that solve ``master`` (by the session table), its default first."""
+    from lpboosting.backends import get_backend
+
+    names = [b for b in COMPARED_BACKENDS if get_backend(b).solves(master)]
+    return sorted(names, key=lambda b: b != master.default_backend)
 
 
 def _estimator(algorithm: str, params: dict[str, Any]) -> Any:
@@ -195,7 +202,7 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
                   f"{X_train.shape[0]} train" + (f" / {X_test.shape[0]} test rows" if X_test is not None
                                                  else " rows (no test split)"), markup=False)
     has_callback = "callback" in est.get_params()
-    total = est.get_params().get("max_rounds") or est.get_params().get("n_rounds")
+    total = est.get_params().get("max_rounds")
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True,
                         disable=not console.is_terminal)
@@ -281,15 +288,15 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
 @click.option("--target", help="CSV: the label column")
 @click.option("--positive", help="positive class for multi-class data")
 @click.option("--master", "master_name", default="lpboost", show_default=True,
-              type=click.Choice(["lpboost", "softboost", "totalboost", "erlpboost", "rmboost"]))
+              type=click.Choice(list(MASTERS)))
 @click.option("--nu", type=float, help="LPBoost/SoftBoost/ERLPBoost: soft-margin fraction (default 0.1)")
 @click.option("--delta", type=float, help="SoftBoost/TotalBoost/ERLPBoost: precision (default 0.01)")
 @click.option("--lam", type=float, help="RMBoost: lam (default 1/sqrt(n))")
 @click.option("--oracle", help="stumps, features or trees (default: features on the synthetic set, "
               "stumps otherwise)")
 @click.option("-b", "--backend", "backends", multiple=True,
-              help="a backend (repeatable); default: highspy cvxpy:HIGHS cvxpy:CLARABEL cvxpy:ECOS for "
-                   "LPs, dedicated cvxpy:CLARABEL cvxpy:ECOS for entropy masters")
+              help="a backend (repeatable; `lpboosting backends` lists them); default: those of "
+                   f"{' '.join(COMPARED_BACKENDS)} that solve the master, its default first")
 @click.option("--max-rounds", type=int, default=1000, show_default=True)
 @click.option("--tol", type=float, default=1e-6, show_default=True)
 @click.option("--no-replay", is_flag=True, help="skip the replay of the first backend's columns")
@@ -338,18 +345,15 @@ def compare(data: str | None, instance: str | None, models_dir: str | None, targ
             from lpboosting.oracles import make_oracle
 
             dataset = load_dataset(data, target=target, positive=positive)
-            if master_name in ("lpboost", "softboost", "erlpboost") and nu is None:
-                nu = 0.1
-            if master_name in ("softboost", "totalboost", "erlpboost") and delta is None:
-                delta = 0.01
-            master = harness.make_master(master_name, nu=nu, delta=delta, lam=lam)
+            given = {"nu": nu, "delta": delta, "lam": lam}
+            defaults = MASTERS[master_name].params
+            master = harness.make_master(master_name, **{
+                k: (defaults.get(k) if v is None else v) for k, v in given.items()})
             labels = np.unique(dataset.y)
             y = np.where(dataset.y == labels[-1], 1.0, -1.0)
             name = oracle or ("features" if dataset.name == "softboost-synthetic" else "stumps")
             pricing = make_oracle(name, dataset.X, y)
-            chosen = list(backends) or list(LP_BACKENDS if master.kind == "lp" else ENTROPY_BACKENDS)
-            if not backends and getattr(master, "dedicated_solver", False):
-                chosen = ["dedicated", *chosen]  # RMBoost: its default first
+            chosen = list(backends) or _compared_backends(master)
             result = harness.compare(
                 master, pricing, chosen, tol=tol, max_rounds=max_rounds, replay=not no_replay,
                 tight=not loose, progress=progress,
@@ -463,13 +467,13 @@ def backends_cmd(show_all: bool) -> int:
     from lpboosting.backends import available
 
     table = Table(title="backends", title_justify="left")
-    for name in ("name", "installed", "LP", "exp cone", "warm start", "install"):
+    for name in ("name", "installed", "LP", "exp cone", "warm start", "install", "solvers"):
         table.add_column(name)
     for info in available(include_missing=show_all):
         lp = "yes" if info.lp else (", ".join(info.masters) + " only" if info.masters else "-")
         table.add_row(info.name, "yes" if info.installed else "no", lp,
                       "yes" if info.exp_cone else "-", "yes" if info.incremental else "rebuild",
-                      info.install)
+                      info.install, " ".join(info.variants))
     _console().print(table)
     return 0
 

@@ -39,51 +39,12 @@ import numpy as np
 
 from lpboosting.backends import Backend, get_backend
 from lpboosting.backends.cvxpy_backend import TIGHT_OPTIONS
-from lpboosting.masters import (
-    ERLPBoost,
-    LPBoost,
-    Master,
-    MasterSolution,
-    RMBoost,
-    SoftBoost,
-    TotalBoost,
-)
+from lpboosting.masters import MASTERS, Master, MasterSolution, RMBoost, make_master
 
 __all__ = [
     "MASTERS", "BackendRun", "Comparison", "compare", "compare_instance", "make_backend",
     "make_master",
 ]
-
-#: master names (command line and :func:`make_master`) and their parameters
-MASTERS: dict[str, tuple[type[Master], tuple[str, ...]]] = {
-    "lpboost": (LPBoost, ("nu",)),
-    "softboost": (SoftBoost, ("nu", "delta")),
-    "totalboost": (TotalBoost, ("delta",)),
-    "erlpboost": (ERLPBoost, ("nu", "delta")),
-    "rmboost": (RMBoost, ("lam", "prune")),
-}
-
-
-def make_master(name: str, **params: Any) -> Master:
-    """A master by name (``lpboost``, ``softboost``, ``totalboost``, ``erlpboost``, ``rmboost``).
-
-    Parameters that are None are left at the master's default; parameters the
-    master does not take are an error.
-    """
-    key = name.strip().lower()
-    if key not in MASTERS:
-        raise ValueError(f"unknown master {name!r}; choose one of {', '.join(MASTERS)}")
-    cls, accepted = MASTERS[key]
-    given = {k: v for k, v in params.items() if v is not None}
-    unknown = sorted(set(given) - set(accepted))
-    if unknown:
-        raise ValueError(f"the {cls.__name__} master takes {', '.join(accepted)}; "
-                         f"not {', '.join(unknown)}")
-    try:
-        return cls(**given)
-    except TypeError as exc:  # a required parameter is missing
-        raise ValueError(f"the {cls.__name__} master needs {', '.join(accepted)}: {exc}") from None
-
 
 def make_backend(name: str, tight: bool = True) -> Backend:
     """A backend by name; cvxpy's conic solvers get tightened tolerances when ``tight``."""

@@ -19,16 +19,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from lpboosting.colgen import ColumnGenerationResult, History
+from lpboosting.masters.registry import MasterSpec, spec_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 __all__ = ["plot_distribution", "plot_duality", "plot_margins", "plot_summary", "plot_timing"]
-
-#: masters whose RoundRecord.gap is edge - extra["gamma_star"] (the LP over the chosen columns)
-_ENTROPY_MASTERS = ("SoftBoost", "TotalBoost", "ERLPBoost")
-
 
 # -- helpers ---------------------------------------------------------------------------
 def _pyplot() -> Any:
@@ -80,6 +77,12 @@ def _master(history: History) -> str:
     return str(history.meta.get("master", ""))
 
 
+def _trait(history: History, name: str, default: Any) -> Any:
+    """What the master registry says of the history's master (``default`` for an unknown one)."""
+    spec: MasterSpec | None = spec_of(_master(history)) if _master(history) else None
+    return default if spec is None else getattr(spec, name)
+
+
 # -- 1. duality ------------------------------------------------------------------------
 def plot_duality(source: Any, ax: Axes | None = None) -> Axes:
     """Restricted master's primal and dual objective per round, the best edge, and the gap.
@@ -105,9 +108,10 @@ def plot_duality(source: Any, ax: Axes | None = None) -> Axes:
     ax.plot(rounds, _values(history, "dual"), "--", label="dual")
     if exact and history.records:
         edge = _values(history, "edge")
-        if master == "LPBoost":
+        lower_bound = _trait(history, "lower_bound", None)
+        if lower_bound == "dual":
             ax.plot(rounds, edge, ":", label="best edge (upper bound)")
-        elif master in _ENTROPY_MASTERS or any("gamma_star" in r.extra for r in history):
+        elif lower_bound == "gamma_star" or any("gamma_star" in r.extra for r in history):
             gamma_star = np.array([np.nan if r.extra.get("gamma_star") is None
                                    else float(r.extra["gamma_star"]) for r in history])
             ax.plot(rounds, edge, ":", label="best edge (upper bound)")
@@ -163,14 +167,15 @@ def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = N
     history, clf, result = _resolve(source)
     d = _final_distribution(history, clf, result)
     master = _master(history)
+    kind = _trait(history, "distribution", "capped")
     n = d.size
     ranks = np.arange(1, n + 1)
-    if master == "RMBoost":
+    if kind == "signed":
         if cap is not None:
-            raise ValueError("RMBoost's weighting d is signed and has no cap; leave cap=None")
+            raise ValueError(f"{master}'s weighting d is signed and has no cap; leave cap=None")
         ax = _axes(ax)
         ax.plot(ranks, np.sort(np.abs(d))[::-1], drawstyle="steps-post", label="|d| (sorted)")
-        ax.set_title("RMBoost |d| (d signed, not a probability vector)")
+        ax.set_title(f"{master} |d| (d signed, not a probability vector)")
         ax.set_xlabel(f"example (sorted by |d|), N = {n}")
         ax.set_ylabel("|d|")
         ax.legend(fontsize="small")
@@ -179,7 +184,7 @@ def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = N
         cap = float(cap)
         if not (math.isfinite(cap) and cap > 0):
             raise ValueError(f"cap must be a finite number > 0, got {cap!r}")
-    elif master != "TotalBoost" and n:
+    elif kind != "uncapped" and n:
         nu = getattr(clf, "nu", None) if clf is not None else None
         if nu is None:
             nu = (history.meta.get("params") or {}).get("nu")
@@ -192,7 +197,7 @@ def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = N
         at_cap = int(np.sum(d >= cap * (1 - 1e-9)))
         ax.axhline(cap, color="tab:red", ls="--", label=f"cap = {cap:.4g}")
         title += f", {at_cap} at the cap"
-    elif master == "TotalBoost":
+    elif kind == "uncapped":
         title += " (uncapped)"
     ax.set_title(title)
     ax.set_xlabel("example (sorted by d)")
@@ -222,8 +227,8 @@ def plot_margins(source: Any, X: Any, y: Any, ax: Axes | None = None) -> Axes:
     ax = _axes(ax)
     ax.plot(m, np.arange(1, n + 1) / n, drawstyle="steps-post", label="margin CDF")
     master = _master(history)
-    if master == "RMBoost":
-        ax.set_title(f"RMBoost margins y h(x)^T mu, N = {n}")
+    if _trait(history, "distribution", "capped") == "signed":
+        ax.set_title(f"{master} margins y h(x)^T mu, N = {n}")
     else:
         solution = getattr(result, "solution", None)
         rho = getattr(solution, "rho", None)

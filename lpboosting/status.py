@@ -1,4 +1,10 @@
-"""One status vocabulary for every backend."""
+"""One status vocabulary for every solver.
+
+Every backend, and every solver behind one (HiGHS, the cvxpy solvers, the
+dedicated Newton projection and minimax dual simplex), reports the outcome
+of a solve as a :class:`SolveStatus`; the loop's own round statuses
+("added", "converged", ...) are a different thing: what the loop did next.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +21,9 @@ class SolveStatus(str, Enum):
     ITERATION_LIMIT = "iteration_limit"
     TIME_LIMIT = "time_limit"
     INTERRUPTED = "interrupted"
+    #: the solver stopped with an answer it could not verify (use another solver)
+    FAILED = "failed"
+    #: the solver raised, or reported a status no other member describes
     ERROR = "error"
 
     @property

@@ -7,7 +7,7 @@ import pytest
 from scipy.optimize import linprog
 
 from lpboosting.backends import RecordingBackend, available_backends
-from lpboosting.backends.cvxpy_backend import failed_solution
+from lpboosting.masters.base import MasterSolution
 from lpboosting.status import SolveStatus
 
 
@@ -59,9 +59,8 @@ class FailingBackend(RecordingBackend):
 
     def before_solve(self, session):
         if self.fail_at is not None and len(self.solutions) + 1 >= self.fail_at:
-            sol = failed_solution(session.n_samples, SolveStatus.ERROR)
+            sol = MasterSolution.failed(session.n_samples, SolveStatus.ERROR, "injected failure")
             sol.backend = self.name
-            sol.info["message"] = "injected failure"
             return sol
         return None
 

@@ -13,7 +13,8 @@ from lpboosting import (
 from lpboosting.backends import CvxpyBackend
 from lpboosting.datasets import softboost_synthetic
 from lpboosting.masters import ERLPBoost, LPBoost, SoftBoost, TotalBoost
-from lpboosting.masters.entropy import relative_entropy, solve_with_cvxpy
+from lpboosting.backends.cvxpy_backend import project_with_cvxpy
+from lpboosting.masters.capped_simplex import relative_entropy
 from lpboosting.oracles import Columns, Features, Stumps
 from tests.conftest import all_stump_columns, soft_margin_lp
 from tests.test_column_generation import cancer_subset
@@ -67,13 +68,13 @@ def test_dedicated_projection_agrees_with_conic_solvers(data, master):
     compared = 0
     solved = {"CLARABEL": 0, "ECOS": 0}
     for U, state in replay_states(master, res):
-        mine = master.project_dedicated(U, state, None)
+        mine = master.project(U, backend="dedicated:newton", **state)
         assert mine.status == "optimal" and mine.verified
         d = mine.distribution
         assert abs(d.sum() - 1) < 1e-9 and d.min() >= 0 and d.max() <= cap + 1e-12
         assert abs(mine.objective - mine.dual_objective) <= 1e-8 * max(1.0, abs(mine.objective))
         for solver in ("CLARABEL", "ECOS"):
-            ref = solve_with_cvxpy(master, U, state, solver, TIGHT[solver])
+            ref = project_with_cvxpy(master, U, state, solver, TIGHT[solver])
             if not ref.status.ok:
                 continue  # ECOS occasionally fails outright; counted below
             solved[solver] += 1
@@ -106,7 +107,7 @@ def test_projection_kkt_on_real_rounds():
     n = oracle.n_samples
     cap = master.cap(n)
     for U, state in replay_states(master, res):
-        p = master.project_dedicated(U, state, None)
+        p = master.project(U, backend="dedicated:newton", **state)
         d, lam = p.distribution, p.multipliers
         edges = d @ U
         assert np.all(edges <= state["bound"] + 1e-8) and np.all(lam >= 0)
@@ -236,7 +237,7 @@ def test_bad_parameters(cls, kwargs, match):
 
 
 def test_unverified_dedicated_answer_falls_back_to_a_conic_solver(monkeypatch):
-    import lpboosting.masters.entropy_projection as ep
+    import lpboosting.backends.dedicated.newton_projection as ep
 
     real = ep.project_softboost
     calls = []

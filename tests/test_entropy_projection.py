@@ -19,13 +19,13 @@ from hypothesis.extra.numpy import arrays
 from scipy.optimize import brentq, linprog
 from scipy.special import logsumexp
 
-from lpboosting.masters.entropy_projection import (
-    ProjectionResult,
-    capped_softmax,
+from lpboosting.backends.dedicated.newton_projection import (
     edge_lp,
     project_erlpboost,
     project_softboost,
 )
+from lpboosting.masters.capped_simplex import capped_softmax
+from lpboosting.masters.entropy import ProjectionResult
 
 cp = pytest.importorskip("cvxpy")
 

@@ -18,11 +18,13 @@ from hypothesis import strategies as st
 
 from lpboosting import column_generation
 from lpboosting.backends import RecordingBackend, get_backend
+from lpboosting.backends.dedicated.minimax_session import MinimaxSimplexSession
+from lpboosting.backends.dedicated.minimax_simplex import MinimaxDualSimplex, SimplexResult
+from lpboosting.backends.highs.rmboost import solve_minimax_with_highs
 from lpboosting.errors import BackendCapabilityError
 from lpboosting.masters import LPBoost, RMBoost
-from lpboosting.masters.minimax_simplex import MinimaxDualSimplex, SimplexResult
-from lpboosting.masters.rmboost import DedicatedMinimaxSession, solve_minimax_with_highs
 from lpboosting.oracles import Columns
+from lpboosting.status import SolveStatus
 from tests.test_rmboost import check_kkt, graded_pool, minimax_lp
 
 
@@ -151,9 +153,9 @@ def wrap_solve(monkeypatch, hook: Callable[[int, Callable[[], SimplexResult]], S
     monkeypatch.setattr(MinimaxDualSimplex, "solve", lambda self: hook(next(calls), lambda: original(self)))
 
 
-def _session(n: int) -> DedicatedMinimaxSession:
+def _session(n: int) -> MinimaxSimplexSession:
     session = get_backend("dedicated").open(RMBoost(prune=False), n)
-    assert isinstance(session, DedicatedMinimaxSession)
+    assert isinstance(session, MinimaxSimplexSession)
     return session
 
 
@@ -182,7 +184,7 @@ def test_a_rejected_answer_is_resolved_by_highs_and_recorded(monkeypatch, failur
             if failure == "wrong answer":
                 result.mu = 1.01 * result.mu
             else:
-                result = SimplexResult(False, result.mu, result.y, np.nan, 7, 0.0, "test failure")
+                result = SimplexResult(SolveStatus.FAILED, result.mu, result.y, np.nan, 7, 0.0, "test failure")
         return result
 
     wrap_solve(monkeypatch, sometimes_wrong)
@@ -220,15 +222,14 @@ def test_the_dedicated_backend_still_refuses_lpboost():
 
 
 def test_when_highs_fails_too_the_run_stops_with_its_history(monkeypatch):
-    from lpboosting.masters import rmboost as module
-    from lpboosting.status import SolveStatus
+    from lpboosting.backends.dedicated import minimax_session as module
 
     y, pool = graded_pool(40, 12, 3)
 
     def fails_at_round_4(call, solve):
         result = solve()
         if call == 4:
-            result.ok, result.message = False, "test failure"
+            result.status, result.message = SolveStatus.FAILED, "test failure"
         return result
 
     wrap_solve(monkeypatch, fails_at_round_4)

@@ -1,54 +1,29 @@
-"""cvxpy backends: the declarative statement of a master, rebuilt each round.
+"""cvxpy backends: a master's declarative statement, rebuilt and solved every round.
 
 cvxpy cannot add a column to a built problem, so every solve rebuilds the
 master over the current margin matrix.  This is the reference path the fast
 backends are checked against, and the path for solvers without a native
-incremental interface (CLARABEL, ECOS, SCS, ...).
+incremental interface (CLARABEL, ECOS, SCS, ...).  One function,
+:func:`solve_statement`, solves any statement and maps cvxpy's status to a
+:class:`~lpboosting.status.SolveStatus`; the master reads the values back.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from lpboosting.backends.base import Backend
+from lpboosting.backends.base import Backend, ColumnStoreSession, MasterSession, check_column
+from lpboosting.backends.entropy_session import EntropySession
+from lpboosting.backends.table import SOLVER_KINDS, SOLVER_PACKAGES
 from lpboosting.errors import SolverNotInstalledError
-from lpboosting.masters.base import MasterSession, MasterSolution
+from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution
+from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
+from lpboosting.masters.rmboost import RMBoost
 from lpboosting.status import SolveStatus
-
-#: cvxpy solvers and the problem classes they handle
-SOLVER_KINDS: dict[str, frozenset[str]] = {
-    "HIGHS": frozenset({"lp"}),
-    "GLOP": frozenset({"lp"}),
-    "CLARABEL": frozenset({"lp", "exp_cone"}),
-    "ECOS": frozenset({"lp", "exp_cone"}),
-    "SCS": frozenset({"lp", "exp_cone"}),
-    "MOSEK": frozenset({"lp", "exp_cone"}),
-    "GUROBI": frozenset({"lp"}),
-    "CPLEX": frozenset({"lp"}),
-    "SCIPY": frozenset({"lp"}),
-    "COPT": frozenset({"lp"}),
-    "CBC": frozenset({"lp"}),
-    "GLPK": frozenset({"lp"}),
-}
-
-#: the pip package that provides each solver, for error messages
-SOLVER_PACKAGES: dict[str, str] = {
-    "HIGHS": "highspy",
-    "CLARABEL": "clarabel",
-    "ECOS": "ecos",
-    "SCS": "scs",
-    "MOSEK": "mosek",
-    "GUROBI": "gurobipy",
-    "CPLEX": "cplex",
-    "COPT": "coptpy",
-    "GLOP": "ortools",
-    "SCIPY": "scipy",
-    "CBC": "cylp",
-    "GLPK": "cvxopt",
-}
 
 #: tightened tolerances of the interior-point / first-order solvers, at which their answers
 #: agree with the simplex and the dedicated solver to about 1e-6 or better (used by the
@@ -59,7 +34,8 @@ TIGHT_OPTIONS: dict[str, dict[str, Any]] = {
     "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200_000},
 }
 
-_CVXPY_STATUS = {
+#: cvxpy's status strings as SolveStatus (anything else is ERROR)
+CVXPY_STATUS = {
     "optimal": SolveStatus.OPTIMAL,
     "optimal_inaccurate": SolveStatus.INACCURATE,
     "infeasible": SolveStatus.INFEASIBLE,
@@ -80,6 +56,35 @@ def import_cvxpy() -> Any:
     return cvxpy
 
 
+@dataclass
+class StatementRun:
+    """What :func:`solve_statement` reports: status, cvxpy's message, iterations, seconds."""
+
+    status: SolveStatus
+    message: str
+    iterations: int | None
+    seconds: float
+    solver_seconds: float | None
+
+
+def solve_statement(statement: CvxpyStatement, solver: str | None, options: dict[str, Any]) -> StatementRun:
+    """Solve a master's cvxpy statement with ``solver`` (None: cvxpy chooses)."""
+    cp = import_cvxpy()
+    start = time.perf_counter()
+    message = ""
+    try:
+        statement.problem.solve(solver=solver, **options)
+        status = CVXPY_STATUS.get(statement.problem.status, SolveStatus.ERROR)
+    except cp.error.SolverError as exc:
+        status, message = SolveStatus.ERROR, str(exc)
+    seconds = time.perf_counter() - start
+    stats = statement.problem.solver_stats if status.ok else None
+    return StatementRun(
+        status, message, getattr(stats, "num_iters", None) if stats else None, seconds,
+        stats.solve_time if stats is not None else None,
+    )
+
+
 class CvxpyBackend(Backend):
     """A master stated in cvxpy and solved by one of cvxpy's solvers.
 
@@ -87,16 +92,18 @@ class CvxpyBackend(Backend):
     ``Problem.solve``.
     """
 
+    solvers = ("cvxpy",)
     incremental = False
 
     def __init__(self, solver: str | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.solver = None if solver is None else solver.upper()
         self.name = "cvxpy" if self.solver is None else f"cvxpy:{self.solver}"
-        self.kinds = (
-            frozenset({"lp", "exp_cone"}) if self.solver is None
-            else SOLVER_KINDS.get(self.solver, frozenset({"lp"}))
-        )
+
+    def handles_kind(self, kind: str) -> bool:
+        if self.solver is None:
+            return True
+        return kind in SOLVER_KINDS.get(self.solver, frozenset({"lp"}))
 
     def is_available(self) -> bool:
         try:
@@ -115,51 +122,52 @@ class CvxpyBackend(Backend):
                 f"run `pip install {package}` or pick one of those"
             )
 
-    def open(self, master, n_samples):
-        self.require()
-        self.check_master(master)
-        return master.open_session(n_samples, self) or CvxpyRebuildSession(master, n_samples, self)
-
-    def solve_statement(self, master, U: np.ndarray) -> MasterSolution:
+    def solve_master(self, master: Master, U: np.ndarray) -> MasterSolution:
         """Build the master over U, solve it, and read the solution back."""
-        cp = import_cvxpy()
         start = time.perf_counter()
         statement = master.cvxpy_statement(U)
-        message = ""
-        try:
-            statement.problem.solve(solver=self.solver, **self.options)
-            status = _CVXPY_STATUS.get(statement.problem.status, SolveStatus.ERROR)
-        except cp.error.SolverError as exc:
-            status, message = SolveStatus.ERROR, str(exc)
-        seconds = time.perf_counter() - start
-        if status.ok:
-            solution = master.cvxpy_solution(statement, U, status)
+        run = solve_statement(statement, self.solver, self.options)
+        if run.status.ok:
+            solution = master.cvxpy_solution(statement, U, run.status)
         else:
-            solution = failed_solution(U.shape[0], status)
-        stats = statement.problem.solver_stats if status.ok else None
-        solution.seconds = seconds
+            solution = MasterSolution.failed(U.shape[0], run.status, run.message)
+        solution.seconds = time.perf_counter() - start
         solution.backend = self.name
-        solution.iterations = getattr(stats, "num_iters", None) if stats else None
-        if message:
-            solution.info["message"] = message
-        if stats is not None and stats.solve_time is not None:
-            solution.info["solver_seconds"] = stats.solve_time
+        solution.iterations = run.iterations
+        if run.solver_seconds is not None:
+            solution.info["solver_seconds"] = run.solver_seconds
         return solution
 
+    def project(self, master: EntropyMaster, U: np.ndarray, state: dict[str, Any],
+                warm: np.ndarray | None = None) -> ProjectionResult:
+        """Solve ``master``'s projection over U (``warm`` is not used: cvxpy rebuilds)."""
+        return project_with_cvxpy(master, U, state, self.solver, self.options)
 
-def failed_solution(n_samples: int, status: SolveStatus) -> MasterSolution:
-    """A placeholder solution for a failed solve (values are NaN)."""
-    nan = float("nan")
-    return MasterSolution(
-        status=status, objective=nan, primal_objective=nan, dual_objective=nan,
-        weights=np.empty(0), distribution=np.full(n_samples, nan),
+
+def project_with_cvxpy(master: EntropyMaster, U: np.ndarray, state: dict[str, Any], solver: str | None,
+                       options: dict[str, Any] | None = None) -> ProjectionResult:
+    """An entropy master's projection over U solved by a conic solver through cvxpy."""
+    start = time.perf_counter()
+    statement = master.projection_problem(U, state)
+    run = solve_statement(statement, solver, options or {})
+    n, t = U.shape
+    if run.status.ok:
+        d, mult, primal, dual = master.read_projection(statement, U)
+    else:
+        d, mult, primal, dual = np.full(n, np.nan), np.full(t, np.nan), np.nan, np.nan
+    gamma = float(np.max(d @ U)) if run.status.ok else np.nan
+    return ProjectionResult(
+        status=run.status, distribution=d, multipliers=mult, objective=primal, dual_objective=dual,
+        gamma=gamma, iterations=run.iterations, max_violation=np.nan, gap=primal - dual,
+        verified=False, seconds=time.perf_counter() - start, message=run.message,
+        solver=f"cvxpy:{solver}",
     )
 
 
 class CvxpyRebuildSession(MasterSession):
     """Keeps the columns; rebuilds and solves the cvxpy statement on each solve."""
 
-    def __init__(self, master, n_samples: int, backend: CvxpyBackend) -> None:
+    def __init__(self, master: Master, n_samples: int, backend: CvxpyBackend) -> None:
         super().__init__(n_samples)
         self.master = master
         self.backend = backend
@@ -175,6 +183,29 @@ class CvxpyRebuildSession(MasterSession):
         self.edges.append(edge)
         self.n_columns += 1
 
-    def solve(self):
-        U = np.column_stack(self._columns)
-        return self.backend.solve_statement(self.master, U)
+    def solve(self) -> MasterSolution:
+        return self.backend.solve_master(self.master, np.column_stack(self._columns))
+
+
+class RMBoostCvxpySession(ColumnStoreSession):
+    """RMBoost's cvxpy statement rebuilt over the active columns at each solve (reference path)."""
+
+    def __init__(self, master: RMBoost, n_samples: int, backend: CvxpyBackend) -> None:
+        super().__init__(master, n_samples)
+        self.backend = backend
+        self.backend_name = backend.name
+
+    def add_column(self, column, edge=None):
+        self.remember(check_column(column, self.n_samples))
+
+    def solve(self) -> MasterSolution:
+        self.require_columns()
+        solution = self.backend.solve_master(self.master, self.store.active_columns())
+        if solution.ok:
+            self.finish(solution)
+        return solution
+
+
+def entropy_session(master: EntropyMaster, n_samples: int, backend: CvxpyBackend) -> EntropySession:
+    """An entropy master whose projection a conic solver solves every round."""
+    return EntropySession(master, n_samples, backend, backend.project)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lpboosting.backends.base import Backend
-from lpboosting.masters.base import MasterSession, MasterSolution
+from lpboosting.backends.base import Backend, MasterSession
+from lpboosting.backends.registry import get_backend
+from lpboosting.masters.base import MasterSolution
 
 
 class RecordingSession(MasterSession):
@@ -38,14 +39,15 @@ class RecordingBackend(Backend):
     """Wrap ``inner`` (a backend or its name); ``solutions`` lists every solve's result."""
 
     def __init__(self, inner: "str | Backend", **options: Any) -> None:
-        from lpboosting.backends import get_backend
-
         super().__init__()
         self.inner = get_backend(inner, **options)
         self.name = self.inner.name
-        self.kinds = self.inner.kinds
+        self.solvers = self.inner.solvers
         self.incremental = self.inner.incremental
         self.solutions: list[MasterSolution] = []
+
+    def handles_kind(self, kind: str) -> bool:
+        return self.inner.handles_kind(kind)
 
     def is_available(self) -> bool:
         return self.inner.is_available()

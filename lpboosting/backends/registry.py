@@ -4,7 +4,8 @@ In the spirit of ``cvxpy.installed_solvers()``: :func:`available` lists the
 backends whose solver is installed, each with its capabilities (problem
 kinds — ``"lp"`` for the LP masters LPBoost and RMBoost, ``"exp_cone"`` for
 the relative-entropy projections of SoftBoost, TotalBoost and ERLPBoost —
-and whether it keeps a live model between rounds).  :func:`get_backend`
+and whether it keeps a live model between rounds), all derived from the
+session table (:mod:`lpboosting.backends.table`).  :func:`get_backend`
 turns a name into a backend; every backend reports the same
 :class:`~lpboosting.status.SolveStatus` values and the same sign convention
 (documented in docs/lpboost.md and each master's docstring).
@@ -16,68 +17,36 @@ from dataclasses import dataclass
 from typing import Any
 
 from lpboosting.backends.base import Backend
-from lpboosting.backends.cvxpy_backend import (
-    SOLVER_KINDS,
-    SOLVER_PACKAGES,
-    CvxpyBackend,
+from lpboosting.backends.table import (
+    KIND_NAMES,
+    capable,
+    construct,
+    install_hint,
+    known_backends,
+    other_masters,
 )
-from lpboosting.backends.dedicated import DedicatedBackend
-from lpboosting.backends.highspy_backend import HighspyBackend
 from lpboosting.errors import UnknownBackendError
 
 __all__ = [
-    "BackendInfo",
-    "available",
-    "available_backends",
-    "get_backend",
-    "install_hint",
+    "BackendInfo", "available", "available_backends", "capable", "get_backend", "install_hint",
     "known_backends",
 ]
 
-#: what each kind of problem is, for listings and error messages
-KIND_NAMES: dict[str, str] = {
-    "lp": "LP (LPBoost, RMBoost)",
-    "exp_cone": "exponential cone / relative entropy (SoftBoost, TotalBoost, ERLPBoost)",
+_DESCRIPTIONS = {
+    "highspy": "HiGHS through highspy: one live model, a column/row added per round, "
+               "re-solved by simplex from the previous basis",
+    "dedicated": "lpboosting's verified solvers: dual Newton for the entropy projections "
+                 "(dedicated:newton), a dense dual simplex for RMBoost's LP "
+                 "(dedicated:minimax-simplex); warm-started, every answer checked",
+    "cvxpy": "the cvxpy statement rebuilt every round; cvxpy picks the solver",
 }
 
 
-@dataclass(frozen=True)
-class BackendInfo:
-    """One backend: its name, whether it is installed and what it can solve.
-
-    ``kinds``: problem classes (``"lp"``, ``"exp_cone"``); ``lp`` and
-    ``exp_cone`` repeat that as booleans.  ``incremental``: a live model is
-    kept between rounds and re-solved from the previous basis or iterate
-    (warm start); otherwise the master is rebuilt every round.
-    ``install``: the command that installs the solver.  ``masters``: masters
-    of another kind that it solves too (the dedicated backend: RMBoost's LP).
-    """
-
-    name: str
-    installed: bool
-    kinds: tuple[str, ...]
-    incremental: bool
-    install: str
-    description: str
-    masters: tuple[str, ...] = ()
-
-    @property
-    def lp(self) -> bool:
-        return "lp" in self.kinds
-
-    @property
-    def exp_cone(self) -> bool:
-        return "exp_cone" in self.kinds
-
-
-def known_backends() -> list[str]:
-    """Every backend name the registry understands (installed or not)."""
-    return ["highspy", "dedicated", "cvxpy"] + [f"cvxpy:{s}" for s in SOLVER_KINDS]
-
-
-def get_backend(spec: str | Backend, **options: Any) -> Backend:
+def get_backend(spec: "str | Backend", **options: Any) -> Backend:
     """Resolve a backend name (or pass a :class:`Backend` through).
 
+    Names: those of :func:`known_backends`, and ``"dedicated:newton"`` /
+    ``"dedicated:minimax-simplex"`` for one of the dedicated solvers.
     Options go to the backend's constructor: HiGHS options for ``"highspy"``
     (e.g. ``get_backend("highspy", simplex_strategy=4)``), keyword arguments
     of ``cvxpy.Problem.solve`` for ``"cvxpy:SOLVER"`` (e.g. ``eps_abs=1e-9``).
@@ -91,40 +60,39 @@ def get_backend(spec: str | Backend, **options: Any) -> Backend:
             f"backend must be a name or a Backend instance, got {type(spec).__name__}; "
             f"known names: {', '.join(known_backends())}"
         )
-    key = spec.strip()
-    if key.lower() == "highspy":
-        return HighspyBackend(**options)
-    if key.lower() == "dedicated":
-        return DedicatedBackend(**options)
-    if key.lower() == "cvxpy":
-        return CvxpyBackend(None, **options)
-    if key.lower().startswith("cvxpy:") and len(key) > len("cvxpy:"):
-        return CvxpyBackend(key.split(":", 1)[1], **options)
-    raise UnknownBackendError(
-        f"unknown backend {spec!r}; known names: {', '.join(known_backends())} "
-        "(any solver cvxpy.installed_solvers() lists works as 'cvxpy:NAME')"
-    )
+    return construct(spec, **options)
 
 
-def install_hint(name: str) -> str:
-    """The command that installs the solver behind backend ``name``."""
-    if name == "highspy":
-        return "pip install highspy"
-    if name == "dedicated":
-        return "(part of lpboosting)"
-    if name == "cvxpy":
-        return "pip install cvxpy"
-    solver = name.split(":", 1)[1].upper()
-    return f"pip install {SOLVER_PACKAGES.get(solver, solver.lower())}"
+@dataclass(frozen=True)
+class BackendInfo:
+    """One backend: its name, whether it is installed and what it can solve.
 
+    ``kinds``: problem classes (``"lp"``, ``"exp_cone"``) of which it solves
+    every master; ``lp`` and ``exp_cone`` repeat that as booleans.
+    ``incremental``: a live model is kept between rounds and re-solved from
+    the previous basis or iterate (warm start); otherwise the master is
+    rebuilt every round.  ``install``: the command that installs the solver.
+    ``masters``: masters of another kind that it solves too (the dedicated
+    backend: RMBoost's LP).  ``variants``: names of the single solvers it
+    groups (``dedicated:newton``, ``dedicated:minimax-simplex``).
+    """
 
-_DESCRIPTIONS = {
-    "highspy": "HiGHS through highspy: one live model, a column/row added per round, "
-               "re-solved by simplex from the previous basis",
-    "dedicated": "lpboosting's verified solvers: dual Newton for the entropy projections, "
-                 "a dense dual simplex for RMBoost's LP; warm-started, every answer checked",
-    "cvxpy": "the cvxpy statement rebuilt every round; cvxpy picks the solver",
-}
+    name: str
+    installed: bool
+    kinds: tuple[str, ...]
+    incremental: bool
+    install: str
+    description: str
+    masters: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
+
+    @property
+    def lp(self) -> bool:
+        return "lp" in self.kinds
+
+    @property
+    def exp_cone(self) -> bool:
+        return "exp_cone" in self.kinds
 
 
 def _info(name: str) -> BackendInfo:
@@ -133,25 +101,13 @@ def _info(name: str) -> BackendInfo:
         description = f"the cvxpy statement rebuilt every round, solved by {name.split(':', 1)[1]}"
     else:
         description = _DESCRIPTIONS[name]
+    solvers = getattr(backend, "solvers", ())
+    variants = tuple(f"{name}:{s}" for s in solvers) if len(solvers) > 1 else ()
     return BackendInfo(
         name=name, installed=backend.is_available(), kinds=tuple(sorted(backend.kinds)),
         incremental=bool(backend.incremental), install=install_hint(name), description=description,
-        masters=_other_masters(backend),
+        masters=other_masters(backend), variants=variants,
     )
-
-
-def _other_masters(backend: Backend) -> tuple[str, ...]:
-    """Names of the masters outside ``backend.kinds`` that the dedicated backend accepts."""
-    if not isinstance(backend, DedicatedBackend):
-        return ()
-    from lpboosting import masters
-    from lpboosting.masters.base import Master
-
-    return tuple(sorted(
-        cls.name for cls in vars(masters).values()
-        if isinstance(cls, type) and issubclass(cls, Master)
-        and getattr(cls, "dedicated_solver", False) and cls.kind not in backend.kinds
-    ))
 
 
 def available(kind: str | None = None, include_missing: bool = False) -> list[BackendInfo]:

@@ -4,7 +4,7 @@ For each instance and master, one process runs the same column generation
 three times, with the projection solved by
 
 * ``dedicated`` -- the warm-started dual active-set Newton solver
-  (:mod:`lpboosting.masters.entropy_projection`), verified every round;
+  (:mod:`lpboosting.backends.dedicated.newton_projection`), verified every round;
 * ``cvxpy:CLARABEL`` and ``cvxpy:ECOS`` -- the exponential-cone statement
   rebuilt and solved by a conic solver every round.
 

@@ -1,6 +1,10 @@
-"""The column-generation loop and its record."""
+"""The column-generation loop, its record, and the stand-alone solves."""
 
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.colgen.loop import ColumnGenerationResult, column_generation
+from lpboosting.colgen.solve import project_master, solve_master
 
-__all__ = ["ColumnGenerationResult", "History", "RoundRecord", "column_generation"]
+__all__ = [
+    "ColumnGenerationResult", "History", "RoundRecord", "column_generation", "project_master",
+    "solve_master",
+]

@@ -1,17 +1,18 @@
-"""Master problems of column generation, one formulation per module."""
+"""Master problems of column generation, one formulation per module (no solver code).
 
-from lpboosting.masters.base import (
-    CvxpyStatement,
-    Master,
-    MasterSession,
-    MasterSolution,
-)
+``MASTERS`` (:mod:`lpboosting.masters.registry`) lists them by name.
+Importing this package loads neither a solver nor scikit-learn.
+"""
+
+from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution
+from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
 from lpboosting.masters.erlpboost import ERLPBoost
 from lpboosting.masters.lpboost import LPBoost, soft_margin
+from lpboosting.masters.registry import MASTERS, MasterSpec, make_master
 from lpboosting.masters.rmboost import RMBoost
 from lpboosting.masters.softboost import SoftBoost, TotalBoost
 
 __all__ = [
-    "CvxpyStatement", "ERLPBoost", "LPBoost", "Master", "MasterSession", "MasterSolution", "RMBoost",
-    "SoftBoost", "TotalBoost", "soft_margin",
+    "CvxpyStatement", "ERLPBoost", "EntropyMaster", "LPBoost", "MASTERS", "Master", "MasterSolution",
+    "MasterSpec", "ProjectionResult", "RMBoost", "SoftBoost", "TotalBoost", "make_master", "soft_margin",
 ]

@@ -3,25 +3,24 @@
 A *master* is the restricted problem of column generation: it is solved over
 the columns (hypotheses) found so far, and its dual solution is the
 distribution over the training examples that the pricing oracle receives.
-A master states itself once in cvxpy (the reference statement, solvable by
-any installed cvxpy solver); an LP master may also provide an incremental
-HiGHS session.  Backends (``lpboosting.backends``) open *sessions*: stateful
-objects that take one new column at a time and re-solve.
+This package holds the mathematics only: each master states itself once in
+cvxpy (the reference statement, solvable by any installed cvxpy solver),
+reads a solver's primal and dual values back into a :class:`MasterSolution`
+in the one sign convention, and says what its gap and its convergence test
+are.  The solvers live in :mod:`lpboosting.backends`, which opens *sessions*
+(stateful objects that take one new column at a time and re-solve); no
+module here imports a solver.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from lpboosting.errors import BackendCapabilityError, SolverError
 from lpboosting.status import SolveStatus
-
-if TYPE_CHECKING:  # pragma: no cover
-    from lpboosting.backends.base import Backend
 
 
 @dataclass
@@ -52,6 +51,16 @@ class MasterSolution:
     def ok(self) -> bool:
         return self.status.ok
 
+    @classmethod
+    def failed(cls, n_samples: int, status: SolveStatus, message: str = "") -> "MasterSolution":
+        """The solution of a failed solve: every value NaN, ``info["message"]`` says why."""
+        nan = float("nan")
+        return cls(
+            status=status, objective=nan, primal_objective=nan, dual_objective=nan,
+            weights=np.empty(0), distribution=np.full(n_samples, nan),
+            info={"message": message} if message else {},
+        )
+
 
 @dataclass
 class CvxpyStatement:
@@ -60,24 +69,6 @@ class CvxpyStatement:
     problem: Any
     variables: dict[str, Any]
     constraints: dict[str, Any]
-
-
-class MasterSession(ABC):
-    """An open master problem that grows by one column at a time."""
-
-    backend_name: str = ""
-
-    def __init__(self, n_samples: int) -> None:
-        self.n_samples = int(n_samples)
-        self.n_columns = 0
-
-    @abstractmethod
-    def add_column(self, column: np.ndarray, edge: float | None = None) -> None:
-        """Add the margin column u (u_n = y_n h(x_n)); ``edge`` is d_{t-1}.u."""
-
-    @abstractmethod
-    def solve(self) -> MasterSolution:
-        """Solve the master over the columns added so far."""
 
 
 def check_unit_interval(value: Any, name: str, meaning: str, advice: str) -> float:
@@ -114,15 +105,17 @@ class Master(ABC):
     """Base class of master problems.
 
     Subclasses write their optimisation model in the class docstring
-    (primal, dual, which dual vector is the distribution) and implement
-    :meth:`cvxpy_statement` / :meth:`cvxpy_solution`.  LP masters may also
-    implement :meth:`open_highspy` for the incremental HiGHS backend.
+    (primal, dual, which dual vector is the distribution), implement
+    :meth:`cvxpy_statement` and its read-back :meth:`cvxpy_solution`, and
+    give a public ``read_back`` that maps a solver's primal and dual values
+    to a :class:`MasterSolution`.  Which solver runs a master is decided by
+    the session table of :mod:`lpboosting.backends`.
     """
 
-    #: problem class: "lp" or "exp_cone"; backends declare what they solve.
+    #: problem class: "lp" or "exp_cone"
     kind: str = "lp"
     name: str = "master"
-    #: backend used when none is named
+    #: backend used when none is named (by :meth:`solve`, the loop and the classifiers)
     default_backend: str = "highspy"
 
     # -- the declarative statement -------------------------------------------------
@@ -136,17 +129,6 @@ class Master(ABC):
     ) -> MasterSolution:
         """Read a solved cvxpy statement back into a :class:`MasterSolution`."""
 
-    # -- optional fast paths -----------------------------------------------------------
-    def open_session(self, n_samples: int, backend: "Backend") -> MasterSession | None:
-        """A master-specific session for ``backend``, or None for the backend's default one."""
-        return None
-
-    def open_highspy(self, n_samples: int, backend: "Backend") -> MasterSession:
-        raise BackendCapabilityError(
-            f"the highspy backend has no incremental form of the {self.name} master; "
-            "use a cvxpy backend, e.g. backend='cvxpy:CLARABEL'"
-        )
-
     # -- column-generation hooks ---------------------------------------------------
     def initial_distribution(self, n_samples: int) -> np.ndarray:
         return np.full(n_samples, 1.0 / n_samples)
@@ -159,27 +141,23 @@ class Master(ABC):
     def converged(self, solution: MasterSolution, edge: float, tol: float) -> bool:
         """True when no column with this edge can improve the master by more than tol."""
 
+    def removable(self, solution: MasterSolution) -> np.ndarray | None:
+        """Mask of the active columns to remove from the master after this solve (None: keep all)."""
+        return None
+
     def params(self) -> dict[str, Any]:
         return {}
 
     # -- stand-alone use -------------------------------------------------------------
-    def solve(self, U: Any, backend: "str | Backend" = "highspy", **options: Any) -> MasterSolution:
+    def solve(self, U: Any, backend: Any = None, **options: Any) -> MasterSolution:
         """Solve this master on a given margin matrix U (N x T), U[n, m] = y_n h_m(x_n).
 
-        Raises :class:`~lpboosting.errors.SolverError` when the solver fails.
+        ``backend=None`` uses the master's :attr:`default_backend`, as the
+        loop and the classifiers do.  Raises
+        :class:`~lpboosting.errors.SolverError` when the solver fails.  (The
+        work is done by :func:`lpboosting.colgen.solve_master`, the layer
+        that knows both the masters and the solvers.)
         """
-        from lpboosting.backends import get_backend
+        from lpboosting.colgen.solve import solve_master
 
-        U = check_margin_matrix(U)
-        session = get_backend(backend, **options).open(self, U.shape[0])
-        for m in range(U.shape[1]):
-            session.add_column(U[:, m])
-        solution = session.solve()
-        if not solution.ok and solution.status is not SolveStatus.INFEASIBLE:
-            raise SolverError(
-                f"{solution.backend} could not solve the {self.name} master: status "
-                f"{solution.status.value} ({solution.info.get('message', 'no message')}); "
-                "try another backend, e.g. backend='cvxpy:CLARABEL'",
-                solution.status,
-            )
-        return solution
+        return solve_master(self, U, backend, **options)

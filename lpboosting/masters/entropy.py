@@ -1,46 +1,35 @@
-"""Shared machinery of the relative-entropy masters (SoftBoost, TotalBoost, ERLPBoost).
+"""What the relative-entropy masters (SoftBoost, TotalBoost, ERLPBoost) share.
 
 Each round of an entropy master does two things over the columns found so
 far:
 
-1. solves the LPBoost LP (incrementally, in HiGHS) for gamma*_t, the
-   optimal soft margin over the chosen columns, and its primal weights w —
-   the final weights of the combined hypothesis, as Warmuth, Glocer and
-   Rätsch (2007) prescribe for SoftBoost;
-2. solves the master's relative-entropy projection for the next
-   distribution d_t, with a *projector*: the dedicated dual Newton solver
-   (``backend="dedicated"``) or a conic solver through cvxpy
-   (``backend="cvxpy:CLARABEL"``, ``"cvxpy:ECOS"``, ``"cvxpy:SCS"``).
+1. the LPBoost LP over the chosen columns gives gamma*_t, the optimal soft
+   margin, and its primal weights w — the final weights of the combined
+   hypothesis, as Warmuth, Glocer and Rätsch (2007) prescribe for SoftBoost;
+2. the master's relative-entropy projection gives the next distribution d_t.
 
-The dedicated solver never hands back an unverified d: when its primal
-feasibility or duality-gap check fails the projection is re-solved by a
-conic solver, and the round's record says so.
+This module states the projection's parts every backend needs: the master's
+cvxpy statement of the projection and its read-back (:meth:`EntropyMaster.
+read_projection`), the closed-form dual values (exact lower bounds), the
+round's bookkeeping (:meth:`~EntropyMaster.round_state`,
+:meth:`~EntropyMaster.finish`) and the result type of one projection
+(:class:`ProjectionResult`).  The session that runs the two steps
+(:mod:`lpboosting.backends.entropy_session`) and the solvers of the
+projection (the dedicated Newton solver, cvxpy's conic solvers) are in
+:mod:`lpboosting.backends`.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from lpboosting.backends.base import Backend
-from lpboosting.errors import SolverNotInstalledError
-from lpboosting.masters.base import (
-    CvxpyStatement,
-    Master,
-    MasterSession,
-    MasterSolution,
-    check_margin_matrix,
-    check_unit_interval,
-)
-from lpboosting.masters.entropy_projection import capped_softmax, relative_entropy
-from lpboosting.masters.lpboost import LPBoost, check_nu, soft_margin
+from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution, check_unit_interval
+from lpboosting.masters.capped_simplex import capped_softmax, relative_entropy
+from lpboosting.masters.lpboost import check_nu
 from lpboosting.status import SolveStatus
-
-#: conic solvers tried, in order, when the dedicated solver cannot verify its answer
-FALLBACK_SOLVERS = ("CLARABEL", "ECOS", "SCS")
 
 
 def check_delta(delta: float) -> float:
@@ -65,19 +54,57 @@ def erlpboost_dual_value(U: np.ndarray, cap: float, eta: float, w: np.ndarray) -
 
 
 @dataclass
-class Projection:
-    """A solved projection: the new distribution and how it was obtained."""
+class ProjectionResult:
+    """Outcome of one entropy projection, whichever solver gave it.
+
+    Attributes:
+        status: OPTIMAL (for the dedicated solver: verified), INFEASIBLE
+            (SoftBoost only; the dedicated solver reports it only with the edge
+            LP's certificate), FAILED (the dedicated solver could not verify
+            its answer: use another solver), or another :class:`SolveStatus`
+            of a conic solver.
+        distribution: d, shape (N,).  For INFEASIBLE the edge-LP minimiser.
+        multipliers: lambda >= 0 (SoftBoost, one per edge constraint) or w in the
+            simplex (ERLPBoost), shape (T,); the last iterate when not optimal.
+        objective: primal value, Delta(d) (SoftBoost) or gamma + Delta(d)/eta (ERLPBoost);
+            +inf when infeasible.
+        dual_objective: dual function value g(lambda) or h(w), a lower bound on the
+            optimum by weak duality.
+        gamma: max_m d . u_m (-inf when T = 0).
+        iterations: solver iterations (Newton or the conic solver's).
+        max_violation: largest violation of the primal constraints by d
+            (sum, bounds, edge constraints); for INFEASIBLE the edge-LP value
+            min_d max_m (d.u_m - bound_m) > 0.
+        gap: objective - dual_objective (nan when infeasible).
+        verified: whether the status is certified (feasibility and gap within
+            tolerance for OPTIMAL; a positive LP lower bound for INFEASIBLE);
+            conic solvers' answers are taken as reported (False).
+        seconds: wall-clock time.
+        message: human-readable details.
+        solver: "dedicated" or "cvxpy:SOLVER".
+        fallback: True when a conic solver answered because the dedicated one
+            could not verify its answer.
+    """
 
     status: SolveStatus
     distribution: np.ndarray
     multipliers: np.ndarray
     objective: float
     dual_objective: float
+    gamma: float
     iterations: int | None
+    max_violation: float
+    gap: float
+    verified: bool
     seconds: float
-    solver: str
-    fallback: bool = False
     message: str = ""
+    solver: str = ""
+    fallback: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when d can be used (optimal, possibly to reduced accuracy)."""
+        return self.status.ok
 
 
 class EntropyMaster(Master):
@@ -108,16 +135,16 @@ class EntropyMaster(Master):
         """(d, multipliers, primal value, dual value) of a solved projection statement."""
         raise NotImplementedError
 
-    def project_dedicated(self, U: np.ndarray, state: dict[str, Any], warm: np.ndarray | None):
-        """Solve the projection with the dedicated solver; returns its ProjectionResult."""
+    def round_state(self, session: Any, lp: MasterSolution) -> dict[str, Any]:
+        """What the projection of this round needs (bounds, eta, ...) and whether to stop first.
+
+        ``session`` holds the run so far: ``edges`` (d_(q-1) . u^q of every
+        column) and ``entropies`` (Delta(d_(q-1)) for each column's pricing).
+        """
         raise NotImplementedError
 
-    def round_state(self, session: "EntropySession", lp: MasterSolution) -> dict[str, Any]:
-        """What the projection of this round needs (bounds, eta, ...) and whether to stop first."""
-        raise NotImplementedError
-
-    def finish(self, session: "EntropySession", lp: MasterSolution, state: dict[str, Any],
-               projection: Projection | None) -> dict[str, Any]:
+    def finish(self, session: Any, lp: MasterSolution, state: dict[str, Any],
+               projection: ProjectionResult | None) -> dict[str, Any]:
         """Master-specific record entries and the stop flag after the round's projection."""
         raise NotImplementedError
 
@@ -134,29 +161,23 @@ class EntropyMaster(Master):
         """Complete the parameters of a stand-alone projection (see :meth:`project`)."""
         return dict(state)
 
-    def project(self, U: Any, backend: "str | Backend" = "dedicated", **state: Any) -> Projection:
+    def project(self, U: Any, backend: Any = None, **state: Any) -> ProjectionResult:
         """Solve one projection of this master on a given margin matrix U (N x T).
 
         SoftBoost/TotalBoost take ``bound`` (the right-hand side gamma_hat - delta);
-        ERLPBoost takes ``eta`` (default: its eta for N examples).
+        ERLPBoost takes ``eta`` (default: its eta for N examples).  ``backend=None``
+        is the master's default (the work is done by
+        :func:`lpboosting.colgen.project_master`).
         """
-        from lpboosting.backends import get_backend
+        from lpboosting.colgen.solve import project_master
 
-        U = check_margin_matrix(U)
-        backend = get_backend(backend)
-        backend.require()
-        backend.check_master(self)
-        return project_with(self, U, self.projection_state(U.shape[0], state), backend)
+        return project_master(self, U, backend, **state)
 
-    def solve(self, U, backend="dedicated", **options):
+    def solve(self, U, backend=None, **options):
         raise NotImplementedError(
             f"{self.name} is a sequence of projections, not one problem: run it with "
             f"column_generation or {self.name}Classifier, or solve one projection with .project(U, ...)"
         )
-
-    # -- sessions ----------------------------------------------------------------------
-    def open_session(self, n_samples: int, backend: Backend) -> "EntropySession":
-        return EntropySession(self, n_samples, backend)
 
     def lp_nu(self, n_samples: int) -> float:
         """nu of the LPBoost LP solved over the chosen columns (for the final weights)."""
@@ -168,159 +189,3 @@ class EntropyMaster(Master):
 
     def converged(self, solution, edge, tol):
         return bool(solution.info.get("stop", False))
-
-
-def solve_with_cvxpy(master: EntropyMaster, U: np.ndarray, state: dict[str, Any], solver: str,
-                     options: dict[str, Any] | None = None) -> Projection:
-    import cvxpy as cp
-
-    start = time.perf_counter()
-    statement = master.projection_problem(U, state)
-    message = ""
-    try:
-        statement.problem.solve(solver=solver, **(options or {}))
-        status = {
-            "optimal": SolveStatus.OPTIMAL, "optimal_inaccurate": SolveStatus.INACCURATE,
-            "infeasible": SolveStatus.INFEASIBLE, "infeasible_inaccurate": SolveStatus.INFEASIBLE,
-        }.get(statement.problem.status, SolveStatus.ERROR)
-    except cp.error.SolverError as exc:
-        status, message = SolveStatus.ERROR, str(exc)
-    seconds = time.perf_counter() - start
-    n = U.shape[0]
-    if status.ok:
-        d, mult, primal, dual = master.read_projection(statement, U)
-        stats = statement.problem.solver_stats
-        iters = getattr(stats, "num_iters", None)
-    else:
-        d, mult, primal, dual, iters = np.full(n, np.nan), np.full(U.shape[1], np.nan), np.nan, np.nan, None
-    return Projection(status, d, mult, primal, dual, iters, seconds, f"cvxpy:{solver}", message=message)
-
-
-def project_with(master: EntropyMaster, U: np.ndarray, state: dict[str, Any], backend: Backend,
-                 warm: np.ndarray | None = None) -> Projection:
-    """Solve ``master``'s projection over U with ``backend`` ("dedicated" or a cvxpy backend).
-
-    The dedicated solver's answer is used only when it verified it; otherwise
-    the projection is re-solved by the first conic solver of
-    :data:`FALLBACK_SOLVERS` that succeeds, and the result says ``fallback``.
-    """
-    if backend.name != "dedicated":
-        return solve_with_cvxpy(master, U, state, backend.solver, backend.options)
-    res = master.project_dedicated(U, state, warm)
-    if res.status == "optimal" and res.verified:
-        return Projection(SolveStatus.OPTIMAL, res.distribution, res.multipliers, res.objective,
-                          res.dual_objective, res.iterations, res.seconds, "dedicated")
-    if res.status == "infeasible":
-        return Projection(SolveStatus.INFEASIBLE, res.distribution, res.multipliers, np.nan,
-                          np.nan, res.iterations, res.seconds, "dedicated", message=res.message)
-    import cvxpy as cp
-
-    installed = set(cp.installed_solvers())
-    for solver in FALLBACK_SOLVERS:
-        if solver in installed:
-            proj = solve_with_cvxpy(master, U, state, solver)
-            if proj.status.ok or proj.status is SolveStatus.INFEASIBLE:
-                proj.fallback = True
-                proj.seconds += res.seconds
-                proj.message = f"dedicated solver unverified ({res.message}); used {proj.solver}"
-                return proj
-    return Projection(SolveStatus.ERROR, res.distribution, res.multipliers, np.nan, np.nan,
-                      res.iterations, res.seconds, "dedicated",
-                      message=f"dedicated solver failed ({res.message}) and no conic solver succeeded")
-
-
-class EntropySession(MasterSession):
-    """LP over the chosen columns (HiGHS, incremental) plus one projection per round."""
-
-    def __init__(self, master: EntropyMaster, n_samples: int, backend: Backend) -> None:
-        super().__init__(n_samples)
-        from lpboosting.backends import HighspyBackend
-
-        self.master = master
-        self.backend = backend
-        self.backend_name = backend.name
-        lp_backend = HighspyBackend()
-        if not lp_backend.is_available():
-            raise SolverNotInstalledError(
-                f"{master.name} solves the LPBoost LP over the chosen columns with highspy, which "
-                "is not installed; run `pip install highspy`"
-            )
-        self.lp = LPBoost(master.lp_nu(n_samples)).open_highspy(n_samples, lp_backend)
-        self.columns: list[np.ndarray] = []
-        self.edges: list[float] = []
-        self.entropies: list[float] = [0.0]  # Delta(d_{t-1}) for each column's pricing; d_0 uniform
-        self.multipliers: np.ndarray | None = None
-
-    def add_column(self, column, edge=None):
-        u = np.asarray(column, dtype=float)
-        self.lp.add_column(u)
-        self.columns.append(u)
-        if edge is None:
-            raise ValueError(f"{self.master.name} needs the edge d_(t-1).u of every new column")
-        self.edges.append(float(edge))
-        self.n_columns += 1
-
-    def _project(self, U: np.ndarray, state: dict[str, Any]) -> Projection:
-        warm = None
-        if self.multipliers is not None:
-            warm = np.concatenate([self.multipliers, np.zeros(U.shape[1] - self.multipliers.size)])
-        return project_with(self.master, U, state, self.backend, warm)
-
-    def solve(self) -> MasterSolution:
-        start = time.perf_counter()
-        lp = self.lp.solve()
-        if not lp.ok:
-            lp.backend = self.backend_name
-            return lp
-        U = np.column_stack(self.columns)
-        state = self.master.round_state(self, lp)
-        projection = None if state.get("stop") else self._project(U, state)
-        record = self.master.finish(self, lp, state, projection)
-        stop = bool(record.pop("stop", False))
-        if projection is not None and not projection.status.ok and not stop:
-            from lpboosting.backends.cvxpy_backend import failed_solution
-
-            sol = failed_solution(self.n_samples, SolveStatus.ERROR)
-            sol.info["message"] = projection.message or f"projection {projection.status.value}"
-            sol.backend = self.backend_name
-            sol.seconds = time.perf_counter() - start
-            return sol
-        if stop or projection is None:
-            d = lp.distribution  # the LP's distribution: still a valid point for pricing and the gap
-            primal = dual = np.nan
-            iters = lp.iterations
-            solver = "lp"
-        else:
-            d = projection.distribution
-            primal, dual = projection.objective, projection.dual_objective
-            iters = projection.iterations
-            solver = projection.solver + (" (fallback)" if projection.fallback else "")
-            self.multipliers = projection.multipliers
-        entropy = relative_entropy(d)
-        self.entropies.append(entropy)
-        margins = U @ lp.weights
-        record.update({
-            "entropy": entropy,
-            "gamma_star": lp.dual_objective,
-            "soft_margin": soft_margin(margins, self.master.lp_nu(self.n_samples)),
-            "solver": solver,
-            "fallback": bool(projection.fallback) if projection is not None else False,
-            "lp_iterations": lp.iterations,
-            "lp_seconds": lp.seconds,
-            "projection_seconds": projection.seconds if projection is not None else 0.0,
-        })
-        return MasterSolution(
-            status=SolveStatus.OPTIMAL,
-            objective=lp.objective,
-            primal_objective=primal,
-            dual_objective=dual,
-            weights=lp.weights,
-            distribution=d,
-            rho=lp.rho,
-            slacks=lp.slacks,
-            gamma=lp.gamma,
-            iterations=iters,
-            seconds=time.perf_counter() - start,
-            backend=self.backend_name,
-            info={"record": record, "stop": stop, "projection": projection},
-        )

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from lpboosting.masters.base import CvxpyStatement
-from lpboosting.masters.entropy import EntropyMaster, relative_entropy
+from lpboosting.masters.capped_simplex import relative_entropy
+from lpboosting.masters.entropy import EntropyMaster, erlpboost_dual_value
 
 
 class ERLPBoost(EntropyMaster):
@@ -77,8 +78,6 @@ class ERLPBoost(EntropyMaster):
         return CvxpyStatement(problem, {"d": d, "gamma": gamma}, {"edges": edges, "eta": state["eta"]})
 
     def read_projection(self, statement, U):
-        from lpboosting.masters.entropy import erlpboost_dual_value
-
         d = np.clip(np.asarray(statement.variables["d"].value, dtype=float), 0.0, None)
         d /= d.sum()
         w = np.maximum(np.atleast_1d(statement.constraints["edges"].dual_value), 0.0)
@@ -87,8 +86,3 @@ class ERLPBoost(EntropyMaster):
         dual = erlpboost_dual_value(U, self.cap(U.shape[0]), eta, w)
         # the primal value of the (clipped, renormalised) d, not the solver's own report
         return d, w, float(np.max(d @ U)) + relative_entropy(d) / eta, float(dual)
-
-    def project_dedicated(self, U, state, warm):
-        from lpboosting.masters.entropy_projection import project_erlpboost
-
-        return project_erlpboost(U, self.cap(U.shape[0]), state["eta"], weights0=warm)

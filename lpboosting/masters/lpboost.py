@@ -12,10 +12,10 @@ import numpy as np
 from lpboosting.masters.base import (
     CvxpyStatement,
     Master,
-    MasterSession,
     MasterSolution,
     check_unit_interval,
 )
+from lpboosting.status import SolveStatus
 
 
 def check_nu(nu: float) -> float:
@@ -112,17 +112,30 @@ class LPBoost(Master):
         )
 
     def cvxpy_solution(self, statement, U, status):
-        c = self.cap(U.shape[0])
         d = np.asarray(statement.variables["d"].value, dtype=float)
         gamma = float(statement.variables["gamma"].value)
-        w = np.maximum(np.atleast_1d(statement.constraints["edges"].dual_value), 0.0)
+        w = np.atleast_1d(statement.constraints["edges"].dual_value)
         # cvxpy's Lagrangian adds  nu_eq * (sum d - 1):  rho = -nu_eq.
         rho = -float(statement.constraints["simplex"].dual_value)
-        psi = np.maximum(np.asarray(statement.constraints["cap"].dual_value, dtype=float), 0.0)
-        return self._solution(status, d, gamma, w, rho, psi, c)
+        psi = np.asarray(statement.constraints["cap"].dual_value, dtype=float)
+        return self.read_back(status, d, gamma, w, rho, psi)
 
-    def _solution(self, status, d, gamma, w, rho, psi, cap) -> MasterSolution:
-        primal = rho - cap * float(psi.sum())
+    # -- read-back ---------------------------------------------------------------------
+    def read_back(self, status: SolveStatus, d: np.ndarray, gamma: float, w: np.ndarray,
+                  rho: float, psi: np.ndarray) -> MasterSolution:
+        """The :class:`MasterSolution` of a solved master, in the one sign convention.
+
+        Arguments are the dual's optimal (d, gamma) and the multipliers of its
+        constraints, written as in the class docstring: w >= 0 of the edge
+        rows d . u^m <= gamma, rho (free) of sum d = 1, psi >= 0 of d <= c.
+        A solver maps its own signs to these (e.g. HiGHS's row duals y give
+        w = -y); w and psi are clipped at 0 (solver round-off).  The primal
+        objective is rho - c sum psi, the dual objective gamma.
+        """
+        cap = self.cap(np.size(d))
+        w = np.maximum(np.asarray(w, dtype=float), 0.0)
+        psi = np.maximum(np.asarray(psi, dtype=float), 0.0)
+        primal = float(rho) - cap * float(psi.sum())
         return MasterSolution(
             status=status,
             objective=primal,
@@ -130,68 +143,7 @@ class LPBoost(Master):
             dual_objective=gamma,
             weights=w,
             distribution=d,
-            rho=rho,
+            rho=float(rho),
             slacks=psi,
-            gamma=gamma,
+            gamma=float(gamma),
         )
-
-    # -- incremental HiGHS ---------------------------------------------------------
-    def open_highspy(self, n_samples, backend):
-        return HighsEdgeLP(self, n_samples, backend)
-
-
-class HighsEdgeLP(MasterSession):
-    """The LPBoost dual in one live HiGHS model; a new hypothesis is a new row.
-
-    Columns of the HiGHS model: d_1..d_N in [0, c], gamma free (cost 1).
-    Rows: sum d = 1, then one row d.u^m - gamma <= 0 per hypothesis.
-    HiGHS reports row duals y with reduced costs z = cost - A^T y, so
-    w_m = -y_m, rho = y_0 and psi_n = max(0, -z_n).
-    """
-
-    def __init__(self, master: LPBoost, n_samples: int, backend) -> None:
-        super().__init__(n_samples)
-        from lpboosting.backends.highspy_backend import import_highspy
-
-        self._highspy = import_highspy()
-        self.master = master
-        self.backend_name = backend.name
-        self.cap = master.cap(n_samples)
-        n = n_samples
-        inf = self._highspy.kHighsInf
-        h = backend.new_model()
-        h.addVars(n, np.zeros(n), np.full(n, self.cap))
-        h.addVar(-inf, inf)
-        h.changeColCost(n, 1.0)
-        self._index = np.arange(n + 1, dtype=np.int32)
-        h.addRow(1.0, 1.0, n, self._index[:n], np.ones(n))
-        self._h = h
-        self._inf = inf
-
-    def add_column(self, column, edge=None):
-        u = np.asarray(column, dtype=float)
-        if u.shape != (self.n_samples,):
-            raise ValueError(f"a column must have shape ({self.n_samples},), got {u.shape}")
-        self._h.addRow(-self._inf, 0.0, self.n_samples + 1, self._index, np.append(u, -1.0))
-        self.n_columns += 1
-
-    def solve(self):
-        from lpboosting.backends.highspy_backend import run_model
-
-        n = self.n_samples
-
-        def read(status, sol, info):
-            x = np.asarray(sol.col_value)
-            y = np.asarray(sol.row_dual)
-            z = np.asarray(sol.col_dual)
-            return self.master._solution(
-                status, x[:n].copy(), float(x[n]), np.maximum(-y[1:], 0.0), float(y[0]),
-                np.maximum(-z[:n], 0.0), self.cap,
-            )
-
-        return run_model(self._h, n, self.backend_name, read)
-
-    @property
-    def model(self):
-        """The live ``highspy.Highs`` model (for inspection or export)."""
-        return self._h

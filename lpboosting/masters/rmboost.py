@@ -70,12 +70,14 @@ rules forever at the optimum.  With it, a finite class of base rules gives a
 finite number of removals, after which the column set only grows, so column
 generation terminates.
 
-Backends.  ``"dedicated"`` (the default, :class:`DedicatedMinimaxSession`)
-solves the dual (17) by a dense dual simplex whose basis has one row per
-active base rule (:mod:`lpboosting.masters.minimax_simplex`), checks every
-answer and re-solves a rejected one with HiGHS.  ``"highspy"``
-(:class:`HighsMinimaxLP`) keeps one live HiGHS model of (16), n rows and a
-column pair per base rule.  ``"cvxpy:SOLVER"`` rebuilds the statement.
+Backends (:mod:`lpboosting.backends`).  ``"dedicated"`` (the default; its
+solver is named ``"dedicated:minimax-simplex"``) solves the dual (17) by a
+dense dual simplex whose basis has one row per active base rule
+(:mod:`lpboosting.backends.dedicated.minimax_simplex`), checks every answer
+and re-solves a rejected one with HiGHS.  ``"highspy"``
+(:mod:`lpboosting.backends.highs.rmboost`) keeps one live HiGHS model of
+(16), n rows and a column pair per base rule.  ``"cvxpy:SOLVER"`` rebuilds
+the statement.
 
 Degeneracy also means that a simplex backend (dedicated, highspy,
 cvxpy:HIGHS) hands the oracle a *vertex* of the optimal dual face, often
@@ -94,29 +96,15 @@ the labels y * sign(d)) are; for a finite ``Columns`` pool pass [U, -U].
 
 from __future__ import annotations
 
-import hashlib
 import math
-import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from lpboosting.masters.base import (
-    CvxpyStatement,
-    Master,
-    MasterSession,
-    MasterSolution,
-)
+from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution
 from lpboosting.status import SolveStatus
 
-if TYPE_CHECKING:  # pragma: no cover
-    from lpboosting.backends.base import Backend
-
-__all__ = [
-    "DedicatedMinimaxSession", "HighsMinimaxLP", "RMBoost", "RMBoostCvxpySession", "check_lam",
-    "minimax_objective", "solve_minimax_with_highs",
-    "oracle_weighting", "paper_duals",
-]
+__all__ = ["RMBoost", "check_lam", "minimax_objective", "oracle_weighting", "paper_duals"]
 
 
 def check_lam(lam: Any) -> float | None:
@@ -213,9 +201,8 @@ class RMBoost(Master):
 
     kind = "lp"
     name = "RMBoost"
-    #: solved by default by the "dedicated" backend (a dense dual simplex on (17), see
-    #: DedicatedMinimaxSession); "highspy" (one live HiGHS model of (16)) and cvxpy too
-    dedicated_solver = True
+    #: solved by default by the "dedicated" backend (its minimax dual simplex on (17));
+    #: "highspy" (one live HiGHS model of (16)) and cvxpy too
     default_backend = "dedicated"
     #: a dual constraint counts as strictly satisfied when |d . u_j| < lam - prune_tol
     prune_tol: float = 1e-7
@@ -284,11 +271,21 @@ class RMBoost(Master):
         # alpha' (upper margin block) and beta' (lower margin block).
         alpha = np.maximum(np.asarray(statement.constraints["upper"].dual_value, dtype=float), 0.0)
         beta = np.maximum(np.asarray(statement.constraints["lower"].dual_value, dtype=float), 0.0)
-        return self._solution(status, U, np.atleast_1d(mu), np.atleast_1d(alpha),
+        return self.read_back(status, U, np.atleast_1d(mu), np.atleast_1d(alpha),
                               np.atleast_1d(beta), self.lam_for(n))
 
-    def _solution(self, status: SolveStatus, U: np.ndarray, mu: np.ndarray, alpha: np.ndarray,
+    # -- read-back ---------------------------------------------------------------------
+    def read_back(self, status: SolveStatus, U: np.ndarray, mu: np.ndarray, alpha: np.ndarray,
                   beta: np.ndarray, lam: float) -> MasterSolution:
+        """The :class:`MasterSolution` of a solved master over the columns U, in the one convention.
+
+        ``mu`` are the signed weights of U's columns; ``alpha`` (>= 0) and
+        ``beta`` (>= 0) the multipliers of the upper and lower margin blocks
+        (U mu)_i <= 1/2 and (U mu)_i >= -1/2 (a solver maps its own signs to
+        these: HiGHS's row duals y give alpha' = max(-y, 0), beta' =
+        max(y, 0)).  R is evaluated from mu (F(mu)), the dual value from
+        (alpha, beta), and the oracle's signed weighting is d = 1/n - (alpha - beta).
+        """
         n = U.shape[0]
         d = 1.0 / n - (alpha - beta)
         risk = minimax_objective(U, mu, lam)
@@ -315,322 +312,8 @@ class RMBoost(Master):
         """Mask of the columns Algorithm 1 removes: |d . u_j| < lam strictly and mu_j = 0."""
         return (np.abs(dual_edges) < lam - self.prune_tol) & (np.abs(mu) <= self.zero_tol)
 
-    # -- sessions ----------------------------------------------------------------------
-    def open_session(self, n_samples: int, backend: "Backend") -> MasterSession | None:
-        from lpboosting.backends.cvxpy_backend import CvxpyBackend
-        from lpboosting.backends.dedicated import DedicatedBackend
-
-        if isinstance(backend, CvxpyBackend):
-            return RMBoostCvxpySession(self, n_samples, backend)
-        if isinstance(backend, DedicatedBackend):
-            return DedicatedMinimaxSession(self, n_samples, backend)
-        return None
-
-    def open_highspy(self, n_samples: int, backend: "Backend") -> "HighsMinimaxLP":
-        return HighsMinimaxLP(self, n_samples, backend)
-
-
-class _ColumnStore:
-    """Every column added (session index j), growing by doubling."""
-
-    def __init__(self, n_samples: int) -> None:
-        self.data = np.empty((n_samples, 16))
-        self.size = 0
-
-    def append(self, u: np.ndarray) -> None:
-        if self.size == self.data.shape[1]:
-            grown = np.empty((self.data.shape[0], 2 * self.data.shape[1]))
-            grown[:, :self.size] = self.data[:, :self.size]
-            self.data = grown
-        self.data[:, self.size] = u
-        self.size += 1
-
-    def columns(self, index: np.ndarray) -> np.ndarray:
-        return self.data[:, index]
-
-
-def _check_column(column: Any, n_samples: int) -> np.ndarray:
-    u = np.asarray(column, dtype=float)
-    if u.shape != (n_samples,):
-        raise ValueError(f"a column must have shape ({n_samples},), got {u.shape}")
-    if not np.all(np.isfinite(u)):
-        raise ValueError("a column contains NaN or inf; margins y_n h(x_n) must be finite")
-    return u
-
-
-def _digest(u: np.ndarray) -> bytes:
-    return hashlib.blake2b(np.ascontiguousarray(u, dtype=float).tobytes(), digest_size=16).digest()
-
-
-class _PruningSession(MasterSession):
-    """Bookkeeping shared by the RMBoost sessions: active columns and removal."""
-
-    def __init__(self, master: RMBoost, n_samples: int) -> None:
-        super().__init__(n_samples)
-        self.master = master
-        self.lam = master.lam_for(n_samples)
-        self._store = _ColumnStore(n_samples)
-        #: session indices (order of add_column) of the columns in the live master
-        self.active: list[int] = []
-        #: session indices removed so far, in order of removal
-        self.removed: list[int] = []
-        #: digests of the removed columns, and per active column whether it may be removed
-        self._removed_keys: set[bytes] = set()
-        self._removable: list[bool] = []
-
-    def _remember(self, u: np.ndarray) -> None:
-        self._removable.append(not (self._removed_keys and _digest(u) in self._removed_keys))
-        self._store.append(u)
-        self.active.append(self.n_columns)
-        self.n_columns += 1
-
-    def _finish(self, solution: MasterSolution, mu_active: np.ndarray) -> np.ndarray:
-        """Expand weights to every added column, then remove what Algorithm 1 removes.
-
-        Returns the positions (in ``self.active`` before removal) of the removed columns.
-        """
-        index = np.asarray(self.active, dtype=int)
-        weights = np.zeros(self.n_columns)
-        weights[index] = mu_active
-        edges = np.full(self.n_columns, np.nan)
-        edges[index] = solution.info["dual_edges"]
-        solution.weights = weights
-        solution.info["dual_edges"] = edges
-        solution.info["active_columns"] = index.copy()
-        positions = np.empty(0, dtype=int)
-        if self.master.prune and index.size:
-            mask = self.master.prunable(edges[index], mu_active, self.lam)
-            mask &= np.asarray(self._removable, dtype=bool)  # a column is removed at most once
-            positions = np.flatnonzero(mask)
-        if positions.size:
-            for j in index[positions]:
-                self._removed_keys.add(_digest(self._store.data[:, j]))
-            self.removed.extend(int(j) for j in index[positions])
-            keep = np.ones(index.size, dtype=bool)
-            keep[positions] = False
-            self.active = [int(j) for j in index[keep]]
-            self._removable = [r for r, k in zip(self._removable, keep) if k]
-        solution.info["record"]["removed"] = int(positions.size)
-        solution.info["record"]["active"] = len(self.active)
-        return positions
-
-
-class RMBoostCvxpySession(_PruningSession):
-    """The cvxpy statement rebuilt over the active columns at each solve (reference path)."""
-
-    def __init__(self, master: RMBoost, n_samples: int, backend: Any) -> None:
-        super().__init__(master, n_samples)
-        self.backend = backend
-        self.backend_name = backend.name
-
-    def add_column(self, column, edge=None):
-        self._remember(_check_column(column, self.n_samples))
-
-    def solve(self) -> MasterSolution:
-        if not self.active:
-            raise ValueError("add at least one column before solving the RMBoost master")
-        U = self._store.columns(np.asarray(self.active, dtype=int))
-        solution = self.backend.solve_statement(self.master, U)
-        if solution.ok:
-            self._finish(solution, np.asarray(solution.weights, dtype=float))
-        return solution
-
-
-class HighsMinimaxLP(_PruningSession):
-    """The RMBoost primal (16) in one live HiGHS model; a new base rule is a new column PAIR.
-
-    Rows: the n ranged rows -1/2 <= (U mu)_i <= 1/2.  Columns: mu+_j (cost
-    lam - tau_j) and mu-_j (cost lam + tau_j), both in [0, inf), stored as
-    consecutive pairs in the order of the active columns; the objective
-    offset is 1/2, so HiGHS's objective value is R.  Each solve re-starts
-    from the previous basis (adding columns keeps it primal feasible;
-    removed columns are non-basic, so it stays valid).  HiGHS's row duals y
-    satisfy z = c - A^T y; a row at its upper bound has y_i <= 0, at its
-    lower bound y_i >= 0, so alpha' = max(-y, 0) and beta' = max(y, 0).
-    """
-
-    def __init__(self, master: RMBoost, n_samples: int, backend: Any) -> None:
-        super().__init__(master, n_samples)
-        from lpboosting.backends.highspy_backend import import_highspy
-
-        self._highspy = import_highspy()
-        self.backend_name = backend.name
-        n = n_samples
-        h = backend.new_model()
-        self._inf = self._highspy.kHighsInf
-        h.addRows(n, np.full(n, -0.5), np.full(n, 0.5), 0, np.zeros(n, dtype=np.int32),
-                  np.zeros(0, dtype=np.int32), np.zeros(0))
-        h.changeObjectiveOffset(0.5)
-        self._h = h
-        self._rows = np.arange(n, dtype=np.int32)
-
-    def add_column(self, column, edge=None):
-        u = _check_column(column, self.n_samples)
-        tau = float(u.mean())
-        nz = np.flatnonzero(u).astype(np.int32)
-        k = nz.size
-        self._h.addCols(
-            2, np.array([self.lam - tau, self.lam + tau]), np.zeros(2), np.full(2, self._inf),
-            2 * k, np.array([0, k], dtype=np.int32), np.concatenate([nz, nz]),
-            np.concatenate([u[nz], -u[nz]]),
-        )
-        self._remember(u)
-
-    def solve(self) -> MasterSolution:
-        from lpboosting.backends.highspy_backend import run_model
-
-        if not self.active:
-            raise ValueError("add at least one column before solving the RMBoost master")
-        h = self._h
-
-        def read(status, sol, info):
-            x = np.asarray(sol.col_value)
-            y = np.asarray(sol.row_dual)
-            mu = x[0::2] - x[1::2]
-            U = self._store.columns(np.asarray(self.active, dtype=int))
-            solution = self.master._solution(status, U, mu, np.maximum(-y, 0.0),
-                                             np.maximum(y, 0.0), self.lam)
-            solution.info["highs_objective"] = float(info.objective_function_value)
-            positions = self._finish(solution, mu)
-            if positions.size:
-                cols = np.sort(np.concatenate([2 * positions, 2 * positions + 1])).astype(np.int32)
-                h.deleteCols(cols.size, cols)
-            return solution
-
-        return run_model(h, self.n_samples, self.backend_name, read)
-
-    @property
-    def model(self) -> Any:
-        """The live ``highspy.Highs`` model (for inspection or export)."""
-        return self._h
-
-
-def solve_minimax_with_highs(U: np.ndarray, lam: float) -> tuple[SolveStatus, np.ndarray, np.ndarray, int]:
-    """(16) over the margin columns U solved once by HiGHS: (status, mu, y = beta' - alpha', iterations).
-
-    The model is :class:`HighsMinimaxLP`'s (n ranged rows, a column pair per
-    base rule), built in one call; used when the dedicated solver's answer
-    fails its check.
-    """
-    from lpboosting.backends.highspy_backend import (
-        HighspyBackend,
-        import_highspy,
-        map_highs_status,
-    )
-
-    highspy = import_highspy()
-    n, t = U.shape
-    h = HighspyBackend().new_model()
-    h.addRows(n, np.full(n, -0.5), np.full(n, 0.5), 0, np.zeros(n, dtype=np.int32),
-              np.zeros(0, dtype=np.int32), np.zeros(0))
-    tau = U.mean(axis=0)
-    cost = np.empty(2 * t)
-    cost[0::2], cost[1::2] = lam - tau, lam + tau
-    A = np.empty((n, 2 * t))
-    A[:, 0::2], A[:, 1::2] = U, -U
-    h.addCols(2 * t, cost, np.zeros(2 * t), np.full(2 * t, highspy.kHighsInf), A.size,
-              (np.arange(2 * t) * n).astype(np.int32), np.tile(np.arange(n, dtype=np.int32), 2 * t),
-              np.asfortranarray(A).ravel(order="F"))
-    h.changeObjectiveOffset(0.5)
-    h.run()
-    status = map_highs_status(highspy, h.getModelStatus())
-    iterations = int(h.getInfo().simplex_iteration_count)
-    if not status.ok:
-        return status, np.zeros(t), np.zeros(n), iterations
-    x = np.asarray(h.getSolution().col_value)
-    return status, x[0::2] - x[1::2], np.asarray(h.getSolution().row_dual, dtype=float), iterations
-
-
-class DedicatedMinimaxSession(_PruningSession):
-    """The RMBoost master solved by :class:`~lpboosting.masters.minimax_simplex.MinimaxDualSimplex`.
-
-    The dense dual simplex works on the dual (17) with one basis row per
-    active base rule, warm-started across rounds (a new base rule borders the
-    basis inverse; a removed one is cut out of it).  Every answer is checked
-    before it is returned: |U mu| <= 1/2 + ``check_tol`` (primal feasible),
-    |u_j . d| <= lam + ``check_tol`` for every active column (dual feasible),
-    and F(mu) = 1/2 (1 - sum |y|) within ``check_tol`` (no duality gap, hence
-    complementary slackness).  An answer that fails (or a solver failure) is
-    replaced by a fresh HiGHS solve of the same restricted master
-    (:func:`solve_minimax_with_highs`); the round's record says
-    ``solver = "highspy (fallback)"``, ``fallback = True`` and why.
-    """
-
-    #: tolerance of the optimality check of every answer
-    check_tol: float = 1e-9
-
-    def __init__(self, master: RMBoost, n_samples: int, backend: Any) -> None:
-        super().__init__(master, n_samples)
-        from lpboosting.masters.minimax_simplex import MinimaxDualSimplex
-
-        self.backend_name = backend.name
-        self.simplex = MinimaxDualSimplex(n_samples, self.lam)
-        #: rounds answered by the HiGHS fallback
-        self.fallbacks = 0
-
-    def add_column(self, column, edge=None):
-        u = _check_column(column, self.n_samples)
-        self.simplex.add_row(u)
-        self._remember(u)
-
-    def _solution_of(self, U: np.ndarray, mu: np.ndarray, y: np.ndarray) -> MasterSolution:
-        """The MasterSolution of (mu, y = beta' - alpha'): R, the dual value and the edges."""
-        return self.master._solution(SolveStatus.OPTIMAL, U, mu, np.maximum(-y, 0.0),
-                                     np.maximum(y, 0.0), self.lam)
-
-    def check(self, U: np.ndarray, mu: np.ndarray, y: np.ndarray) -> str:
-        """'' when (mu, y) is optimal for (16)-(17) over U within ``check_tol``, else why not."""
-        if not (np.all(np.isfinite(mu)) and np.all(np.isfinite(y))):
-            return "non-finite values"
-        return self._check(U, self._solution_of(U, mu, y))
-
-    def _check(self, U: np.ndarray, solution: MasterSolution) -> str:
-        tol = self.check_tol
-        margin = float(np.abs(U @ solution.weights).max()) - 0.5
-        if margin > tol:
-            return f"primal infeasible by {margin:.1e}"
-        edge = float(np.abs(solution.info["dual_edges"]).max()) - self.lam
-        if edge > tol:
-            return f"dual infeasible by {edge:.1e}"
-        gap = abs(solution.primal_objective - solution.dual_objective)
-        if gap > tol:
-            return f"duality gap {gap:.1e}"
-        return ""
-
-    def solve(self) -> MasterSolution:
-        from lpboosting.backends.cvxpy_backend import failed_solution
-
-        if not self.active:
-            raise ValueError("add at least one column before solving the RMBoost master")
-        start = time.perf_counter()
-        U = self.simplex.U  # the active columns, in the order of self.active
-        result = self.simplex.solve()
-        iterations = result.iterations
-        mu, solver = result.mu, "dedicated"
-        if result.ok and np.all(np.isfinite(result.mu)) and np.all(np.isfinite(result.y)):
-            solution = self._solution_of(U, result.mu, result.y)
-            problem = self._check(U, solution)
-        else:
-            problem = result.message or "non-finite values"
-        if problem:
-            self.fallbacks += 1
-            self.simplex.reset_basis()
-            status, mu, y, more = solve_minimax_with_highs(U, self.lam)
-            iterations += more
-            solver = "highspy (fallback)"
-            if not status.ok:
-                solution = failed_solution(self.n_samples, status)
-                solution.info["message"] = (f"the dedicated solver's answer was rejected "
-                                            f"({problem}) and HiGHS returned {status.value}")
-                solution.seconds = time.perf_counter() - start
-                solution.backend = self.backend_name
-                return solution
-            solution = self._solution_of(U, mu, y)
-        solution.info["record"].update(
-            {"solver": solver, "fallback": bool(problem)} | ({"message": problem} if problem else {}))
-        positions = self._finish(solution, mu)
-        self.simplex.remove_rows(positions)
-        solution.iterations = iterations
-        solution.seconds = time.perf_counter() - start
-        solution.backend = self.backend_name
-        return solution
+    def removable(self, solution: MasterSolution) -> np.ndarray | None:
+        """With ``prune``: :meth:`prunable` over the solution's columns (Algorithm 1, Steps 14-16)."""
+        if not self.prune:
+            return None
+        return self.prunable(solution.info["dual_edges"], solution.weights, float(solution.gamma))

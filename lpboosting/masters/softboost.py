@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from lpboosting.masters.base import CvxpyStatement
-from lpboosting.masters.entropy import EntropyMaster, check_delta, relative_entropy
+from lpboosting.masters.capped_simplex import relative_entropy
+from lpboosting.masters.entropy import EntropyMaster, check_delta, softboost_dual_value
+from lpboosting.status import SolveStatus
 
 #: a projection whose feasible set is thinner than this is treated as empty
 FEASIBILITY_MARGIN = 1e-10
@@ -66,7 +68,7 @@ class SoftBoost(EntropyMaster):
         # When gamma*_t < bound there is a strictly positive feasible d (mix the LP's d with
         # the uniform one), so the projection has no zero: the paper's "d has a zero" case is
         # exactly the boundary gamma*_t = bound, which round_state already treats as a stop.
-        if projection is not None and projection.status.value == "infeasible":
+        if projection is not None and projection.status is SolveStatus.INFEASIBLE:
             stop, reason = True, "infeasible"
         return {"gamma_hat": state["gamma_hat"], "bound": state["bound"], "stop": stop,
                 "stop_reason": reason}
@@ -91,8 +93,6 @@ class SoftBoost(EntropyMaster):
         return CvxpyStatement(problem, {"d": d}, {"edges": edges, "simplex": simplex, "bound": state["bound"]})
 
     def read_projection(self, statement, U):
-        from lpboosting.masters.entropy import softboost_dual_value
-
         d = np.clip(np.asarray(statement.variables["d"].value, dtype=float), 0.0, None)
         d /= d.sum()
         lam = np.maximum(np.atleast_1d(statement.constraints["edges"].dual_value), 0.0)
@@ -100,11 +100,6 @@ class SoftBoost(EntropyMaster):
         dual = softboost_dual_value(U, bound, self.cap(U.shape[0]), lam)
         # the primal value of the (clipped, renormalised) d, not the solver's own report
         return d, lam, relative_entropy(d), float(dual)
-
-    def project_dedicated(self, U, state, warm):
-        from lpboosting.masters.entropy_projection import project_softboost
-
-        return project_softboost(U, state["bound"], self.cap(U.shape[0]), multipliers0=warm)
 
 
 class TotalBoost(SoftBoost):

@@ -1,4 +1,8 @@
-r"""Relative-entropy projections of SoftBoost / TotalBoost and ERLPBoost.
+r"""The dedicated Newton solver of the relative-entropy projections (SoftBoost / TotalBoost, ERLPBoost).
+
+Backend name ``"dedicated:newton"`` (``"dedicated"``, the entropy masters'
+default, picks it for them).  The closed forms it rests on (capped softmax,
+relative entropy) are in :mod:`lpboosting.masters.capped_simplex`.
 
 Both masters minimise the relative entropy to the uniform distribution,
 
@@ -78,7 +82,6 @@ import contextlib
 import math
 import time
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.linalg import LinAlgError
@@ -86,20 +89,22 @@ from scipy.linalg.lapack import dpotrf as _dpotrf
 from scipy.linalg.lapack import dpotrs as _dpotrs
 from scipy.optimize import linprog
 
-__all__ = [
-    "ProjectionResult",
-    "capped_softmax",
-    "capped_minimum",
-    "edge_lp",
-    "relative_entropy",
-    "project_softboost",
-    "project_erlpboost",
-]
+from lpboosting.backends.cvxpy_backend import import_cvxpy, project_with_cvxpy
+from lpboosting.backends.entropy_session import EntropySession
+from lpboosting.masters.capped_simplex import (
+    capped_minimum,
+    capped_softmax_masked,
+    check_cap,
+    relative_entropy,
+)
+from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
+from lpboosting.masters.erlpboost import ERLPBoost
+from lpboosting.masters.softboost import SoftBoost
+from lpboosting.status import SolveStatus
 
-Status = Literal["optimal", "infeasible", "failed"]
+__all__ = ["edge_lp", "project_erlpboost", "project_softboost"]
 
 _ARMIJO = 1e-4
-_LOG_MIN = -np.finfo(float).max  # keeps log d finite (d = 0) when scores overflow
 _INFEASIBLE_TOL = 1e-12  # certified edge-LP lower bound needed to report infeasibility
 _ARC_TRIALS = 5
 _RIDGE_MIN = 1e-13  # relative ridge of the Newton matrix
@@ -135,169 +140,6 @@ def _blas_single_thread():
 
 
 _EPS = np.finfo(float).eps
-
-
-@dataclass
-class ProjectionResult:
-    """Outcome of an entropy projection.
-
-    Attributes:
-        status: "optimal" (verified), "infeasible" (SoftBoost only, certified by the
-            edge LP) or "failed" (not verified; fall back to another solver).
-        distribution: d, shape (N,).  For "infeasible" the edge-LP minimiser.
-        multipliers: lambda >= 0 (SoftBoost, one per edge constraint) or w in the
-            simplex (ERLPBoost), shape (T,); the last iterate when not "optimal".
-        objective: primal value, Delta(d) (SoftBoost) or gamma + Delta(d)/eta (ERLPBoost);
-            +inf when infeasible.
-        dual_objective: dual function value g(lambda) or h(w), a lower bound on the
-            optimum by weak duality.
-        gamma: max_m d . u_m (-inf when T = 0).
-        iterations: Newton iterations.
-        max_violation: largest violation of the primal constraints by d
-            (sum, bounds, edge constraints); for "infeasible" the edge-LP value
-            min_d max_m (d.u_m - bound_m) > 0.
-        gap: objective - dual_objective (nan when infeasible).
-        verified: whether the status is certified (feasibility and gap within
-            tolerance for "optimal"; a positive LP lower bound for "infeasible").
-        seconds: wall-clock time.
-        message: human-readable details.
-    """
-
-    status: Status
-    distribution: np.ndarray
-    multipliers: np.ndarray
-    objective: float
-    dual_objective: float
-    gamma: float
-    iterations: int
-    max_violation: float
-    gap: float
-    verified: bool
-    seconds: float
-    message: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "optimal" and self.verified
-
-
-# ----------------------------------------------------------------------------
-# capped softmax (log domain water-filling)
-# ----------------------------------------------------------------------------
-
-
-def _check_cap(cap: float, n: int) -> float:
-    cap = float(cap)
-    if not np.isfinite(cap) and cap != np.inf:
-        raise ValueError(f"cap must be a number >= 1/N, got {cap!r}")
-    if n < 1:
-        raise ValueError("need at least one example (N >= 1)")
-    if cap * n < 1.0 - 1e-12:
-        raise ValueError(f"cap={cap!r} is below 1/N = {1.0 / n!r}: the capped simplex is empty")
-    return cap
-
-
-def _logsumexp(x: np.ndarray) -> float:
-    m = float(np.max(x))
-    if not np.isfinite(m):
-        return m
-    return m + math.log(float(np.sum(np.exp(x - m))))
-
-
-def _capped_softmax(s: np.ndarray, cap: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(d, log_d, free) with free the boolean mask of uncapped coordinates."""
-    n = s.size
-    if cap >= 1.0:  # no cap can bind
-        log_d = np.maximum(s - _logsumexp(s), _LOG_MIN)
-        return np.exp(log_d), log_d, np.ones(n, dtype=bool)
-    log_cap = math.log(cap)
-    if cap * n <= 1.0 + 1e-12:  # the capped simplex is the single point 1/N
-        log_d = np.full(n, -math.log(n))
-        return np.full(n, 1.0 / n), log_d, np.zeros(n, dtype=bool)
-    # fast path: plain softmax already respects the cap
-    lse = _logsumexp(s)
-    if float(np.max(s)) - lse <= log_cap:
-        log_d = np.maximum(s - lse, _LOG_MIN)
-        return np.exp(log_d), log_d, np.ones(n, dtype=bool)
-    order = np.argsort(-s, kind="stable")
-    ss = s[order]
-    # at most kmax coordinates can be capped with a positive remainder (kmax*cap < 1)
-    kmax = min(n - 1, int(math.ceil(1.0 / cap)) - 1)
-    while kmax > 0 and kmax * cap >= 1.0:
-        kmax -= 1
-    # suffix[k] = LSE(ss[k:]); summed from the small end, so relatively accurate
-    top = float(ss[0])
-    if top - float(ss[-1]) < 600.0:  # no underflow: plain exponentials
-        suffix = np.log(np.cumsum(np.exp(ss[::-1] - top))[::-1][: kmax + 1]) + top
-    else:
-        suffix = np.logaddexp.accumulate(ss[::-1])[::-1][: kmax + 1]
-    ks = np.arange(kmax + 1)
-    rem = 1.0 - ks * cap
-    tau = suffix - np.log(rem)
-    ok = ss[: kmax + 1] - tau <= log_cap  # the largest uncapped share is within the cap
-    ok[-1] = True
-    k = int(np.argmax(ok))
-    tau_k = _logsumexp(ss[k:]) - math.log(1.0 - k * cap)  # recomputed accurately
-    log_d = np.clip(s - tau_k, _LOG_MIN, log_cap)
-    free = np.ones(n, dtype=bool)
-    capped = order[:k]
-    log_d[capped] = log_cap
-    free[capped] = False
-    d = np.exp(log_d)
-    # the free shares sum to 1 - k*cap up to rounding; fix the rounding (it only
-    # matters when the scores are so large that their spacing exceeds O(1))
-    total_free = float(d[free].sum())
-    rem_k = 1.0 - k * cap
-    if total_free > 0 and abs(total_free - rem_k) > 4 * _EPS * n:
-        d[free] *= rem_k / total_free
-        d[free] = np.minimum(d[free], cap)
-        log_d[free] = np.log(np.maximum(d[free], np.finfo(float).tiny))
-    return d, log_d, free
-
-
-def capped_softmax(s: np.ndarray, cap: float) -> tuple[np.ndarray, np.ndarray]:
-    r"""argmax_{d in P_cap} d^T s - sum_n d_n ln d_n, and its logarithm.
-
-    The maximiser is ``d_n = min(cap, exp(s_n - tau))`` with tau chosen so that
-    ``sum d = 1`` (a cap >= 1 never binds: plain softmax).  It is computed by
-    sorting s and water-filling in the log domain (logsumexp of suffixes), so
-    nothing is exponentiated that could overflow, for any finite scores (tiny
-    shares underflow to 0 in ``d`` while ``log_d`` stays finite).  As always in
-    floating point, differences of scores below their spacing (``|s| eps``) are
-    not resolved.
-
-    Returns:
-        (d, log_d), both of shape (N,).
-    """
-    s = np.asarray(s, dtype=float).ravel()
-    cap = _check_cap(cap, s.size)
-    if not np.all(np.isfinite(s)):
-        raise ValueError("scores must be finite")
-    with np.errstate(over="ignore"):
-        d, log_d, _ = _capped_softmax(s, cap)
-    return d, log_d
-
-
-def relative_entropy(d: np.ndarray) -> float:
-    """Delta(d) = sum_n d_n ln(d_n N), with 0 ln 0 = 0."""
-    d = np.asarray(d, dtype=float)
-    pos = d > 0
-    return float(np.sum(d[pos] * np.log(d[pos] * d.size)))
-
-
-def capped_minimum(v: np.ndarray, cap: float) -> tuple[float, np.ndarray]:
-    """min_{d in P_cap} d . v in closed form (cap the smallest entries first)."""
-    v = np.asarray(v, dtype=float)
-    n = v.size
-    c = min(float(cap), 1.0)
-    order = np.argsort(v, kind="stable")
-    d = np.zeros(n)
-    k = min(n, int(math.floor(1.0 / c + 1e-12)))
-    d[order[:k]] = c
-    rest = 1.0 - k * c
-    if k < n and rest > 0:
-        d[order[k]] = rest
-    return float(d @ v), d
 
 
 # ----------------------------------------------------------------------------
@@ -357,7 +199,7 @@ def _prepare(U, bound, cap):
     if not np.all(np.isfinite(U)):
         raise ValueError("U must be finite")
     N, T = U.shape
-    cap = _check_cap(cap, N)
+    cap = check_cap(cap, N)
     if bound is None:
         b = np.zeros(T)
     else:
@@ -400,7 +242,7 @@ class _Dual:
         self.evaluations += 1
         Ux = self.U @ x
         s = -self.scale * Ux
-        d, log_d, free = _capped_softmax(s, self.cap)
+        d, log_d, free = capped_softmax_masked(s, self.cap)
         delta = float(d @ (log_d + self.logN))
         dUx = float(d @ Ux)
         xb = float(x @ self.b)
@@ -719,9 +561,9 @@ def project_softboost(
     dual = _Dual(U, b, cap, 1.0)
     dmax = math.log(N * min(cap, 1.0))  # the largest relative entropy on P_cap
 
-    def finish(status: Status, d, lam, dual_value, iters, verified, message) -> ProjectionResult:
+    def finish(status: SolveStatus, d, lam, dual_value, iters, verified, message) -> ProjectionResult:
         edges = U.T @ d
-        if status == "infeasible":
+        if status is SolveStatus.INFEASIBLE:
             # primal infeasible / dual unbounded; max_violation = the edge-LP value
             objective, gap = np.inf, np.nan
             viol = float(np.max(edges - b))
@@ -733,7 +575,7 @@ def project_softboost(
             status=status, distribution=d, multipliers=lam, objective=float(objective),
             dual_objective=float(dual_value), gamma=float(edges.max(initial=-np.inf)),
             iterations=iters, max_violation=viol, gap=float(gap), verified=verified,
-            seconds=time.perf_counter() - t0, message=message,
+            seconds=time.perf_counter() - t0, message=message, solver="dedicated",
         )
 
     def verify(ev: _Eval, iters: int, why: str) -> ProjectionResult | None:
@@ -744,7 +586,7 @@ def project_softboost(
         gap = delta - ev.value  # g(lambda) is an exact lower bound (weak duality)
         scale = max(1.0, abs(delta))
         if box <= 1e-9 and viol <= feas_tol and abs(gap) <= gap_tol * scale and np.all(ev.x >= 0):
-            return finish("optimal", d, ev.x, ev.value, iters, True,
+            return finish(SolveStatus.OPTIMAL, d, ev.x, ev.value, iters, True,
                           f"verified: violation {viol:.1e}, gap {gap:.1e} ({why})")
         return None
 
@@ -752,15 +594,15 @@ def project_softboost(
         try:
             value, d_lp, _, lower = _edge_lp_full(U, b, cap)
         except RuntimeError as exc:  # pragma: no cover - HiGHS failure
-            return finish("failed", ev.d, ev.x, ev.value, iters, False,
+            return finish(SolveStatus.FAILED, ev.d, ev.x, ev.value, iters, False,
                           f"Newton {why} after {iters} iterations; {exc}")
         if lower > _INFEASIBLE_TOL:
             msg = (f"infeasible: min over the capped simplex of max_m (d.u_m - bound_m) = {value:.3e} "
                    f"(certified lower bound {lower:.3e}); Newton: {why} after {iters} iterations")
-            return finish("infeasible", d_lp, ev.x, np.inf, iters, True, msg)
+            return finish(SolveStatus.INFEASIBLE, d_lp, ev.x, np.inf, iters, True, msg)
         msg = (f"Newton {why} after {iters} iterations and did not verify; edge LP value {value:.3e} "
                f"(lower bound {lower:.3e}): not certified infeasible")
-        return finish("failed", ev.d, ev.x, ev.value, iters, False, msg)
+        return finish(SolveStatus.FAILED, ev.d, ev.x, ev.value, iters, False, msg)
 
     with _blas_single_thread():
         if T == 0 or cap * N <= 1.0 + 1e-12:  # no constraints, or d fixed at uniform
@@ -870,11 +712,68 @@ def _erlp_result(U, cap, eta, dual, out, gap_tol, t0) -> ProjectionResult:
     wviol = float(max(abs(w.sum() - 1.0), -w.min()))
     scale = max(1.0, abs(objective))
     verified = bool(box <= 1e-9 and wviol <= 1e-12 and -gap_tol * scale <= gap <= gap_tol * scale)
-    status: Status = "optimal" if verified else "failed"
+    status = SolveStatus.OPTIMAL if verified else SolveStatus.FAILED
     message = (f"{'verified' if verified else 'NOT verified'}: gap {gap:.1e}, box violation {box:.1e}"
                f" ({out.reason})")
     return ProjectionResult(
         status=status, distribution=d, multipliers=w, objective=objective,
         dual_objective=ev.value, gamma=gamma, iterations=out.iterations, max_violation=box,
         gap=gap, verified=verified, seconds=time.perf_counter() - t0, message=message,
+        solver="dedicated",
     )
+
+
+# ----------------------------------------------------------------------------
+# the projector of the entropy sessions, with its conic fallback
+# ----------------------------------------------------------------------------
+
+#: conic solvers tried, in order, when the dedicated solver cannot verify its answer
+FALLBACK_SOLVERS = ("CLARABEL", "ECOS", "SCS")
+
+
+def _softboost(master: SoftBoost, U: np.ndarray, state: dict, warm: np.ndarray | None) -> ProjectionResult:
+    return project_softboost(U, state["bound"], master.cap(U.shape[0]), multipliers0=warm)
+
+
+def _erlpboost(master: ERLPBoost, U: np.ndarray, state: dict, warm: np.ndarray | None) -> ProjectionResult:
+    return project_erlpboost(U, master.cap(U.shape[0]), state["eta"], weights0=warm)
+
+
+def verified_or_fallback(newton, master: EntropyMaster, U: np.ndarray, state: dict,
+                         warm: np.ndarray | None) -> ProjectionResult:
+    """``newton``'s answer when it verified it (or certified infeasibility); else a conic solver's.
+
+    The projection is then re-solved by the first conic solver of
+    :data:`FALLBACK_SOLVERS` that is installed and succeeds, and the result
+    says ``fallback``; when none does, the status is ERROR.
+    """
+    res = newton(master, U, state, warm)
+    if res.status is SolveStatus.OPTIMAL and res.verified:
+        res.message = ""
+        return res
+    if res.status is SolveStatus.INFEASIBLE:
+        return res
+    installed = set(import_cvxpy().installed_solvers())
+    for solver in FALLBACK_SOLVERS:
+        if solver in installed:
+            proj = project_with_cvxpy(master, U, state, solver)
+            if proj.status.ok or proj.status is SolveStatus.INFEASIBLE:
+                proj.fallback = True
+                proj.seconds += res.seconds
+                proj.message = f"dedicated solver unverified ({res.message}); used {proj.solver}"
+                return proj
+    res.status = SolveStatus.ERROR
+    res.message = f"dedicated solver failed ({res.message}) and no conic solver succeeded"
+    return res
+
+
+def softboost_session(master: SoftBoost, n_samples: int, backend) -> EntropySession:
+    """SoftBoost / TotalBoost with the Newton projection (backend ``"dedicated:newton"``)."""
+    return EntropySession(master, n_samples, backend,
+                          lambda m, U, state, warm: verified_or_fallback(_softboost, m, U, state, warm))
+
+
+def erlpboost_session(master: ERLPBoost, n_samples: int, backend) -> EntropySession:
+    """ERLPBoost with the Newton projection (backend ``"dedicated:newton"``)."""
+    return EntropySession(master, n_samples, backend,
+                          lambda m, U, state, warm: verified_or_fallback(_erlpboost, m, U, state, warm))

@@ -1,7 +1,8 @@
 r"""A dense, warm-started dual simplex for the RMBoost master, with a small basis.
 
 *Robust minimax boosting* (RMBoost), NeurIPS 2025, eq. (16)-(17); see
-:mod:`lpboosting.masters.rmboost` for the model.  This module solves the
+:mod:`lpboosting.masters.rmboost` for the model.  The backend name of this
+solver is ``"dedicated:minimax-simplex"`` (``"dedicated"`` picks it for RMBoost).  This module solves the
 same LP from its dual side.  With margin columns u_j (U[i, j] = y_i h_j(x_i)),
 tau_j = mean(u_j) and lam > 0, the dual (17) written in y = beta' - alpha'
 (the oracle weighting is d = 1/n + y) is::
@@ -44,7 +45,8 @@ on the computational form::
   every ``refactor_every`` pivots.
 
 The solver proves nothing by itself: the session that uses it
-(:class:`DedicatedMinimaxSession`) verifies every answer — primal
+(:class:`~lpboosting.backends.dedicated.minimax_session.MinimaxSimplexSession`)
+verifies every answer — primal
 feasibility |U mu| <= 1/2, dual feasibility |u_j^T d| <= lam, and equal
 objectives — and re-solves with HiGHS when the check fails.
 """
@@ -57,6 +59,8 @@ from typing import Any
 
 import numpy as np
 
+from lpboosting.status import SolveStatus
+
 __all__ = ["MinimaxDualSimplex", "SimplexResult"]
 
 
@@ -64,18 +68,23 @@ __all__ = ["MinimaxDualSimplex", "SimplexResult"]
 class SimplexResult:
     """Outcome of :meth:`MinimaxDualSimplex.solve`.
 
-    ``mu`` (signed weights of the active columns, the primal of (16)),
+    ``status``: OPTIMAL, ITERATION_LIMIT, or FAILED (numerical trouble; the
+    basis was reset) with the reason in ``message``; ``mu`` (signed weights of the active columns, the primal of (16)),
     ``y`` = beta' - alpha' (the dual of (16), one entry per example),
     ``objective`` = sum_i |y_i| (so R = (1 - objective) / 2).
     """
 
-    ok: bool
+    status: SolveStatus
     mu: np.ndarray
     y: np.ndarray
     objective: float
     iterations: int
     seconds: float
     message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status is SolveStatus.OPTIMAL
 
 
 class MinimaxDualSimplex:
@@ -223,7 +232,7 @@ class MinimaxDualSimplex:
         n, t = self.n, self.t
         n2 = 2 * n
         if t == 0:
-            return SimplexResult(False, np.empty(0), np.zeros(n), np.nan, 0, 0.0, "no rows")
+            return SimplexResult(SolveStatus.FAILED, np.empty(0), np.zeros(n), np.nan, 0, 0.0, "no rows")
         limit = self.max_iterations if self.max_iterations is not None else 20 * (n + t) + 1000
         UT = self._UT[:t]
         lower, upper = self.lower, self.upper
@@ -254,7 +263,8 @@ class MinimaxDualSimplex:
             if infeasibility.max() <= tol_p:
                 return self._optimal(start, iterations, x)
             if iterations >= limit:
-                return self._fail(start, iterations, f"iteration limit {limit} reached")
+                return self._fail(start, iterations, f"iteration limit {limit} reached",
+                                  SolveStatus.ITERATION_LIMIT)
             # leaving position: dual steepest edge, exact weights ||e_k^T B^-1||^2
             np.maximum(infeasibility, 0.0, out=infeasibility)
             k = int((infeasibility * infeasibility / np.einsum("ij,ij->i", binv, binv)).argmax())
@@ -356,12 +366,13 @@ class MinimaxDualSimplex:
         pq = basic[~is_logical]
         values = np.maximum(x[~is_logical], 0.0)
         np.add.at(y, pq % n, np.where(pq < n, values, -values))
-        return SimplexResult(True, -0.5 * pi, y, float(np.abs(y).sum()), iterations,
+        return SimplexResult(SolveStatus.OPTIMAL, -0.5 * pi, y, float(np.abs(y).sum()), iterations,
                              time.perf_counter() - start)
 
-    def _fail(self, start: float, iterations: int, message: str) -> SimplexResult:
+    def _fail(self, start: float, iterations: int, message: str,
+              status: SolveStatus = SolveStatus.FAILED) -> SimplexResult:
         self.reset_basis()
-        return SimplexResult(False, np.zeros(self.t), np.zeros(self.n), np.nan, iterations,
+        return SimplexResult(status, np.zeros(self.t), np.zeros(self.n), np.nan, iterations,
                              time.perf_counter() - start, message)
 
     def state(self) -> dict[str, Any]:

@@ -1,8 +1,9 @@
-"""HiGHS through highspy: one persistent model, columns added in place.
+"""The HiGHS backend: options, status map and the solve step its sessions share.
 
-LP masters implement :meth:`Master.open_highspy` with the helpers here; the
-model is built once and each round adds one row (the new hypothesis's edge
-constraint) and re-solves with the dual simplex from the previous basis.
+Each HiGHS session (:mod:`~lpboosting.backends.highs.lpboost`,
+:mod:`~lpboosting.backends.highs.rmboost`) builds one live ``highspy.Highs``
+model with :meth:`HighspyBackend.new_model` and re-solves it with
+:func:`run_model` after every new column, from the previous basis.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from lpboosting.backends.base import Backend
 from lpboosting.errors import SolverNotInstalledError
+from lpboosting.masters.base import MasterSolution
 from lpboosting.status import SolveStatus
 
 #: options set on every model unless the user overrides them
@@ -49,15 +51,14 @@ def map_highs_status(highspy: Any, status: Any) -> SolveStatus:
     return table.get(status, SolveStatus.ERROR)
 
 
-def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> Any:
+def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> MasterSolution:
     """Re-solve the live model ``h`` and turn the outcome into a MasterSolution.
 
-    ``read(highs_solution, highs_info)`` builds the solution of an optimal
-    run; a failed run gives :func:`failed_solution` with HiGHS's status
-    text.  Seconds, simplex iterations and the backend name are filled in.
+    ``read(status, highs_solution, highs_info)`` builds the solution of an
+    optimal run; a failed run gives :meth:`MasterSolution.failed` with
+    HiGHS's status text.  Seconds, simplex iterations and the backend name
+    are filled in.
     """
-    from lpboosting.backends.cvxpy_backend import failed_solution
-
     highspy = import_highspy()
     start = time.perf_counter()
     h.run()
@@ -67,8 +68,7 @@ def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> Any:
     if status.ok:
         solution = read(status, h.getSolution(), info)
     else:
-        solution = failed_solution(n_samples, status)
-        solution.info["message"] = h.modelStatusToString(h.getModelStatus())
+        solution = MasterSolution.failed(n_samples, status, h.modelStatusToString(h.getModelStatus()))
     solution.seconds = seconds
     solution.iterations = int(info.simplex_iteration_count)
     solution.backend = backend_name
@@ -76,10 +76,14 @@ def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> Any:
 
 
 class HighspyBackend(Backend):
-    """Incremental HiGHS backend (the default for LP masters)."""
+    """Incremental HiGHS backend (the default for LPBoost).
+
+    Options are HiGHS options (``HighspyBackend(simplex_strategy=4)``), set
+    on every model over :data:`DEFAULT_OPTIONS`.
+    """
 
     name = "highspy"
-    kinds = frozenset({"lp"})
+    solvers = ("highspy",)
     incremental = True
 
     def is_available(self) -> bool:
@@ -101,8 +105,3 @@ class HighspyBackend(Backend):
             if status != highspy.HighsStatus.kOk:
                 raise ValueError(f"HiGHS rejected option {key}={value!r}; see the HiGHS option list")
         return h
-
-    def open(self, master, n_samples):
-        self.require()
-        self.check_master(master)
-        return master.open_session(n_samples, self) or master.open_highspy(n_samples, self)

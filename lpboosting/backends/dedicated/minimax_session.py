@@ -1,0 +1,112 @@
+"""RMBoost's master solved by the minimax dual simplex, every answer checked, HiGHS as fallback.
+
+The backend name is ``"dedicated:minimax-simplex"``; ``"dedicated"`` (the
+default of :class:`lpboosting.masters.RMBoost`) picks it for RMBoost.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from lpboosting.backends.base import ColumnStoreSession, check_column
+from lpboosting.backends.dedicated.minimax_simplex import MinimaxDualSimplex
+from lpboosting.backends.highs.rmboost import solve_minimax_with_highs
+from lpboosting.masters.base import MasterSolution
+from lpboosting.masters.rmboost import RMBoost
+from lpboosting.status import SolveStatus
+
+
+class MinimaxSimplexSession(ColumnStoreSession):
+    """The RMBoost master solved by :class:`MinimaxDualSimplex`.
+
+    The dense dual simplex works on the dual (17) with one basis row per
+    active base rule, warm-started across rounds (a new base rule borders the
+    basis inverse; a removed one is cut out of it).  Every answer is checked
+    before it is returned: |U mu| <= 1/2 + ``check_tol`` (primal feasible),
+    |u_j . d| <= lam + ``check_tol`` for every active column (dual feasible),
+    and F(mu) = 1/2 (1 - sum |y|) within ``check_tol`` (no duality gap, hence
+    complementary slackness).  An answer that fails (or a solver failure) is
+    replaced by a fresh HiGHS solve of the same restricted master
+    (:func:`~lpboosting.backends.highs.rmboost.solve_minimax_with_highs`);
+    the round's record says ``solver = "highspy (fallback)"``,
+    ``fallback = True`` and why.
+    """
+
+    #: tolerance of the optimality check of every answer
+    check_tol: float = 1e-9
+
+    def __init__(self, master: RMBoost, n_samples: int, backend: Any) -> None:
+        super().__init__(master, n_samples)
+        self.backend_name = backend.name
+        self.lam = master.lam_for(n_samples)
+        self.simplex = MinimaxDualSimplex(n_samples, self.lam)
+        #: rounds answered by the HiGHS fallback
+        self.fallbacks = 0
+
+    def add_column(self, column, edge=None):
+        u = check_column(column, self.n_samples)
+        self.simplex.add_row(u)
+        self.remember(u)
+
+    def _solution_of(self, U: np.ndarray, mu: np.ndarray, y: np.ndarray) -> MasterSolution:
+        """The MasterSolution of (mu, y = beta' - alpha'): R, the dual value and the edges."""
+        return self.master.read_back(SolveStatus.OPTIMAL, U, mu, np.maximum(-y, 0.0),
+                                     np.maximum(y, 0.0), self.lam)
+
+    def check(self, U: np.ndarray, mu: np.ndarray, y: np.ndarray) -> str:
+        """'' when (mu, y) is optimal for (16)-(17) over U within ``check_tol``, else why not."""
+        if not (np.all(np.isfinite(mu)) and np.all(np.isfinite(y))):
+            return "non-finite values"
+        return self._check(U, self._solution_of(U, mu, y))
+
+    def _check(self, U: np.ndarray, solution: MasterSolution) -> str:
+        tol = self.check_tol
+        margin = float(np.abs(U @ solution.weights).max()) - 0.5
+        if margin > tol:
+            return f"primal infeasible by {margin:.1e}"
+        edge = float(np.abs(solution.info["dual_edges"]).max()) - self.lam
+        if edge > tol:
+            return f"dual infeasible by {edge:.1e}"
+        gap = abs(solution.primal_objective - solution.dual_objective)
+        if gap > tol:
+            return f"duality gap {gap:.1e}"
+        return ""
+
+    def solve(self) -> MasterSolution:
+        self.require_columns()
+        start = time.perf_counter()
+        U = self.simplex.U  # the active columns, in the order of self.active
+        result = self.simplex.solve()
+        iterations = result.iterations
+        mu, solver = result.mu, "dedicated"
+        if result.ok and np.all(np.isfinite(result.mu)) and np.all(np.isfinite(result.y)):
+            solution = self._solution_of(U, result.mu, result.y)
+            problem = self._check(U, solution)
+        else:
+            problem = result.message or "non-finite values"
+        if problem:
+            self.fallbacks += 1
+            self.simplex.reset_basis()
+            status, mu, y, more = solve_minimax_with_highs(U, self.lam)
+            iterations += more
+            solver = "highspy (fallback)"
+            if not status.ok:
+                solution = MasterSolution.failed(
+                    self.n_samples, status,
+                    f"the dedicated solver's answer was rejected ({problem}) and HiGHS returned "
+                    f"{status.value}")
+                solution.seconds = time.perf_counter() - start
+                solution.backend = self.backend_name
+                return solution
+            solution = self._solution_of(U, mu, y)
+        solution.info["record"].update(
+            {"solver": solver, "fallback": bool(problem)} | ({"message": problem} if problem else {}))
+        positions = self.finish(solution)
+        self.simplex.remove_rows(positions)
+        solution.iterations = iterations
+        solution.seconds = time.perf_counter() - start
+        solution.backend = self.backend_name
+        return solution

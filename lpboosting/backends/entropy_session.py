@@ -1,0 +1,134 @@
+"""The session of the relative-entropy masters: the LP over the chosen columns plus one projection.
+
+Each round (see :mod:`lpboosting.masters.entropy`):
+
+1. the LPBoost LP over the chosen columns, in one live HiGHS model
+   (:class:`~lpboosting.backends.highs.lpboost.HighsEdgeLP`), gives gamma*_t
+   and the final weights w;
+2. the master decides from it what the projection needs, or that the run
+   stops (:meth:`~lpboosting.masters.entropy.EntropyMaster.round_state`);
+3. a *projector* solves the projection — the dedicated Newton solver
+   (:mod:`lpboosting.backends.dedicated.newton_projection`, with its conic
+   fallback) or a conic solver through cvxpy
+   (:meth:`lpboosting.backends.cvxpy_backend.CvxpyBackend.project`) — and
+   the master records the round (:meth:`~lpboosting.masters.entropy.EntropyMaster.finish`).
+
+Which projector a backend uses is the session table's choice
+(:data:`lpboosting.backends.table.SESSIONS`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from lpboosting.backends.base import Backend, MasterSession
+from lpboosting.backends.highs.lpboost import HighsEdgeLP
+from lpboosting.backends.highs.model import HighspyBackend
+from lpboosting.errors import SolverNotInstalledError
+from lpboosting.masters.base import MasterSolution
+from lpboosting.masters.capped_simplex import relative_entropy
+from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
+from lpboosting.masters.lpboost import LPBoost, soft_margin
+from lpboosting.status import SolveStatus
+
+#: projector(master, U, state, warm multipliers or None) -> ProjectionResult
+Projector = Callable[[EntropyMaster, np.ndarray, dict[str, Any], "np.ndarray | None"], ProjectionResult]
+
+
+class EntropySession(MasterSession):
+    """LP over the chosen columns (HiGHS, incremental) plus one projection per round."""
+
+    def __init__(self, master: EntropyMaster, n_samples: int, backend: Backend,
+                 projector: Projector) -> None:
+        super().__init__(n_samples)
+        self.master = master
+        self.backend = backend
+        self.backend_name = backend.name
+        self.projector = projector
+        lp_backend = HighspyBackend()
+        if not lp_backend.is_available():
+            raise SolverNotInstalledError(
+                f"{master.name} solves the LPBoost LP over the chosen columns with highspy, which "
+                "is not installed; run `pip install highspy`"
+            )
+        self.lp = HighsEdgeLP(LPBoost(master.lp_nu(n_samples)), n_samples, lp_backend)
+        self.columns: list[np.ndarray] = []
+        self.edges: list[float] = []
+        self.entropies: list[float] = [0.0]  # Delta(d_{t-1}) for each column's pricing; d_0 uniform
+        self.multipliers: np.ndarray | None = None
+
+    def add_column(self, column, edge=None):
+        u = np.asarray(column, dtype=float)
+        self.lp.add_column(u)
+        self.columns.append(u)
+        if edge is None:
+            raise ValueError(f"{self.master.name} needs the edge d_(t-1).u of every new column")
+        self.edges.append(float(edge))
+        self.n_columns += 1
+
+    def _project(self, U: np.ndarray, state: dict[str, Any]) -> ProjectionResult:
+        warm = None
+        if self.multipliers is not None:
+            warm = np.concatenate([self.multipliers, np.zeros(U.shape[1] - self.multipliers.size)])
+        return self.projector(self.master, U, state, warm)
+
+    def solve(self) -> MasterSolution:
+        start = time.perf_counter()
+        lp = self.lp.solve()
+        if not lp.ok:
+            lp.backend = self.backend_name
+            return lp
+        U = np.column_stack(self.columns)
+        state = self.master.round_state(self, lp)
+        projection = None if state.get("stop") else self._project(U, state)
+        record = self.master.finish(self, lp, state, projection)
+        stop = bool(record.pop("stop", False))
+        if projection is not None and not projection.status.ok and not stop:
+            sol = MasterSolution.failed(self.n_samples, SolveStatus.ERROR,
+                                        projection.message or f"projection {projection.status.value}")
+            sol.backend = self.backend_name
+            sol.seconds = time.perf_counter() - start
+            return sol
+        if stop or projection is None:
+            d = lp.distribution  # the LP's distribution: still a valid point for pricing and the gap
+            primal = dual = np.nan
+            iters = lp.iterations
+            solver = "lp"
+        else:
+            d = projection.distribution
+            primal, dual = projection.objective, projection.dual_objective
+            iters = projection.iterations
+            solver = projection.solver + (" (fallback)" if projection.fallback else "")
+            self.multipliers = projection.multipliers
+        entropy = relative_entropy(d)
+        self.entropies.append(entropy)
+        margins = U @ lp.weights
+        record.update({
+            "entropy": entropy,
+            "gamma_star": lp.dual_objective,
+            "soft_margin": soft_margin(margins, self.master.lp_nu(self.n_samples)),
+            "solver": solver,
+            "fallback": bool(projection.fallback) if projection is not None else False,
+            "lp_iterations": lp.iterations,
+            "lp_seconds": lp.seconds,
+            "projection_seconds": projection.seconds if projection is not None else 0.0,
+        })
+        return MasterSolution(
+            status=SolveStatus.OPTIMAL,
+            objective=lp.objective,
+            primal_objective=primal,
+            dual_objective=dual,
+            weights=lp.weights,
+            distribution=d,
+            rho=lp.rho,
+            slacks=lp.slacks,
+            gamma=lp.gamma,
+            iterations=iters,
+            seconds=time.perf_counter() - start,
+            backend=self.backend_name,
+            info={"record": record, "stop": stop, "projection": projection},
+        )

@@ -1,0 +1,183 @@
+"""The one table of which solver code runs a master.
+
+:data:`SESSIONS` maps (solver, master class) to the session that solves that
+master with that solver; a master class is looked up along its MRO, so a
+subclass of a master gets its parent's sessions.  :data:`BACKENDS` maps each
+backend name to its class.  Everything about capabilities is derived from
+the two: what a backend can solve (:meth:`Backend.solves
+<lpboosting.backends.base.Backend.solves>`, its ``kinds``),
+:func:`lpboosting.backends.available`, the capability errors and the
+command line's choices.
+
+Sessions and backend classes are named by ``"module:attribute"`` and
+imported when first used: the table is plain data, importing it loads no
+solver, and the solver modules (which import the backend base class) can be
+listed here without an import cycle.  A new backend is its solver file plus
+its lines here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Callable
+
+from lpboosting.errors import UnknownBackendError
+from lpboosting.masters.base import Master
+from lpboosting.masters.entropy import EntropyMaster
+from lpboosting.masters.erlpboost import ERLPBoost
+from lpboosting.masters.lpboost import LPBoost
+from lpboosting.masters.registry import MASTERS
+from lpboosting.masters.rmboost import RMBoost
+from lpboosting.masters.softboost import SoftBoost
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lpboosting.backends.base import Backend
+
+__all__ = [
+    "BACKENDS", "KIND_NAMES", "SESSIONS", "SOLVER_KINDS", "SOLVER_PACKAGES", "capable", "construct",
+    "find", "install_hint", "kinds_of", "known_backends", "session_factory",
+]
+
+_B = "lpboosting.backends."
+
+#: (solver, master class) -> the session factory ``factory(master, n_samples, backend)``
+SESSIONS: dict[tuple[str, type[Master]], str] = {
+    ("highspy", LPBoost): _B + "highs.lpboost:HighsEdgeLP",
+    ("highspy", RMBoost): _B + "highs.rmboost:HighsMinimaxLP",
+    ("minimax-simplex", RMBoost): _B + "dedicated.minimax_session:MinimaxSimplexSession",
+    ("newton", SoftBoost): _B + "dedicated.newton_projection:softboost_session",
+    ("newton", ERLPBoost): _B + "dedicated.newton_projection:erlpboost_session",
+    ("cvxpy", RMBoost): _B + "cvxpy_backend:RMBoostCvxpySession",
+    ("cvxpy", EntropyMaster): _B + "cvxpy_backend:entropy_session",
+    ("cvxpy", Master): _B + "cvxpy_backend:CvxpyRebuildSession",
+}
+
+#: backend name -> its class; "cvxpy:SOLVER" and "dedicated:SOLVER" name variants (the argument)
+BACKENDS: dict[str, str] = {
+    "highspy": _B + "highs.model:HighspyBackend",
+    "dedicated": _B + "dedicated.backend:DedicatedBackend",
+    "cvxpy": _B + "cvxpy_backend:CvxpyBackend",
+}
+
+#: cvxpy solvers and the problem classes they handle
+SOLVER_KINDS: dict[str, frozenset[str]] = {
+    "HIGHS": frozenset({"lp"}),
+    "GLOP": frozenset({"lp"}),
+    "CLARABEL": frozenset({"lp", "exp_cone"}),
+    "ECOS": frozenset({"lp", "exp_cone"}),
+    "SCS": frozenset({"lp", "exp_cone"}),
+    "MOSEK": frozenset({"lp", "exp_cone"}),
+    "GUROBI": frozenset({"lp"}),
+    "CPLEX": frozenset({"lp"}),
+    "SCIPY": frozenset({"lp"}),
+    "COPT": frozenset({"lp"}),
+    "CBC": frozenset({"lp"}),
+    "GLPK": frozenset({"lp"}),
+}
+
+#: the pip package that provides each cvxpy solver, for error messages
+SOLVER_PACKAGES: dict[str, str] = {
+    "HIGHS": "highspy",
+    "CLARABEL": "clarabel",
+    "ECOS": "ecos",
+    "SCS": "scs",
+    "MOSEK": "mosek",
+    "GUROBI": "gurobipy",
+    "CPLEX": "cplex",
+    "COPT": "coptpy",
+    "GLOP": "ortools",
+    "SCIPY": "scipy",
+    "CBC": "cylp",
+    "GLPK": "cvxopt",
+}
+
+#: what each kind of problem is, for listings and error messages
+KIND_NAMES: dict[str, str] = {
+    "lp": "LP (LPBoost, RMBoost)",
+    "exp_cone": "exponential cone / relative entropy (SoftBoost, TotalBoost, ERLPBoost)",
+}
+
+def _load(path: str) -> Any:
+    module, attribute = path.split(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+# -- the session table ------------------------------------------------------------------
+def find(solvers: tuple[str, ...], cls: type[Master]) -> str | None:
+    """The session of the first of ``solvers`` that has one for ``cls`` (or a base class of it)."""
+    for solver in solvers:
+        for base in cls.__mro__:
+            path = SESSIONS.get((solver, base))
+            if path is not None:
+                return path
+    return None
+
+
+def session_factory(path: str) -> Callable[..., Any]:
+    """The session class or function a :data:`SESSIONS` entry names."""
+    return _load(path)
+
+
+def kinds_of(backend: "Backend") -> frozenset[str]:
+    """The problem kinds of which ``backend`` solves every registered master."""
+    kinds = {spec.cls.kind for spec in MASTERS.values()}
+    return frozenset(k for k in kinds
+                     if all(backend.solves(s.cls) for s in MASTERS.values() if s.cls.kind == k))
+
+
+def other_masters(backend: "Backend") -> tuple[str, ...]:
+    """Registered masters outside ``backend.kinds`` that it solves all the same."""
+    kinds = backend.kinds
+    return tuple(sorted(s.name for s in MASTERS.values()
+                        if s.cls.kind not in kinds and backend.solves(s.cls)))
+
+
+def known_backends() -> list[str]:
+    """Every backend name :func:`available` lists (installed or not)."""
+    return list(BACKENDS) + [f"cvxpy:{s}" for s in SOLVER_KINDS]
+
+
+def construct(name: str, **options: Any) -> "Backend":
+    """The backend named ``name``: a key of :data:`BACKENDS`, or ``family:variant``
+    (``cvxpy:CLARABEL``, ``dedicated:newton``), built with ``options``."""
+    family, _, variant = name.strip().partition(":")
+    family = family.lower()
+    path = BACKENDS.get(family)
+    if path is None or (variant and family == "highspy") or (":" in name and not variant):
+        raise UnknownBackendError(
+            f"unknown backend {name!r}; known names: {', '.join(known_backends())}, "
+            "dedicated:newton, dedicated:minimax-simplex "
+            "(any solver cvxpy.installed_solvers() lists works as 'cvxpy:NAME')"
+        )
+    cls = _load(path)
+    if family == "highspy":
+        return cls(**options)
+    try:
+        return cls(variant or None, **options)
+    except ValueError as exc:
+        raise UnknownBackendError(f"unknown backend {name!r}: {exc}") from None
+
+
+def install_hint(name: str) -> str:
+    """The command that installs the solver behind backend ``name``."""
+    if name == "highspy":
+        return "pip install highspy"
+    if name.startswith("dedicated"):
+        return "(part of lpboosting)"
+    if name == "cvxpy":
+        return "pip install cvxpy"
+    solver = name.split(":", 1)[1].upper()
+    return f"pip install {SOLVER_PACKAGES.get(solver, solver.lower())}"
+
+
+def capable(master: Master) -> tuple[list[str], list[str]]:
+    """(installed backends that solve ``master``, ``"name (install command)"`` of missing ones)."""
+    installed, missing = [], []
+    for name in known_backends():
+        backend = construct(name)
+        if backend.solves(master):
+            if backend.is_available():
+                installed.append(name)
+            else:
+                missing.append(f"{name} ({install_hint(name)})")
+    return installed, missing
