@@ -86,9 +86,24 @@ class History:
         return len(self.records)
 
     def __getitem__(self, index):
+        """A record (``history[-1]``), a History of records (``history[2:]``), or a column.
+
+        ``history["loss"]`` is the column of that name over the records, a
+        standard field or an extra (missing extras are None): the same list
+        as ``history.to_dict()["loss"]``.
+        """
+        if isinstance(index, str):
+            return self._column(index)
         if isinstance(index, slice):
             return History(self.records[index], self.meta)
         return self.records[index]
+
+    def _column(self, name: str) -> list[Any]:
+        if name in _FIELDS:
+            return [getattr(r, name) for r in self.records]
+        if any(name in r.extra for r in self.records):
+            return [r.extra.get(name) for r in self.records]
+        raise KeyError(f"History has no column {name!r}; its columns are {self.columns()}")
 
     def __iter__(self) -> Iterator[RoundRecord]:
         return iter(self.records)
