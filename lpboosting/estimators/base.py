@@ -11,11 +11,25 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from lpboosting.backends import get_backend
+from lpboosting.backends import Backend, get_backend
 from lpboosting.colgen import column_generation
 from lpboosting.errors import SolverError
 from lpboosting.masters.base import Master
 from lpboosting.oracles import make_oracle
+from lpboosting.params import Explain, Integral, Interval, Real, check_params
+
+#: ``nu`` of the capped masters (LPBoost, SoftBoost, ERLPBoost): constraint and wording
+NU = [Interval(Real, 0, 1, closed="right")]
+NU_MESSAGE = Explain(
+    what="a fraction in (0, 1] (the distribution is capped at 1/(nu*N))",
+    advice="use a small nu such as 1/N for the hard margin and nu=1 for the uniform distribution",
+)
+#: ``delta`` of the entropy masters (SoftBoost, TotalBoost, ERLPBoost)
+DELTA = [Interval(Real, 0, 1, closed="right")]
+DELTA_MESSAGE = Explain(
+    what="an accuracy in (0, 1] (edges and margins live in [-1, 1])",
+    advice="typical values are 0.01 to 0.1",
+)
 
 
 def encode_binary(estimator: BaseEstimator, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -71,8 +85,21 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
 
     Subclasses define ``_make_master(n_samples)`` and their ``__init__``
     parameters (which must include ``oracle``, ``oracle_params``,
-    ``backend``, ``tol``, ``max_rounds`` and ``callback``).
+    ``backend``, ``tol``, ``max_rounds`` and ``callback``), and add the
+    constraints of their own parameters to ``_parameter_constraints``.  An
+    oracle name is checked by the oracle registry, a backend name by the
+    backend registry.
     """
+
+    _parameter_constraints: dict[str, Any] = {
+        "oracle": [str, callable],
+        "oracle_params": [None, dict],
+        "backend": [None, str, Backend],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "max_rounds": [Interval(Integral, 1, None, closed="left")],
+        "callback": [None, callable],
+    }
+    _parameter_messages: dict[str, Explain] = {}
 
     def _make_master(self, n_samples: int) -> Master:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -91,6 +118,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
 
     def fit(self, X: Any, y: Any) -> "ColumnGenerationClassifier":
         """Fit by column generation; the history of every round is kept in ``history_``."""
+        check_params(self)
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_pm = encode_binary(self, y)
         master = self._make_master(X.shape[0])

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from lpboosting.estimators.base import ColumnGenerationClassifier
+from lpboosting.estimators.base import (
+    DELTA,
+    DELTA_MESSAGE,
+    NU,
+    NU_MESSAGE,
+    ColumnGenerationClassifier,
+)
 from lpboosting.masters.erlpboost import ERLPBoost
 from lpboosting.masters.softboost import SoftBoost, TotalBoost
 
 _SHARED_DOC = """
     oracle : {"stumps", "features", "trees"} or callable, default "stumps"
     oracle_params : dict, optional
-    backend : str or None, default None
+    backend : str, Backend or None, default None
         Projection solver; None is the master's default, "dedicated" (dual
         Newton, verified, conic fallback); or "cvxpy:CLARABEL" / "cvxpy:ECOS"
         / "cvxpy:SCS".
@@ -33,6 +39,11 @@ _SHARED_DOC = """
 
 class _CappedEntropyClassifier(ColumnGenerationClassifier):
     """Shared parameters of SoftBoostClassifier and ERLPBoostClassifier."""
+
+    _parameter_constraints: dict[str, Any] = {
+        **ColumnGenerationClassifier._parameter_constraints, "nu": NU, "delta": DELTA,
+    }
+    _parameter_messages = {"nu": NU_MESSAGE, "delta": DELTA_MESSAGE}
 
     def __init__(self, nu: float = 0.1, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
                  oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,
@@ -70,6 +81,11 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
     ----------
     delta : float in (0, 1], default 0.01
     """ + _SHARED_DOC
+
+    _parameter_constraints: dict[str, Any] = {
+        **ColumnGenerationClassifier._parameter_constraints, "delta": DELTA,
+    }
+    _parameter_messages = {"delta": DELTA_MESSAGE}
 
     def __init__(self, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
                  oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from lpboosting.estimators.base import ColumnGenerationClassifier
+from lpboosting.estimators.base import NU, NU_MESSAGE, ColumnGenerationClassifier
 from lpboosting.masters.lpboost import LPBoost
 
 
@@ -24,7 +24,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         ``predict(X)`` in [-1, 1] (labels y are -1/+1).
     oracle_params : dict, optional
         Keyword arguments for the oracle (e.g. ``{"max_depth": 2}`` for trees).
-    backend : str or None, default None
+    backend : str, Backend or None, default None
         Master backend; None is the master's default, "highspy" (incremental
         HiGHS); or "cvxpy:SOLVER".
     tol : float, default 1e-6
@@ -39,6 +39,9 @@ class LPBoostClassifier(ColumnGenerationClassifier):
     classes_, history_, objective_ (soft margin rho - 1/(nu N) sum psi),
     weights_, distribution_, hypotheses_, n_rounds_, status_, result_.
     """
+
+    _parameter_constraints: dict[str, Any] = {**ColumnGenerationClassifier._parameter_constraints, "nu": NU}
+    _parameter_messages = {"nu": NU_MESSAGE}
 
     def __init__(
         self,

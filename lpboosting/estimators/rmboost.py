@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Callable
 
 import numpy as np
 
 from lpboosting.estimators.base import ColumnGenerationClassifier
 from lpboosting.masters.rmboost import RMBoost
+from lpboosting.params import Explain, Integral, Interval, Real
 
 
 class RMBoostClassifier(ColumnGenerationClassifier):
@@ -43,7 +43,7 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         ``max_leaf_nodes`` and ``max_depth=None``).
     max_leaf_nodes : int >= 2 or None, default 10
         Leaves of the trees (only used with ``oracle="trees"``).
-    backend : str or None, default None
+    backend : str, Backend or None, default None
         None is the master's default, "dedicated" (lpboosting's dense dual
         simplex on the dual (17), warm started, one basis row per active base
         rule; every answer is checked and a rejected one is re-solved by
@@ -74,6 +74,21 @@ class RMBoostClassifier(ColumnGenerationClassifier):
     with columns ordered as ``classes_``.
     """
 
+    _parameter_constraints: dict[str, Any] = {
+        **ColumnGenerationClassifier._parameter_constraints,
+        "lam": [Interval(Real, 0, None, closed="neither"), None],
+        "max_leaf_nodes": [Interval(Integral, 2, None, closed="left"), None],
+        "prune": ["boolean"],
+    }
+    _parameter_messages = {
+        "lam": Explain(
+            what="a finite number > 0 (or None for 1/sqrt(n))",
+            advice="it bounds the deviation of the expectations of the base rules in the uncertainty "
+                   "set (eq. 5); the paper's default is lam = 1/sqrt(n) (pass lam=None)",
+        ),
+        "max_leaf_nodes": Explain(advice="the paper uses trees with 10 leaves"),
+    }
+
     def __init__(
         self,
         lam: float | None = None,
@@ -102,15 +117,7 @@ class RMBoostClassifier(ColumnGenerationClassifier):
     def _oracle_params(self) -> dict[str, Any]:
         params = dict(self.oracle_params or {})
         if isinstance(self.oracle, str) and self.oracle.strip().lower() == "trees":
-            leaves = self.max_leaf_nodes
-            if leaves is not None and (
-                isinstance(leaves, bool) or not isinstance(leaves, numbers.Integral) or leaves < 2
-            ):
-                raise ValueError(
-                    f"max_leaf_nodes must be an integer >= 2 or None, got {leaves!r} "
-                    "(the paper uses trees with 10 leaves)"
-                )
-            params = {"max_depth": None, "max_leaf_nodes": leaves, **params}
+            params = {"max_depth": None, "max_leaf_nodes": self.max_leaf_nodes, **params}
         return params
 
     def _store_extra(self, result) -> None:
