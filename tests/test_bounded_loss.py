@@ -68,7 +68,7 @@ def test_em_never_decreases_the_objective_at_fixed_lambda(params):
     """Sec. 2: E makes B(q, theta) = A(theta), M raises B, so A_lam(theta_{t+1}) >= A_lam(theta_t)."""
     X, y = outlier_data(0)
     clf = BoundedLossClassifier(**params).fit(X, y)
-    h = {k: np.asarray(v) for k, v in clf.history_.items()}
+    h = {k: np.asarray(v) for k, v in clf.history_.to_dict().items()}
     n_checked = 0
     for stage in np.unique(h["stage"]):
         obj = h["objective"][h["stage"] == stage]
@@ -87,7 +87,7 @@ def test_em_never_decreases_the_objective_at_fixed_lambda(params):
 def test_em_converges_to_a_stationary_point_of_the_objective():
     """The EM fixed point has q = sigma / sum sigma and grad of the M-step = 0, i.e. grad A_lam = 0."""
     X, y = outlier_data(1)
-    clf = BoundedLossClassifier(C=3.0, tol=1e-12, max_iter=500).fit(X, y)
+    clf = BoundedLossClassifier(C=3.0, tol=1e-12, max_rounds=500).fit(X, y)
     lam = clf.lambda_
     theta = np.concatenate([clf.coef_, [clf.intercept_]])
 
@@ -106,7 +106,7 @@ def test_c_is_logistic_regression_c_in_the_first_m_step():
     for C in (0.05, 1.0, 20.0):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            one = BoundedLossClassifier(C=C, anneal=False, max_iter=1).fit(X, y)
+            one = BoundedLossClassifier(C=C, anneal=False, max_rounds=1).fit(X, y)
         lr = LogisticRegression(C=C, tol=1e-12, max_iter=10_000).fit(X, y)
         np.testing.assert_allclose(one.coef_, lr.coef_.ravel(), rtol=1e-5, atol=1e-7)
         assert one.intercept_ == pytest.approx(lr.intercept_[0], rel=1e-5, abs=1e-7)

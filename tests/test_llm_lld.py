@@ -28,9 +28,9 @@ def _one_blas_thread():
 @parametrize_with_checks([
     LLMClassifier(),
     LLMClassifier(update_epsilon=True, mode="sequential"),
-    LLMClassifier(mode="sequential", oracle="stumps", n_rounds=30),
+    LLMClassifier(mode="sequential", oracle="stumps", max_rounds=30),
     LLDClassifier(),
-    LLDClassifier(mode="sequential", oracle="stumps", n_rounds=30),
+    LLDClassifier(mode="sequential", oracle="stumps", max_rounds=30),
     LogLossBoostClassifier(),
 ])
 def test_sklearn_contract(estimator, check):
@@ -66,7 +66,7 @@ CONFIGS = [
 def test_llm_likelihood_never_gets_worse(config, update_epsilon):
     """Lemma 2.1 (GEM): every E + approximate-M round leaves L_LM no larger."""
     X, y = noisy_data()
-    clf = LLMClassifier(epsilon=0.2, update_epsilon=update_epsilon, n_rounds=150, **config).fit(X, y)
+    clf = LLMClassifier(epsilon=0.2, update_epsilon=update_epsilon, max_rounds=150, **config).fit(X, y)
     loss = np.array(clf.history_["loss"])
     assert len(loss) == 151 and clf.n_rounds_ == 150
     assert np.all(np.diff(loss) <= 1e-9 * np.abs(loss[:-1])), np.diff(loss).max()
@@ -81,8 +81,8 @@ def test_llm_parallel_step_is_figure_1():
     X, y = noisy_data(seed=3)
     eps = 0.15
     for t in (0, 1, 7):
-        before = LLMClassifier(epsilon=eps, n_rounds=t).fit(X, y) if t else None
-        after = LLMClassifier(epsilon=eps, n_rounds=t + 1).fit(X, y)
+        before = LLMClassifier(epsilon=eps, max_rounds=t).fit(X, y) if t else None
+        after = LLMClassifier(epsilon=eps, max_rounds=t + 1).fit(X, y)
         H = after.basis_.transform(X)
         M = y[:, None] * H
         lam = before.coef_ if before is not None else np.zeros(M.shape[1])
@@ -107,8 +107,8 @@ def test_llm_q_increases_by_the_lemma_2_1_bound(config):
     X, y = noisy_data(seed=5)
     eps = 0.2
     for t in (1, 4, 12):
-        prev = LLMClassifier(epsilon=eps, n_rounds=t, **config).fit(X, y)
-        nxt = LLMClassifier(epsilon=eps, n_rounds=t + 1, **config).fit(X, y)
+        prev = LLMClassifier(epsilon=eps, max_rounds=t, **config).fit(X, y)
+        nxt = LLMClassifier(epsilon=eps, max_rounds=t + 1, **config).fit(X, y)
         z0, z1 = prev.margins(X, y), nxt.margins(X, y)
         alpha = eps / (eps + (1 - eps) * np.exp(z0))
 
@@ -128,7 +128,7 @@ def test_llm_sequential_stump_maximises_the_criterion_over_every_stump():
     U = all_stump_columns(X, y)  # every distinct stump column y h(x), both signs
     for t in (0, 3, 10):
         if t:
-            z = LLMClassifier(epsilon=eps, mode="sequential", oracle="stumps", n_rounds=t).fit(X, y).margins(X, y)
+            z = LLMClassifier(epsilon=eps, mode="sequential", oracle="stumps", max_rounds=t).fit(X, y).margins(X, y)
         else:
             z = np.zeros(len(y))
         alpha = eps / (eps + (1 - eps) * np.exp(z))
@@ -136,27 +136,27 @@ def test_llm_sequential_stump_maximises_the_criterion_over_every_stump():
         r = eps / (1 - eps)
         Wt_p, Wt_m = b @ (U > 0), b @ (U < 0)
         score = (np.sqrt(Wt_p + r * Wt_m) - np.sqrt(Wt_m + r * Wt_p)) ** 2
-        nxt = LLMClassifier(epsilon=eps, mode="sequential", oracle="stumps", n_rounds=t + 1).fit(X, y)
+        nxt = LLMClassifier(epsilon=eps, mode="sequential", oracle="stumps", max_rounds=t + 1).fit(X, y)
         assert nxt.history_["q_increase_bound"][-1] == pytest.approx(score.max(), rel=1e-9)
 
 
 def test_llm_update_epsilon_is_the_mean_posterior_noise():
     """M-step in eps (Sec. 2.2): eps_{t+1} = (1/m) sum_i alpha_i(lambda_t, eps_t)."""
     X, y = noisy_data(seed=4)
-    prev = LLMClassifier(epsilon=0.3, update_epsilon=True, n_rounds=9).fit(X, y)
-    nxt = LLMClassifier(epsilon=0.3, update_epsilon=True, n_rounds=10).fit(X, y)
+    prev = LLMClassifier(epsilon=0.3, update_epsilon=True, max_rounds=9).fit(X, y)
+    nxt = LLMClassifier(epsilon=0.3, update_epsilon=True, max_rounds=10).fit(X, y)
     z, eps = prev.margins(X, y), prev.epsilon_
     alpha = eps / (eps + (1 - eps) * np.exp(z))
     assert nxt.epsilon_ == pytest.approx(alpha.mean(), rel=1e-12)
     # every ``update_every`` rounds only
-    slow = LLMClassifier(epsilon=0.3, update_epsilon=True, update_every=5, n_rounds=12).fit(X, y)
+    slow = LLMClassifier(epsilon=0.3, update_epsilon=True, update_every=5, max_rounds=12).fit(X, y)
     eps_path = slow.history_["epsilon"]
     assert len(set(eps_path[:5])) == 1 and eps_path[5] != eps_path[4] and eps_path[6] == eps_path[5]
 
 
 def test_llm_probabilities():
     X, y = noisy_data(seed=6)
-    clf = LLMClassifier(epsilon=0.2, n_rounds=50).fit(X, y)
+    clf = LLMClassifier(epsilon=0.2, max_rounds=50).fit(X, y)
     f = clf.decision_function(X)
     np.testing.assert_allclose(clf.predict_proba(X)[:, 1], expit(f))
     obs = clf.predict_proba_observed(X)
@@ -167,8 +167,8 @@ def test_llm_probabilities():
 def test_log_loss_boosting_is_llm_in_the_limit_eps_to_zero():
     """The baseline is Figure 1 with eps = 0; LLM with tiny eps follows the same path."""
     X, y = noisy_data(seed=8)
-    base = LogLossBoostClassifier(n_rounds=40).fit(X, y)
-    tiny = LLMClassifier(epsilon=1e-12, n_rounds=40).fit(X, y)
+    base = LogLossBoostClassifier(max_rounds=40).fit(X, y)
+    tiny = LLMClassifier(epsilon=1e-12, max_rounds=40).fit(X, y)
     np.testing.assert_allclose(tiny.coef_, base.coef_, rtol=1e-6, atol=1e-9)
     loss = np.array(base.history_["loss"])
     assert np.all(np.diff(loss) <= 1e-9 * loss[:-1])
@@ -182,7 +182,7 @@ def test_log_loss_boosting_is_llm_in_the_limit_eps_to_zero():
 def test_lld_loss_decreases_by_at_least_the_corollary_3_2_bound(config):
     """Corollary 3.2: L_LD(lambda_t) - L_LD(lambda_{t+1}) >= 1/2 sum_j a_j W_j^2 >= 0."""
     X, y = noisy_data(seed=1)
-    clf = LLDClassifier(mu=2.0, n_rounds=150, **config).fit(X, y)
+    clf = LLDClassifier(mu=2.0, max_rounds=150, **config).fit(X, y)
     loss = np.array(clf.history_["loss"])
     bound = np.array(clf.history_["decrease_bound"][1:])
     assert np.all(bound > 0)
@@ -194,8 +194,8 @@ def test_lld_loss_decreases_by_at_least_the_corollary_3_2_bound(config):
 def test_lld_parallel_step_is_figure_2():
     X, y = noisy_data(seed=9)
     mu = 3.0
-    prev = LLDClassifier(mu=mu, n_rounds=5).fit(X, y)
-    nxt = LLDClassifier(mu=mu, n_rounds=6).fit(X, y)
+    prev = LLDClassifier(mu=mu, max_rounds=5).fit(X, y)
+    nxt = LLDClassifier(mu=mu, max_rounds=6).fit(X, y)
     M = y[:, None] * prev.basis_.transform(X)
     z = M @ prev.coef_
     W = M.T @ (1 / (1 + np.exp(z)) - 1 / (1 + np.exp(z + mu)))
@@ -254,10 +254,10 @@ def test_section_6_llm_beats_log_loss_boosting_when_large_margins_are_noisy():
     """
     T = 1500
     seeds = (100, 101, 102)
-    boost = [_clean_error(LogLossBoostClassifier(n_rounds=T), s, 1) for s in seeds]
-    llm = [_clean_error(LLMClassifier(epsilon=0.2, n_rounds=T), s, 1) for s in seeds]
-    boost_clean = [_clean_error(LogLossBoostClassifier(n_rounds=T), s, 0) for s in seeds]
-    llm_clean = [_clean_error(LLMClassifier(epsilon=0.2, n_rounds=T), s, 0) for s in seeds]
+    boost = [_clean_error(LogLossBoostClassifier(max_rounds=T), s, 1) for s in seeds]
+    llm = [_clean_error(LLMClassifier(epsilon=0.2, max_rounds=T), s, 1) for s in seeds]
+    boost_clean = [_clean_error(LogLossBoostClassifier(max_rounds=T), s, 0) for s in seeds]
+    llm_clean = [_clean_error(LLMClassifier(epsilon=0.2, max_rounds=T), s, 0) for s in seeds]
     # a clear margin on every seed, and on average
     assert all(b - m >= 0.015 for b, m in zip(boost, llm)), (boost, llm)
     assert np.mean(boost) - np.mean(llm) >= 0.03, (boost, llm)

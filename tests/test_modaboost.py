@@ -34,7 +34,7 @@ FAST = settings(max_examples=25, deadline=None, database=None)
 
 @parametrize_with_checks([
     ModaBoostClassifier(),
-    ModaBoostClassifier(model="linear", n_rounds=200),
+    ModaBoostClassifier(model="linear", max_rounds=200),
     ModaBoostClassifier(model="nn", loss="square"),
 ])
 def test_sklearn_compatible(estimator, check):
@@ -73,7 +73,7 @@ def test_linear_separators_fall_to_the_fair_coin_for_small_gamma(loss, N, gamma)
     """Sec. 6 / Table A3 (Lemmas 2, I): on S_noisy, MODABOOST with linear separators (WL = best single
     coordinate) ends at most 50 % accurate on S_clean for small gamma, for every proper loss."""
     d = long_servedio(gamma, N=N)
-    clf = ModaBoostClassifier(loss=loss, model="linear", n_rounds=10_000).fit(d.X_noisy, d.y_noisy)
+    clf = ModaBoostClassifier(loss=loss, model="linear", max_rounds=10_000).fit(d.X_noisy, d.y_noisy)
     assert clf.status_ == "converged"  # the weak learning assumption broke (gamma_wl = 0.001)
     assert _accuracy_clean(clf, d) <= 0.5
     # the estimated posterior is far from Bayes' (Table A4)
@@ -85,7 +85,7 @@ def test_linear_separators_fall_to_the_fair_coin_for_small_gamma(loss, N, gamma)
 def test_linear_separators_are_accurate_above_the_phase_transition(loss, N, gamma):
     """Table A3: above a threshold gamma the linear separator is 100 % accurate on S_clean."""
     d = long_servedio(gamma, N=N)
-    clf = ModaBoostClassifier(loss=loss, model="linear", n_rounds=10_000).fit(d.X_noisy, d.y_noisy)
+    clf = ModaBoostClassifier(loss=loss, model="linear", max_rounds=10_000).fit(d.X_noisy, d.y_noisy)
     assert _accuracy_clean(clf, d) == 1.0
 
 
@@ -100,7 +100,7 @@ def test_lemma_I_square_loss_two_iterations(N, gamma):
     includes the paper's g <= 1/23.  (Solving the paper's displayed equation for alpha_1 gives
     (N-1)(1+3g)/((N+1)(1+3g^2)); the printed closed form has an extra factor 2.)"""
     d = long_servedio(gamma, N=N)
-    clf = ModaBoostClassifier(loss="square", model="linear", n_rounds=2).fit(d.X_noisy, d.y_noisy)
+    clf = ModaBoostClassifier(loss="square", model="linear", max_rounds=2).fit(d.X_noisy, d.y_noisy)
     assert [r.extra["feature"] for r in clf.history_] == [0, 1]
     c = (N - 1) / ((N + 1) * (1 + 3 * gamma ** 2))
     np.testing.assert_allclose(clf.coef_, [c * (1 + 3 * gamma), c * (1 - gamma) / (9 * gamma)], rtol=1e-9)
@@ -207,7 +207,7 @@ def _toy(seed, m=60, d=3):
 def test_eq_15_holds_after_each_linear_round(loss, seed, T):
     """After round t the new weights are orthogonal to y* h_t (eq. 15), recomputed from the fitted model."""
     X, y = _toy(seed)
-    clf = ModaBoostClassifier(loss=loss, model="linear", n_rounds=T).fit(X, y)
+    clf = ModaBoostClassifier(loss=loss, model="linear", max_rounds=T).fit(X, y)
     j = clf.history_[-1].extra["feature"]
     if clf.history_[-1].extra["perfect"]:
         return
@@ -222,7 +222,7 @@ def test_theorem_B_guaranteed_decrease(loss, seed, model):
     p_t = |S_t|/m, gamma_t the normalised edge (19) and wbar_t the mean weight on S_t (Lemma J: the
     surrogate never increases)."""
     X, y = _toy(seed)
-    clf = ModaBoostClassifier(loss=loss, model=model, n_rounds=25, n_neighbors=2).fit(X, y)
+    clf = ModaBoostClassifier(loss=loss, model=model, max_rounds=25, n_neighbors=2).fit(X, y)
     L, m = clf.loss_, X.shape[0]
     curve = clf.loss_curve_
     assert curve[0] == pytest.approx(L.surrogate_risk(y, np.zeros(m)))
@@ -289,7 +289,7 @@ def test_step_2_1_splits_the_leaf_of_largest_J_not_the_heaviest(loss):
     ya[5::10] = 0
     X = np.column_stack([np.r_[np.zeros(80), np.ones(20)], np.arange(100.0)])
     y = np.r_[ya, np.zeros(12), np.ones(8)]
-    clf = ModaBoostClassifier(loss=loss, n_rounds=3).fit(X, y)
+    clf = ModaBoostClassifier(loss=loss, max_rounds=3).fit(X, y)
     first, second, third = clf.history_
     assert first.extra["kind"] == "split" and first.extra["threshold"] in (0.5, 79.5)  # A | B
     # J(A) = 4 * 80 * (0.9 * 0.1)^2 = 2.592 < J(B) = 4 * 20 * (0.4 * 0.6)^2 = 4.608
@@ -319,7 +319,7 @@ def test_posterior_is_the_inverse_link_of_H(model, loss):
     """predict_proba = [1 - eta~(H), eta~(H)] (eq. 5); predict = sign(H), i.e. posterior > p* = eta~(0)."""
     X, y = _toy(3)
     labels = np.array(["no", "yes"])[y]
-    clf = ModaBoostClassifier(loss=loss, model=model, n_rounds=20).fit(X, labels)
+    clf = ModaBoostClassifier(loss=loss, model=model, max_rounds=20).fit(X, labels)
     assert list(clf.classes_) == ["no", "yes"]
     H = clf.decision_function(X)
     P = clf.predict_proba(X)
@@ -335,7 +335,7 @@ def test_posterior_is_the_inverse_link_of_H(model, loss):
 def test_history_records_the_loss_per_round(tmp_path):
     X, y = _toy(5)
     seen = []
-    clf = ModaBoostClassifier(model="nn", n_rounds=50, callback=lambda r: seen.append(r) or r.round == 7)
+    clf = ModaBoostClassifier(model="nn", max_rounds=50, callback=lambda r: seen.append(r) or r.round == 7)
     clf.fit(X, y)
     assert clf.status_ == "stopped" and clf.n_rounds_ == 7 and len(seen) == 7
     h = clf.history_

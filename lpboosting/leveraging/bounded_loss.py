@@ -6,7 +6,7 @@ T. Jaakkola; ``papers/001_374916b7d9637f97.txt``).
 
 from __future__ import annotations
 
-import numbers
+import time
 import warnings
 from typing import Any, Callable
 
@@ -17,7 +17,18 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.estimators.base import encode_binary
+from lpboosting.params import (
+    Explain,
+    Integral,
+    Interval,
+    Real,
+    StrOptions,
+    check_params,
+    deprecated_alias,
+    renamed_parameter,
+)
 
 __all__ = ["BoundedLossClassifier", "KERNELS", "bounded_loss_objective"]
 
@@ -41,12 +52,9 @@ def bounded_loss_objective(margins: np.ndarray, sq_norm: float, lam: float) -> f
     return float(_logsumexp(_log_sigma(np.asarray(margins, dtype=float))) - lam * sq_norm)
 
 
-def _check_positive(name: str, value: Any, *, allow_zero: bool = False) -> float:
-    ok = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)) and np.isfinite(value)
-    if not ok or (value < 0 if allow_zero else value <= 0):
-        bound = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
-    return float(value)
+_POSITIVE = [Interval(Real, 0, None, closed="neither")]
+_NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
+_ITERATIONS = [Interval(Integral, 1, None, closed="left")]
 
 
 class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
@@ -126,7 +134,7 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         Independent term of the "poly" and "sigmoid" kernels.
     lambda_start : float > 0, default 100.0
         First lam of the annealing (Rennie's lam-bar), on the scale of A_lam.
-    max_iter : int, default 100
+    max_rounds : int, default 100
         Maximum number of E + M iterations per value of lam.
     tol : float, default 1e-6
         EM at fixed lam stops when A_lam rises by less than tol (1 + |A_lam|).
@@ -134,17 +142,26 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         Relative change of theta below which the annealing stops.
     max_newton_iter : int, default 50
         Newton iterations per M-step.
+    max_iter : int, deprecated
+        The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
     Attributes
     ----------
     classes_, intercept_ (b), coef_ (w; linear model only), dual_coef_
     (beta) and X_fit_ (kernel model only), lambda_ (the final lam),
     lambda_path_ (lam of every stage), objective_ (A_lam at the end),
-    history_ (dict of lists, one entry per EM iteration; ``iteration`` 0 is
-    the start of each stage: ``stage``, ``lambda``, ``lambda_b``,
-    ``iteration``, ``objective`` (the stage's objective, A_lam on the final
-    stage), ``log_sum_sigma``, ``penalty``, ``newton_steps``), n_iter_ (E + M
-    iterations in total).
+    n_iter_ (E + M iterations in total).
+    history_ : :class:`~lpboosting.colgen.History`, one record per EM
+        iteration (``round`` counts the records); ``iteration`` 0 is the start
+        of each stage.  ``primal`` and ``extra["objective"]`` are the stage's
+        objective (A_lam on the final stage), ``iterations`` the Newton steps
+        of the M-step, ``master_seconds`` the time of the E + M pair,
+        ``n_columns`` the coordinates of w; extras ``stage``, ``lambda``,
+        ``lambda_b``, ``iteration``, ``objective``, ``log_sum_sigma``,
+        ``penalty``, ``newton_steps``.  The last record of a stage has status
+        "converged" (EM converged at that lam) or "max_rounds"; ``meta`` holds
+        the parameters and the final status.  ``history_["objective"]`` is the
+        column.
 
     ``predict_proba`` is the logistic model of eq. (1), P(y = classes_[1] | x) = sigma(z(x)).
     """
@@ -158,10 +175,11 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         degree: int = 3,
         coef0: float = 1.0,
         lambda_start: float = 100.0,
-        max_iter: int = 100,
+        max_rounds: int = 100,
         tol: float = 1e-6,
         anneal_tol: float = 1e-3,
         max_newton_iter: int = 50,
+        max_iter: int | str = "deprecated",
     ) -> None:
         self.C = C
         self.anneal = anneal
@@ -170,10 +188,11 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         self.degree = degree
         self.coef0 = coef0
         self.lambda_start = lambda_start
-        self.max_iter = max_iter
+        self.max_rounds = max_rounds
         self.tol = tol
         self.anneal_tol = anneal_tol
         self.max_newton_iter = max_newton_iter
+        self.max_iter = max_iter
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -181,30 +200,25 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     # ------------------------------------------------------------------ parameters
-    def _check_params(self) -> dict[str, Any]:
-        C = _check_positive("C", self.C)
-        lam_start = _check_positive("lambda_start", self.lambda_start)
-        tol = _check_positive("tol", self.tol, allow_zero=True)
-        anneal_tol = _check_positive("anneal_tol", self.anneal_tol, allow_zero=True)
-        for name in ("max_iter", "max_newton_iter"):
-            v = getattr(self, name)
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral) or v < 1:
-                raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
-        kernel = self.kernel
-        if kernel is not None and not callable(kernel):
-            if not isinstance(kernel, str) or kernel not in KERNELS:
-                raise ValueError(
-                    f"unknown kernel {kernel!r}; use None for the linear model, one of {list(KERNELS)}, "
-                    "or a callable kernel(X, Y) returning the kernel matrix"
-                )
-        if self.gamma is not None:
-            _check_positive("gamma", self.gamma)
-        if isinstance(self.degree, (bool, np.bool_)) or not isinstance(self.degree, numbers.Integral) \
-                or self.degree < 1:
-            raise ValueError(f"degree must be an integer >= 1, got {self.degree!r}")
-        if not isinstance(self.coef0, numbers.Real) or not np.isfinite(self.coef0):
-            raise ValueError(f"coef0 must be a finite number, got {self.coef0!r}")
-        return {"C": C, "lambda_start": lam_start, "tol": tol, "anneal_tol": anneal_tol}
+    _parameter_constraints: dict[str, Any] = {
+        "C": _POSITIVE,
+        "anneal": ["boolean"],
+        "kernel": [None, callable, StrOptions(set(KERNELS))],
+        "gamma": [*_POSITIVE, None],
+        "degree": _ITERATIONS,
+        "coef0": [Interval(Real, None, None, closed="neither")],
+        "lambda_start": _POSITIVE,
+        "max_rounds": _ITERATIONS,
+        "tol": _NON_NEGATIVE,
+        "anneal_tol": _NON_NEGATIVE,
+        "max_newton_iter": _ITERATIONS,
+        "max_iter": deprecated_alias(_ITERATIONS),
+    }
+    _parameter_messages: dict[str, Explain] = {
+        "kernel": Explain(unknown=True, advice=(
+            f"use None for the linear model, one of {list(KERNELS)}, or a callable kernel(X, Y) "
+            "returning the kernel matrix")),
+    }
 
     def _kernel(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
         if callable(self.kernel):
@@ -265,7 +279,10 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ fit
     def fit(self, X: Any, y: Any) -> "BoundedLossClassifier":
         """Anneal lam and run EM at each value; the record is kept in ``history_``."""
-        params = self._check_params()
+        check_params(self)
+        max_rounds = renamed_parameter(self, "max_iter", "max_rounds")
+        params = {"C": float(self.C), "lambda_start": float(self.lambda_start), "tol": float(self.tol),
+                  "anneal_tol": float(self.anneal_tol)}
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_pm = encode_binary(self, y)
         if self.kernel is None:
@@ -281,16 +298,25 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         w, b = np.zeros(p), 0.0
         lam_min = 1.0 / (2.0 * params["C"] * X.shape[0])
         lam = max(params["lambda_start"], lam_min) if self.anneal else lam_min
-        hist: dict[str, list] = {k: [] for k in (
-            "stage", "lambda", "lambda_b", "iteration", "objective", "log_sum_sigma", "penalty",
-            "newton_steps")}
+        kernel = self.kernel if self.kernel is None or isinstance(self.kernel, str) else "callable"
+        hist = History(meta={
+            "algorithm": "bounded loss", "C": params["C"], "anneal": bool(self.anneal), "kernel": kernel,
+            "lambda_start": params["lambda_start"], "max_rounds": int(max_rounds), "tol": params["tol"],
+            "anneal_tol": params["anneal_tol"], "max_newton_iter": int(self.max_newton_iter),
+        })
 
-        def record(stage, it, steps, lam_b):
+        def record(stage, it, steps, lam_b, seconds):
             m = y_pm * (Phi @ w + b)
             lss = float(_logsumexp(_log_sigma(m)))
             pen = lam * float(w @ w) + lam_b * b * b
-            for k, v in zip(hist, (stage, lam, lam_b, it, lss - pen, lss, pen, steps)):
-                hist[k].append(v)
+            hist.append(RoundRecord(
+                round=len(hist), n_columns=p, primal=lss - pen, dual=None, gap=None, edge=None,
+                exact=True, master_seconds=seconds, pricing_seconds=0.0, iterations=steps,
+                status="added", extra={
+                    "stage": stage, "lambda": lam, "lambda_b": lam_b, "iteration": it,
+                    "objective": lss - pen, "log_sum_sigma": lss, "penalty": pen, "newton_steps": steps,
+                },
+            ))
             return lss - pen
 
         lambda_path: list[float] = []
@@ -301,9 +327,10 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
             last = not self.anneal or lam <= lam_min or settled
             lam_b = 0.0 if last else lam  # intermediate stages also penalise b (see the docstring)
             lambda_path.append(lam)
-            obj = record(stage, 0, 0, lam_b)
+            obj = record(stage, 0, 0, lam_b, 0.0)
             converged = False
-            for it in range(1, self.max_iter + 1):
+            for it in range(1, max_rounds + 1):
+                tic = time.perf_counter()
                 # E-step: q_i = sigma_i / sum_j sigma_j
                 ls = _log_sigma(y_pm * (Phi @ w + b))
                 q = np.exp(ls - _logsumexp(ls))
@@ -311,11 +338,12 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
                 theta, _, steps = self._newton(Phi, y_pm, q, w, b, lam, lam_b, self.max_newton_iter)
                 w, b = theta[:p], float(theta[p])
                 n_iter += 1
-                new = record(stage, it, steps, lam_b)
+                new = record(stage, it, steps, lam_b, time.perf_counter() - tic)
                 if new - obj <= params["tol"] * (1.0 + abs(new)):
                     converged = True
                     break
                 obj = new
+            hist.records[-1].status = "converged" if converged else "max_rounds"
             if last:
                 break
             theta = np.concatenate([w, [b]])
@@ -327,10 +355,12 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
                 lam = max(lam / 2.0, lam_min)
             theta_prev = theta
             stage += 1
+        hist.meta.update(status="converged" if converged else "max_rounds", n_iter=n_iter,
+                         lambda_path=list(lambda_path))
         if not converged:
             warnings.warn(
-                f"BoundedLossClassifier: EM did not converge in max_iter={self.max_iter} iterations "
-                f"at lambda={lam:g}; raise max_iter or tol", ConvergenceWarning, stacklevel=2,
+                f"BoundedLossClassifier: EM did not converge in max_rounds={max_rounds} iterations "
+                f"at lambda={lam:g}; raise max_rounds or tol", ConvergenceWarning, stacklevel=2,
             )
         self.intercept_ = b
         if self.kernel is None:

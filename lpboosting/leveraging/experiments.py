@@ -60,7 +60,7 @@ def reproduce_long_servedio(
         for model in models:
             for gamma in gammas:
                 data = long_servedio(gamma, K=K, N=N)
-                clf = ModaBoostClassifier(loss=loss, model=model, n_rounds=n_rounds, gamma_wl=gamma_wl,
+                clf = ModaBoostClassifier(loss=loss, model=model, max_rounds=n_rounds, gamma_wl=gamma_wl,
                                           n_neighbors=n_neighbors)
                 clf.fit(data.X_noisy, data.y_noisy)
                 rows.append({

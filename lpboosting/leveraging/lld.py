@@ -6,14 +6,15 @@ Krause, N. and Singer, Y., *Leveraging the margin more carefully*, ICML 2004
 
 from __future__ import annotations
 
-import numbers
+import time
 from typing import Any
 
 import numpy as np
 from scipy.special import expit
 
-from lpboosting.leveraging.llm import LeveragingClassifier, _nan_argmax
+from lpboosting.leveraging.llm import LeveragingClassifier, _nan_argmax, _record_round
 from lpboosting.losses import LogisticDifferenceLoss
+from lpboosting.params import Explain, Interval, Real
 
 __all__ = ["LLDClassifier", "lld_loss"]
 
@@ -57,70 +58,84 @@ class LLDClassifier(LeveragingClassifier):
         Shift of the second logistic; each example's loss lies in (0, mu)
         (it tends to mu as its margin z -> -inf and to 0 as z -> +inf).
     mode : {"parallel", "sequential"}, default "parallel"
-    n_rounds : int, default 100
+    max_rounds : int >= 1, default 100
+        Number of DC steps (fewer when a round's guaranteed decrease is <= tol).
     oracle : {"features", "stumps"}, default "features"
         As :class:`~lpboosting.leveraging.llm.LLMClassifier` ("stumps":
         sequential only; the stump of largest |W_j| is found exactly from
         the stump oracle's cumulative-sum edges under the signed weights q - g).
     fit_intercept : bool, default True
         With "features", add the constant hypothesis h = 1.
-    tol : float, default 0.0
+    tol : float >= 0, default 0.0
         Stop early when the guaranteed decrease of the round is <= tol.
+    n_rounds : int, deprecated
+        The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
     Attributes
     ----------
-    classes_, coef_ (lambda), history_ (dict of lists, round 0 = lambda = 0:
-    ``loss`` = L_LD after the round, ``decrease_bound``, ``selected``),
-    n_rounds_, train_margins_, hypotheses_ (stumps only).
+    classes_, coef_ (lambda), n_rounds_ (rounds made), train_margins_,
+    hypotheses_ (stumps only).
+    history_ : :class:`~lpboosting.colgen.History`, one record per round,
+        round 0 = lambda = 0: ``primal`` and ``extra["loss"]`` = L_LD after the
+        round, extras ``decrease_bound`` and ``selected``; status and meta as
+        :class:`~lpboosting.leveraging.llm.LLMClassifier`.
     LLD defines a loss, not a probability model: there is no ``predict_proba``.
     """
+
+    _parameter_constraints: dict[str, Any] = {
+        **LeveragingClassifier._parameter_constraints,
+        "mu": [Interval(Real, 0, None, closed="neither")],
+    }
+    _parameter_messages: dict[str, Explain] = {
+        **LeveragingClassifier._parameter_messages,
+        "mu": Explain(
+            what="a finite number > 0 (the shift of the second logistic)",
+            advice="mu = ln((1 - eps) / eps) matches LLM with noise rate eps (e.g. eps = 0.1 -> mu = 2.197)",
+        ),
+    }
+    _algorithm = "LLD"
 
     def __init__(
         self,
         mu: float = 4.0,
         mode: str = "parallel",
-        n_rounds: int = 100,
+        max_rounds: int = 100,
         oracle: str = "features",
         fit_intercept: bool = True,
         tol: float = 0.0,
+        n_rounds: int | str = "deprecated",
     ) -> None:
         self.mu = mu
         self.mode = mode
-        self.n_rounds = n_rounds
+        self.max_rounds = max_rounds
         self.oracle = oracle
         self.fit_intercept = fit_intercept
         self.tol = tol
+        self.n_rounds = n_rounds
 
-    def _check_params(self) -> dict[str, Any]:
-        mu = self.mu
-        if isinstance(mu, (bool, np.bool_)) or not isinstance(mu, numbers.Real) or not (
-            0.0 < mu < np.inf
-        ):
-            raise ValueError(
-                f"mu must be a finite number > 0 (the shift of the second logistic), got {mu!r}; "
-                "mu = ln((1 - eps) / eps) matches LLM with noise rate eps (e.g. eps = 0.1 -> mu = 2.197)"
-            )
-        return {"mu": float(mu)}
+    def _algorithm_params(self) -> dict[str, Any]:
+        return {"mu": float(self.mu)}
 
-    def _leverage(self, problem, mode, n_rounds, tol, *, mu):
-        history: dict[str, list] = {
-            "round": [0], "loss": [lld_loss(problem.margins, mu)], "decrease_bound": [np.nan],
-            "selected": [None],
-        }
+    def _leverage(self, problem, history, mode, max_rounds, tol, *, mu):
+        _record_round(history, problem, 0, lld_loss(problem.margins, mu), 0.0, 0.0,
+                      decrease_bound=np.nan, selected=None)
         sq = problem.sq_norms()
         if mode == "parallel":
             total = float(np.sum(sq))
             c_par = 2.0 / total if total > 0 else 0.0
         else:
             c_seq = np.where(sq > 0, 2.0 / np.where(sq > 0, sq, 1.0), 0.0)
-        for t in range(1, n_rounds + 1):
+        for t in range(1, max_rounds + 1):
+            tic = time.perf_counter()
             z = problem.margins
             v = expit(-z) - expit(-z - mu)  # q_i - g_i > 0
             W = problem.signed_sums(v)
             if mode == "parallel":
                 bound = 0.5 * c_par * float(np.sum(W**2))
                 if bound <= tol:
-                    break
+                    return "converged"
+                pricing = time.perf_counter() - tic
+                tic = time.perf_counter()
                 problem.step_all(c_par * W)
                 selected = None
             else:
@@ -128,10 +143,11 @@ class LLDClassifier(LeveragingClassifier):
                 j = _nan_argmax(gain)
                 bound = 0.5 * float(gain[j])
                 if not np.isfinite(bound) or bound <= tol:
-                    break
+                    return "converged"
+                pricing = time.perf_counter() - tic
+                tic = time.perf_counter()
                 selected = problem.step_one(j, float(c_seq[j] * W[j]))
-            history["round"].append(t)
-            history["loss"].append(lld_loss(problem.margins, mu))
-            history["decrease_bound"].append(bound)
-            history["selected"].append(selected)
-        return history
+            master = time.perf_counter() - tic
+            _record_round(history, problem, t, lld_loss(problem.margins, mu), master, pricing,
+                          decrease_bound=bound, selected=selected)
+        return "max_rounds"

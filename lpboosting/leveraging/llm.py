@@ -24,7 +24,7 @@ plain log-loss boosting baseline :class:`LogLossBoostClassifier`.
 
 from __future__ import annotations
 
-import numbers
+import time
 from typing import Any
 
 import numpy as np
@@ -32,21 +32,38 @@ from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.errors import UnknownOracleError
 from lpboosting.estimators.base import DecisionClassifierMixin, encode_binary
 from lpboosting.losses import LogisticMixtureLoss
-from lpboosting.oracles.features import Features
-from lpboosting.oracles.stumps import Stump, Stumps
+from lpboosting.oracles import ORACLES, Features, Stump, Stumps, make_oracle
+from lpboosting.params import (
+    Explain,
+    Integral,
+    Interval,
+    Names,
+    Real,
+    check_params,
+    deprecated_alias,
+    renamed_parameter,
+)
 
 __all__ = [
-    "LLMClassifier", "LogLossBoostClassifier", "MODES", "ORACLES", "llm_negative_log_likelihood",
-    "log_loss", "llm_split_weights",
+    "LEVERAGING_ORACLES", "LLMClassifier", "LogLossBoostClassifier", "MODES",
+    "llm_negative_log_likelihood", "log_loss", "llm_split_weights",
 ]
 
 #: template sets A of the paper: "parallel" A = {(1, ..., 1)}, "sequential" A = {e_j}
 MODES = ("parallel", "sequential")
-#: weak-hypothesis classes the leveraging classifiers accept
-ORACLES = ("features", "stumps")
+#: the oracle classes of the registry (:data:`lpboosting.oracles.ORACLES`) the leveraging
+#: rounds can use, and what each offers.  A round needs W+/W- of *every* candidate
+#: hypothesis: Features is a finite matrix M (any template set); Stumps prices every stump
+#: exactly from cumulative sums (one hypothesis per round).  A heuristic oracle that returns
+#: one hypothesis (Trees) cannot give these sums.
+LEVERAGING_ORACLES: dict[type, str] = {
+    Features: "the scaled coordinates, any mode",
+    Stumps: "exact decision stumps, mode='sequential'",
+}
 
 # relative smoothing of W+/W- in d_j = 1/2 ln(W+/W-): keeps the step finite when
 # W- = 0 (a hypothesis right on every example).  The smoothed d lies between 0
@@ -151,8 +168,7 @@ class _StumpPool:
 class _FeatureProblem:
     """M = y h(x) over the (scaled) features: every candidate is a column of M."""
 
-    def __init__(self, X: np.ndarray, y: np.ndarray, intercept: bool) -> None:
-        oracle = Features(X, y)
+    def __init__(self, oracle: Features, X: np.ndarray, y: np.ndarray, intercept: bool) -> None:
         self.basis = _FeatureBasis(oracle.low, oracle.high, intercept)
         self.y = y
         H = oracle.H if not intercept else np.hstack([oracle.H, np.ones((X.shape[0], 1))])
@@ -194,6 +210,10 @@ class _FeatureProblem:
         self.margins += delta * self.M[:, j]
         return j
 
+    def n_used(self) -> int:
+        """Hypotheses with a nonzero coefficient."""
+        return int(np.count_nonzero(self.coef))
+
     def model(self):
         return self.basis, self.coef.copy()
 
@@ -210,8 +230,8 @@ class _StumpProblem:
     call prices all (N+1) x F stumps exactly, in O(N F) after the presort.
     """
 
-    def __init__(self, X: np.ndarray, y: np.ndarray) -> None:
-        self.oracle = Stumps(X, y)
+    def __init__(self, oracle: Stumps, X: np.ndarray, y: np.ndarray) -> None:
+        self.oracle = oracle
         self.X = X
         self.y = y
         self._sorted = np.sort(X, axis=0)
@@ -257,6 +277,10 @@ class _StumpProblem:
         self.margins += delta * self.y * stump.predict(self.X)
         return idx
 
+    def n_used(self) -> int:
+        """Hypotheses with a nonzero coefficient."""
+        return int(np.count_nonzero(self.coef))
+
     def model(self):
         return self.pool, np.asarray(self.coef, dtype=float)
 
@@ -270,17 +294,22 @@ def _nan_argmax(score: np.ndarray) -> int:
 # shared estimator machinery
 # --------------------------------------------------------------------------------------
 
-
-def _check_int(name: str, value: Any, low: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
+_ROUNDS = [Interval(Integral, 1, None, closed="left")]
 
 
-def _check_real(name: str, value: Any) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    return float(value)
+def _resolve_oracle(estimator: "LeveragingClassifier") -> str:
+    """The registry name of ``estimator.oracle``, if its oracle class is one the rounds can use."""
+    name = estimator.oracle
+    key = name.strip().lower()
+    if ORACLES.get(key) not in LEVERAGING_ORACLES:
+        usable = sorted(n for n, cls in ORACLES.items() if cls in LEVERAGING_ORACLES)
+        choices = " or ".join(f"{n!r} ({LEVERAGING_ORACLES[ORACLES[n]]})" for n in usable)
+        raise UnknownOracleError(
+            f"unknown oracle {name!r} for {type(estimator).__name__}; choose {choices}: a "
+            "leveraging round needs W+/W- of every candidate hypothesis, which only these oracles "
+            "of lpboosting.oracles.ORACLES give"
+        )
+    return key
 
 
 class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -288,67 +317,76 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
 
     The model is linear in the weak hypotheses: f(x) = sum_j lambda_j h_j(x),
     the margin of a labelled example is y f(x), prediction is sign f(x).
-    Subclasses implement ``_leverage(problem)`` and set ``history_``.
+    Subclasses implement ``_leverage``, which appends one
+    :class:`~lpboosting.colgen.RoundRecord` per round (round 0 = lambda = 0)
+    to the :class:`~lpboosting.colgen.History` kept in ``history_``.
     """
+
+    _parameter_constraints: dict[str, Any] = {
+        "mode": [Names(set(MODES))],
+        "max_rounds": _ROUNDS,
+        "n_rounds": deprecated_alias(_ROUNDS),
+        "oracle": [str],
+        "fit_intercept": ["boolean"],
+        "tol": [Interval(Real, 0, None, closed="left")],
+    }
+    _parameter_messages: dict[str, Explain] = {
+        "mode": Explain(unknown=True, advice=(
+            "choose 'parallel' (template set A = {(1,...,1)}: every coordinate updated each round) "
+            "or 'sequential' (A = {e_j}: one weak hypothesis per round)")),
+    }
+    #: the algorithm's name in ``history_.meta``
+    _algorithm = ""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
 
-    def _check_mode_oracle(self) -> tuple[str, str]:
-        mode = self.mode
-        if not isinstance(mode, str) or mode.strip().lower() not in MODES:
-            raise ValueError(
-                f"unknown mode {mode!r}; choose 'parallel' (template set A = {{(1,...,1)}}: every "
-                "coordinate updated each round) or 'sequential' (A = {e_j}: one weak hypothesis per round)"
-            )
-        mode = mode.strip().lower()
-        oracle = self.oracle
-        if not isinstance(oracle, str) or oracle.strip().lower() not in ORACLES:
-            raise UnknownOracleError(
-                f"unknown oracle {oracle!r} for {type(self).__name__}; choose 'features' (the scaled "
-                "coordinates, any mode) or 'stumps' (exact decision stumps, mode='sequential')"
-            )
-        oracle = oracle.strip().lower()
+    def _build_problem(self, X: np.ndarray, y_pm: np.ndarray, oracle: str):
+        hypotheses = make_oracle(oracle, X, y_pm)
+        if isinstance(hypotheses, Stumps):
+            return _StumpProblem(hypotheses, X, y_pm)
+        return _FeatureProblem(hypotheses, X, y_pm, bool(self.fit_intercept))
+
+    def fit(self, X: Any, y: Any) -> "LeveragingClassifier":
+        """Run at most ``max_rounds`` leveraging rounds on (X, y); the record is kept in ``history_``."""
+        check_params(self)
+        max_rounds = int(renamed_parameter(self, "n_rounds", "max_rounds"))
+        mode = self.mode.strip().lower()
+        oracle = _resolve_oracle(self)
         if oracle == "stumps" and mode == "parallel":
             raise ValueError(
                 "mode='parallel' updates every weak hypothesis at once and needs a finite set of "
                 "them: use oracle='features', or mode='sequential' with oracle='stumps'"
             )
-        return mode, oracle
-
-    def _build_problem(self, X: np.ndarray, y_pm: np.ndarray, oracle: str):
-        if oracle == "features":
-            return _FeatureProblem(X, y_pm, bool(self.fit_intercept))
-        return _StumpProblem(X, y_pm)
-
-    def fit(self, X: Any, y: Any) -> "LeveragingClassifier":
-        """Run ``n_rounds`` leveraging rounds on (X, y); the record is kept in ``history_``."""
-        params = self._check_params()
-        mode, oracle = self._check_mode_oracle()
-        n_rounds = _check_int("n_rounds", self.n_rounds, 1)
-        tol = _check_real("tol", self.tol)
-        if tol < 0:
-            raise ValueError(f"tol must be >= 0, got {self.tol!r}")
+        tol = float(self.tol)
+        params = self._algorithm_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_pm = encode_binary(self, y)
         problem = self._build_problem(X, y_pm, oracle)
-        history = self._leverage(problem, mode, n_rounds, tol, **params)
+        history = History(meta={"algorithm": self._algorithm, "mode": mode, "oracle": oracle,
+                                "exact": True, "max_rounds": max_rounds, "tol": tol, **params})
+        status = self._leverage(problem, history, mode, max_rounds, tol, **params)
+        history.records[-1].status = status
+        history.meta.update(status=status, n_rounds=len(history) - 1)
         basis, coef = problem.model()
         self.basis_ = basis
         self.coef_ = coef
         self.history_ = history
-        self.n_rounds_ = len(history["round"]) - 1
+        self.n_rounds_ = len(history) - 1
         self.train_margins_ = problem.margins.copy()
         if isinstance(problem, _StumpProblem):
             self.hypotheses_ = list(problem.pool.hypotheses)
         return self
 
-    def _check_params(self) -> dict[str, Any]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def _algorithm_params(self) -> dict[str, Any]:
+        """The algorithm's own parameters, as passed to ``_leverage``."""
+        return {}
 
-    def _leverage(self, problem, mode, n_rounds, tol, **params) -> dict[str, list]:  # pragma: no cover
+    def _leverage(self, problem, history: History, mode: str, max_rounds: int, tol: float,
+                  **params) -> str:  # pragma: no cover - abstract
+        """Append the rounds to ``history``; return the final status ("converged" or "max_rounds")."""
         raise NotImplementedError
 
     def decision_function(self, X: Any) -> np.ndarray:
@@ -361,23 +399,40 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
         return H @ self.coef_
 
 
-def _llm_rounds(problem, mode: str, n_rounds: int, tol: float, epsilon: float,
-                update_epsilon: bool, update_every: int) -> tuple[dict[str, list], float]:
+def _record_round(history: History, problem, t: int, loss: float, master: float, pricing: float,
+                 **extra: Any) -> None:
+    """Append round t of a leveraging booster: ``primal`` is the loss after the round."""
+    history.append(RoundRecord(
+        round=t, n_columns=problem.n_used(), primal=loss, dual=None, gap=None, edge=None,
+        exact=True, master_seconds=master, pricing_seconds=pricing, iterations=None,
+        status="added", extra={"loss": loss, **extra},
+    ))
+
+
+def _llm_rounds(problem, history: History, mode: str, max_rounds: int, tol: float, epsilon: float,
+                update_epsilon: bool, update_every: int, record_epsilon: bool = True) -> tuple[str, float]:
     """Figure 1 of Krause & Singer; epsilon = 0 is the log-loss parallel/sequential update of
-    Collins, Schapire & Singer (2002) (then alpha = 0 and W+ = W~+, W- = W~-)."""
+    Collins, Schapire & Singer (2002) (then alpha = 0 and W+ = W~+, W- = W~-).
+
+    Appends rounds 0..T to ``history``; returns the final status and eps."""
     eps = float(epsilon)
-    z = problem.margins
-    history: dict[str, list] = {
-        "round": [0], "loss": [llm_negative_log_likelihood(z, eps)], "epsilon": [eps],
-        "q_increase_bound": [np.nan], "selected": [None],
-    }
+
+    def record(t: int, bound: float, selected: int | None, master: float, pricing: float) -> None:
+        loss = llm_negative_log_likelihood(problem.margins, eps)
+        extra: dict[str, Any] = {"epsilon": eps} if record_epsilon else {}
+        _record_round(history, problem, t, loss, master, pricing, **extra, q_increase_bound=bound,
+                     selected=selected)
+
+    record(0, np.nan, None, 0.0, 0.0)
     if mode == "parallel":
         scale = problem.row_l1_max()
         a_par = 1.0 / scale if scale > 0 else 0.0
     else:
         amax = problem.abs_max()
         a_seq = np.where(amax > 0, 1.0 / np.where(amax > 0, amax, 1.0), 0.0)
-    for t in range(1, n_rounds + 1):
+    status = "max_rounds"
+    for t in range(1, max_rounds + 1):
+        tic = time.perf_counter()
         z = problem.margins
         # E-step: alpha_i = eps / (eps + (1 - eps) e^{z_i}),  q_i = 1 / (1 + e^{z_i})
         q = expit(-z)
@@ -396,7 +451,10 @@ def _llm_rounds(problem, mode: str, n_rounds: int, tol: float, epsilon: float,
             a = a_par
             bound = float(a * np.sum(score))
             if bound <= tol:
+                status = "converged"
                 break
+            pricing = time.perf_counter() - tic
+            tic = time.perf_counter()
             problem.step_all(a * d)
             selected = None
         else:
@@ -404,17 +462,17 @@ def _llm_rounds(problem, mode: str, n_rounds: int, tol: float, epsilon: float,
             j = _nan_argmax(weighted)
             bound = float(weighted[j])
             if not np.isfinite(bound) or bound <= tol:
+                status = "converged"
                 break
+            pricing = time.perf_counter() - tic
+            tic = time.perf_counter()
             selected = problem.step_one(j, float(a_seq[j] * d[j]))
+        master = time.perf_counter() - tic
         if update_epsilon and eps > 0 and t % update_every == 0:
             # maximising Q over eps: eps = mean_i alpha_i, kept in (0, 1/2]
             eps = float(np.clip(np.mean(alpha), 1e-12, 0.5))
-        history["round"].append(t)
-        history["loss"].append(llm_negative_log_likelihood(problem.margins, eps))
-        history["epsilon"].append(eps)
-        history["q_increase_bound"].append(bound)
-        history["selected"].append(selected)
-    return history, eps
+        record(t, bound, selected, master, pricing)
+    return status, eps
 
 
 class LLMClassifier(LeveragingClassifier):
@@ -457,29 +515,39 @@ class LLMClassifier(LeveragingClassifier):
         Re-estimate eps = mean_i alpha_i from the E-step (every
         ``update_every`` rounds; the paper's USPS runs use 100).
     mode : {"parallel", "sequential"}, default "parallel"
-    n_rounds : int, default 100
-        Number of E + approximate-M rounds T.
+    max_rounds : int >= 1, default 100
+        Number of E + approximate-M rounds T (fewer when a round's
+        guaranteed increase of Q is <= tol).
     oracle : {"features", "stumps"}, default "features"
-        Weak hypotheses.  "features": the coordinates min-max scaled to
-        [-1, 1] on the training data (the :class:`~lpboosting.oracles.Features`
-        scaling, not clipped outside the training range, so f is linear in x).
-        "stumps": every decision stump, exact, sequential mode only: the stump
-        maximising (sqrt W+ - sqrt W-)^2 is found from cumulative sums over
-        the presorted features.
+        Weak hypotheses, by their name in :data:`lpboosting.oracles.ORACLES`
+        (the classes in :data:`LEVERAGING_ORACLES`).  "features": the
+        coordinates min-max scaled to [-1, 1] on the training data (the
+        :class:`~lpboosting.oracles.Features` scaling, not clipped outside the
+        training range, so f is linear in x).  "stumps": every decision stump,
+        exact, sequential mode only: the stump maximising
+        (sqrt W+ - sqrt W-)^2 is found from cumulative sums over the
+        presorted features.
     fit_intercept : bool, default True
         With "features", add the constant hypothesis h = 1 (stumps include the
         constants already).
     update_every : int, default 1
-    tol : float, default 0.0
+    tol : float >= 0, default 0.0
         Stop early when the guaranteed increase of Q of the round is <= tol
         (0 stops only at a stationary point).
+    n_rounds : int, deprecated
+        The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
     Attributes
     ----------
-    classes_, coef_ (lambda), epsilon_ (final eps), history_ (dict of lists,
-    one entry per round, round 0 = lambda = 0: ``loss`` = L_LM after the
-    round, ``epsilon``, ``q_increase_bound``, ``selected``), n_rounds_,
+    classes_, coef_ (lambda), epsilon_ (final eps), n_rounds_ (rounds made),
     train_margins_, hypotheses_ (stumps only).
+    history_ : :class:`~lpboosting.colgen.History`, one record per round,
+        round 0 = lambda = 0: ``primal`` and ``extra["loss"]`` = L_LM after the
+        round, ``n_columns`` the hypotheses with lambda_j != 0, extras
+        ``epsilon``, ``q_increase_bound``, ``selected`` (sequential mode: the
+        hypothesis updated); ``history_["loss"]`` is the column.  The status of
+        the last record (and ``meta["status"]``) is "converged" (the round's
+        bound fell to tol) or "max_rounds".
 
     ``predict_proba`` gives the model's probability of the *noise-free* label,
     P(t = classes_[1] | x) = 1 / (1 + e^{-f(x)}); the observed label has
@@ -487,43 +555,56 @@ class LLMClassifier(LeveragingClassifier):
     (:meth:`predict_proba_observed`).
     """
 
+    _parameter_constraints: dict[str, Any] = {
+        **LeveragingClassifier._parameter_constraints,
+        "epsilon": [Interval(Real, 0, 0.5, closed="neither")],
+        "update_epsilon": ["boolean"],
+        "update_every": [Interval(Integral, 1, None, closed="left")],
+    }
+    _parameter_messages: dict[str, Explain] = {
+        **LeveragingClassifier._parameter_messages,
+        "epsilon": Explain(
+            what="the label-noise rate, a number in the open interval (0, 1/2)",
+            advice="for noise-free log-loss boosting use LogLossBoostClassifier",
+        ),
+    }
+    _algorithm = "LLM"
+
     def __init__(
         self,
         epsilon: float = 0.1,
         update_epsilon: bool = False,
         mode: str = "parallel",
-        n_rounds: int = 100,
+        max_rounds: int = 100,
         oracle: str = "features",
         fit_intercept: bool = True,
         update_every: int = 1,
         tol: float = 0.0,
+        n_rounds: int | str = "deprecated",
     ) -> None:
         self.epsilon = epsilon
         self.update_epsilon = update_epsilon
         self.mode = mode
-        self.n_rounds = n_rounds
+        self.max_rounds = max_rounds
         self.oracle = oracle
         self.fit_intercept = fit_intercept
         self.update_every = update_every
         self.tol = tol
+        self.n_rounds = n_rounds
 
-    def _check_params(self) -> dict[str, Any]:
-        eps = self.epsilon
-        if isinstance(eps, (bool, np.bool_)) or not isinstance(eps, numbers.Real) or not (0.0 < eps < 0.5):
-            raise ValueError(
-                f"epsilon is the label-noise rate and must lie in the open interval (0, 1/2), got "
-                f"{eps!r}; for noise-free log-loss boosting use LogLossBoostClassifier"
-            )
+    def _algorithm_params(self) -> dict[str, Any]:
         return {
-            "epsilon": float(eps),
+            "epsilon": float(self.epsilon),
             "update_epsilon": bool(self.update_epsilon),
-            "update_every": _check_int("update_every", self.update_every, 1),
+            "update_every": int(self.update_every),
         }
 
-    def _leverage(self, problem, mode, n_rounds, tol, *, epsilon, update_epsilon, update_every):
-        history, eps = _llm_rounds(problem, mode, n_rounds, tol, epsilon, update_epsilon, update_every)
+    def _leverage(self, problem, history, mode, max_rounds, tol, *, epsilon, update_epsilon,
+                  update_every):
+        status, eps = _llm_rounds(problem, history, mode, max_rounds, tol, epsilon, update_epsilon,
+                                  update_every)
         self.epsilon_ = eps
-        return history
+        return status
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """P(t | x) of the noise-free label t, columns ordered as ``classes_``."""
@@ -545,32 +626,35 @@ class LogLossBoostClassifier(LeveragingClassifier):
     lambda_j <- lambda_j + a_j 1/2 ln(W+_j / W-_j) (eq. 3-4 of Krause & Singer).
     It is exactly Figure 1 (LLM) with eps = 0 (alpha = 0, no split), run by
     the same code with the same templates, scaling and weak hypotheses, so
-    the comparison with LLM isolates the loss.  Parameters and attributes as
-    :class:`LLMClassifier` without the eps ones; ``predict_proba`` is the
+    the comparison with LLM isolates the loss.  Parameters (``mode``,
+    ``max_rounds``, ``oracle``, ``fit_intercept``, ``tol``, the deprecated
+    ``n_rounds``) and attributes as :class:`LLMClassifier` without the eps
+    ones (``history_`` has no ``epsilon`` column); ``predict_proba`` is the
     logistic model 1 / (1 + e^{-f(x)}).
     """
+
+    _algorithm = "log-loss boosting"
 
     def __init__(
         self,
         mode: str = "parallel",
-        n_rounds: int = 100,
+        max_rounds: int = 100,
         oracle: str = "features",
         fit_intercept: bool = True,
         tol: float = 0.0,
+        n_rounds: int | str = "deprecated",
     ) -> None:
         self.mode = mode
-        self.n_rounds = n_rounds
+        self.max_rounds = max_rounds
         self.oracle = oracle
         self.fit_intercept = fit_intercept
         self.tol = tol
+        self.n_rounds = n_rounds
 
-    def _check_params(self) -> dict[str, Any]:
-        return {}
-
-    def _leverage(self, problem, mode, n_rounds, tol):
-        history, _ = _llm_rounds(problem, mode, n_rounds, tol, 0.0, False, 1)
-        del history["epsilon"]
-        return history
+    def _leverage(self, problem, history, mode, max_rounds, tol):
+        status, _ = _llm_rounds(problem, history, mode, max_rounds, tol, 0.0, False, 1,
+                                record_epsilon=False)
+        return status
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Logistic model P(y = classes_[1] | x) = 1 / (1 + e^{-f(x)}), columns as ``classes_``."""

@@ -82,6 +82,16 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.estimators.base import encode_binary, labels_to_signs
 from lpboosting.losses import ProperLoss, get_proper_loss
+from lpboosting.params import (
+    Explain,
+    Integral,
+    Interval,
+    Real,
+    StrOptions,
+    check_params,
+    deprecated_alias,
+    renamed_parameter,
+)
 
 __all__ = ["FITTED_WEIGHT", "MODELS", "ModaBoostClassifier", "solve_alpha"]
 
@@ -406,7 +416,7 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         Proper loss of Table A5 (:mod:`lpboosting.losses`).
     model : {"linear", "tree", "nn"}, default "tree"
         Model class (Applications #1, #2, #4 of Sec. 5).
-    n_rounds : int >= 1, default 1000
+    max_rounds : int >= 1, default 1000
         T: the maximum number of weak-learner calls.
     gamma_wl : float in (0, 1), default 1e-3
         The run stops when no hypothesis has normalised edge (19) of at least
@@ -423,6 +433,8 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
     callback : callable, optional
         Called with each round's :class:`~lpboosting.colgen.RoundRecord`; a
         truthy return stops the fit (the model so far is kept).
+    n_rounds : int, deprecated
+        The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
     Attributes
     ----------
@@ -453,57 +465,57 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         self,
         loss: str | ProperLoss = "log",
         model: str = "tree",
-        n_rounds: int = 1000,
+        max_rounds: int = 1000,
         gamma_wl: float = 1e-3,
         n_neighbors: int = 1,
         max_depth: int | None = None,
         fit_intercept: bool = False,
         alpha_tol: float = 1e-12,
         callback: Callable[..., Any] | None = None,
+        n_rounds: int | str = "deprecated",
     ) -> None:
         self.loss = loss
         self.model = model
-        self.n_rounds = n_rounds
+        self.max_rounds = max_rounds
         self.gamma_wl = gamma_wl
         self.n_neighbors = n_neighbors
         self.max_depth = max_depth
         self.fit_intercept = fit_intercept
         self.alpha_tol = alpha_tol
         self.callback = callback
+        self.n_rounds = n_rounds
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
 
-    # -- parameter checks ---------------------------------------------------
-    def _check_params(self) -> None:
-        name = type(self).__name__
-        if self.model not in MODELS:
-            raise ValueError(f"{name}: model must be one of {MODELS}, got {self.model!r}")
-
-        def is_int(v):
-            return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-
-        if not is_int(self.n_rounds) or self.n_rounds < 1:
-            raise ValueError(f"{name}: n_rounds must be an integer >= 1 (T of Algorithm 1), "
-                             f"got {self.n_rounds!r}")
-        if not (isinstance(self.gamma_wl, (int, float, np.floating)) and 0.0 < self.gamma_wl < 1.0):
-            raise ValueError(f"{name}: gamma_wl must be in (0, 1) (the weak learning assumption's "
-                             f"normalised edge; the paper uses 0.001), got {self.gamma_wl!r}")
-        if not is_int(self.n_neighbors) or self.n_neighbors < 1:
-            raise ValueError(f"{name}: n_neighbors must be an integer >= 1, got {self.n_neighbors!r}")
-        if self.max_depth is not None and (not is_int(self.max_depth) or self.max_depth < 1):
-            raise ValueError(f"{name}: max_depth must be None or an integer >= 1, got {self.max_depth!r}")
-        if not (isinstance(self.alpha_tol, (int, float, np.floating)) and self.alpha_tol > 0):
-            raise ValueError(f"{name}: alpha_tol must be a positive tolerance, got {self.alpha_tol!r}")
-        if self.callback is not None and not callable(self.callback):
-            raise ValueError(f"{name}: callback must be callable or None, got {type(self.callback).__name__}")
+    # -- parameters -----------------------------------------------------------
+    _parameter_constraints: dict[str, Any] = {
+        "loss": [str, ProperLoss],
+        "model": [StrOptions(set(MODELS))],
+        "max_rounds": [Interval(Integral, 1, None, closed="left")],
+        "gamma_wl": [Interval(Real, 0, 1, closed="neither")],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "max_depth": [None, Interval(Integral, 1, None, closed="left")],
+        "fit_intercept": ["boolean"],
+        "alpha_tol": [Interval(Real, 0, None, closed="neither")],
+        "callback": [None, callable],
+        "n_rounds": deprecated_alias([Interval(Integral, 1, None, closed="left")]),
+    }
+    _parameter_messages: dict[str, Explain] = {
+        "model": Explain(what=f"one of {MODELS}"),
+        "max_rounds": Explain(what="an integer >= 1 (T of Algorithm 1)"),
+        "n_rounds": Explain(what="an integer >= 1 (T of Algorithm 1)"),
+        "gamma_wl": Explain(what="in (0, 1) (the weak learning assumption's normalised edge; "
+                                 "the paper uses 0.001)"),
+    }
 
     # -- fit ------------------------------------------------------------------
     def fit(self, X: Any, y: Any) -> ModaBoostClassifier:
-        """Run MODABOOST for at most ``n_rounds`` weak-learner calls on (X, y)."""
-        self._check_params()
+        """Run MODABOOST for at most ``max_rounds`` weak-learner calls on (X, y)."""
+        check_params(self)
+        max_rounds = int(renamed_parameter(self, "n_rounds", "max_rounds"))
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_pm = encode_binary(self, y)
         loss = get_proper_loss(self.loss)
@@ -526,9 +538,10 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         phi = loss.surrogate_risk(y01, H)
         curve = [phi]
         history = History(meta={"algorithm": "MODABOOST", "loss": loss.name, "model": self.model,
-                                "gamma_wl": float(self.gamma_wl), "initial_loss": phi})
+                                "gamma_wl": float(self.gamma_wl), "max_rounds": max_rounds,
+                                "initial_loss": phi})
         status, final_edge = "max_rounds", None
-        for t in range(1, self.n_rounds + 1):
+        for t in range(1, max_rounds + 1):
             w = loss.weight(y01, H)
             if np.all(w <= _SATURATED):
                 status = "fitted"

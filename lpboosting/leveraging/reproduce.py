@@ -33,11 +33,11 @@ def make_method(name: str, p: float, n_rounds: int, mode: str = "parallel"):
     (``oracle="features"``) and the same number of rounds.
     """
     if name == "boosting":
-        return LogLossBoostClassifier(mode=mode, n_rounds=n_rounds)
+        return LogLossBoostClassifier(mode=mode, max_rounds=n_rounds)
     if name == "LLM":
-        return LLMClassifier(epsilon=p, mode=mode, n_rounds=n_rounds)
+        return LLMClassifier(epsilon=p, mode=mode, max_rounds=n_rounds)
     if name == "LLD":
-        return LLDClassifier(mu=float(np.log((1.0 - p) / p)), mode=mode, n_rounds=n_rounds)
+        return LLDClassifier(mu=float(np.log((1.0 - p) / p)), mode=mode, max_rounds=n_rounds)
     raise ValueError(f"unknown method {name!r}; choose from {list(METHODS)}")
 
 
