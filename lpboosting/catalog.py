@@ -261,7 +261,13 @@ def certify_rmboost(U: np.ndarray, lam: float) -> dict[str, Any]:
 
 def _entropy_reference(U: np.ndarray, cap: float, *, bound: float | None = None,
                        eta: float | None = None) -> float:
-    """The projection stated here in cvxpy with -sum(entr(d)) + ln N, solved by CLARABEL."""
+    """The projection stated here in cvxpy with -sum(entr(d)) + ln N, solved by CLARABEL.
+
+    The value is the objective at CLARABEL's d clipped to >= 0 and renormalised:
+    cvxpy's own ``problem.value`` evaluates entr at the solver's d, whose
+    entries may be slightly negative on a nearly infeasible instance, and is
+    then +inf although the status is optimal.
+    """
     import cvxpy as cp
 
     N = U.shape[0]
@@ -273,7 +279,11 @@ def _entropy_reference(U: np.ndarray, cap: float, *, bound: float | None = None,
     else:
         gamma = cp.Variable()
         problem = cp.Problem(cp.Minimize(gamma + delta / eta), [U.T @ d <= gamma, *box])
-    return _clarabel(problem)
+    _clarabel(problem)
+    x = np.clip(np.asarray(d.value, dtype=float), 0.0, None)
+    x /= x.sum()
+    entropy = float(np.sum(x[x > 0] * np.log(x[x > 0] * N)))
+    return entropy if eta is None else float(np.max(U.T @ x)) + entropy / eta
 
 
 def certify_projection(U: np.ndarray, cap: float, *, bound: float | None = None,

@@ -5,19 +5,19 @@ ROWS
  L  margin_1
  L  margin_2
 COLUMNS
-    mup_0     Obj       -0.233333333333333
+    mup_0     Obj       -0.23333333333333331
     mup_0     margin_0  1
     mup_0     margin_1  1
     mup_0     margin_2  -1
-    mum_0     Obj       0.433333333333333
+    mum_0     Obj       0.43333333333333335
     mum_0     margin_0  -1
     mum_0     margin_1  -1
     mum_0     margin_2  1
-    mup_1     Obj       -0.233333333333333
+    mup_1     Obj       -0.23333333333333331
     mup_1     margin_0  1
     mup_1     margin_1  -1
     mup_1     margin_2  1
-    mum_1     Obj       0.433333333333333
+    mum_1     Obj       0.43333333333333335
     mum_1     margin_0  -1
     mum_1     margin_1  1
     mum_1     margin_2  -1

@@ -43,7 +43,7 @@ ROWS
  L  margin_39
  L  margin_40
 COLUMNS
-    mup_0     Obj       0.417073170731707
+    mup_0     Obj       0.41707317073170735
     mup_0     margin_0  1
     mup_0     margin_1  1
     mup_0     margin_2  1
@@ -85,7 +85,7 @@ COLUMNS
     mup_0     margin_38  -1
     mup_0     margin_39  -1
     mup_0     margin_40  -1
-    mum_0     Obj       -0.217073170731707
+    mum_0     Obj       -0.21707317073170732
     mum_0     margin_0  -1
     mum_0     margin_1  -1
     mum_0     margin_2  -1
@@ -127,7 +127,7 @@ COLUMNS
     mum_0     margin_38  1
     mum_0     margin_39  1
     mum_0     margin_40  1
-    mup_1     Obj       0.368292682926829
+    mup_1     Obj       0.36829268292682926
     mup_1     margin_0  1
     mup_1     margin_1  1
     mup_1     margin_2  1
@@ -169,7 +169,7 @@ COLUMNS
     mup_1     margin_38  -1
     mup_1     margin_39  -1
     mup_1     margin_40  -1
-    mum_1     Obj       -0.168292682926829
+    mum_1     Obj       -0.16829268292682928
     mum_1     margin_0  -1
     mum_1     margin_1  -1
     mum_1     margin_2  -1
@@ -211,7 +211,7 @@ COLUMNS
     mum_1     margin_38  1
     mum_1     margin_39  1
     mum_1     margin_40  1
-    mup_2     Obj       0.465853658536585
+    mup_2     Obj       0.46585365853658534
     mup_2     margin_0  1
     mup_2     margin_1  1
     mup_2     margin_2  1
@@ -253,7 +253,7 @@ COLUMNS
     mup_2     margin_38  -1
     mup_2     margin_39  -1
     mup_2     margin_40  -1
-    mum_2     Obj       -0.265853658536585
+    mum_2     Obj       -0.26585365853658538
     mum_2     margin_0  -1
     mum_2     margin_1  -1
     mum_2     margin_2  -1
@@ -295,7 +295,7 @@ COLUMNS
     mum_2     margin_38  1
     mum_2     margin_39  1
     mum_2     margin_40  1
-    mup_3     Obj       0.514634146341463
+    mup_3     Obj       0.51463414634146343
     mup_3     margin_0  1
     mup_3     margin_1  1
     mup_3     margin_2  1
@@ -337,7 +337,7 @@ COLUMNS
     mup_3     margin_38  -1
     mup_3     margin_39  -1
     mup_3     margin_40  -1
-    mum_3     Obj       -0.314634146341463
+    mum_3     Obj       -0.31463414634146336
     mum_3     margin_0  -1
     mum_3     margin_1  -1
     mum_3     margin_2  -1
@@ -379,7 +379,7 @@ COLUMNS
     mum_3     margin_38  1
     mum_3     margin_39  1
     mum_3     margin_40  1
-    mup_4     Obj       0.368292682926829
+    mup_4     Obj       0.36829268292682926
     mup_4     margin_0  1
     mup_4     margin_1  1
     mup_4     margin_2  1
@@ -421,7 +421,7 @@ COLUMNS
     mup_4     margin_38  -1
     mup_4     margin_39  -1
     mup_4     margin_40  -1
-    mum_4     Obj       -0.168292682926829
+    mum_4     Obj       -0.16829268292682928
     mum_4     margin_0  -1
     mum_4     margin_1  -1
     mum_4     margin_2  -1
@@ -463,7 +463,7 @@ COLUMNS
     mum_4     margin_38  1
     mum_4     margin_39  1
     mum_4     margin_40  1
-    mup_5     Obj       0.319512195121951
+    mup_5     Obj       0.31951219512195123
     mup_5     margin_0  1
     mup_5     margin_1  1
     mup_5     margin_2  1
@@ -505,7 +505,7 @@ COLUMNS
     mup_5     margin_38  -1
     mup_5     margin_39  -1
     mup_5     margin_40  -1
-    mum_5     Obj       -0.119512195121951
+    mum_5     Obj       -0.11951219512195121
     mum_5     margin_0  -1
     mum_5     margin_1  -1
     mum_5     margin_2  -1
@@ -547,7 +547,7 @@ COLUMNS
     mum_5     margin_38  1
     mum_5     margin_39  1
     mum_5     margin_40  1
-    mup_6     Obj       0.270731707317073
+    mup_6     Obj       0.27073170731707319
     mup_6     margin_0  1
     mup_6     margin_1  1
     mup_6     margin_2  1
@@ -589,7 +589,7 @@ COLUMNS
     mup_6     margin_38  -1
     mup_6     margin_39  1
     mup_6     margin_40  -1
-    mum_6     Obj       -0.0707317073170732
+    mum_6     Obj       -0.070731707317073178
     mum_6     margin_0  -1
     mum_6     margin_1  -1
     mum_6     margin_2  -1
@@ -631,7 +631,7 @@ COLUMNS
     mum_6     margin_38  1
     mum_6     margin_39  -1
     mum_6     margin_40  1
-    mup_7     Obj       0.319512195121951
+    mup_7     Obj       0.31951219512195123
     mup_7     margin_0  1
     mup_7     margin_1  1
     mup_7     margin_2  1
@@ -673,7 +673,7 @@ COLUMNS
     mup_7     margin_38  -1
     mup_7     margin_39  -1
     mup_7     margin_40  -1
-    mum_7     Obj       -0.119512195121951
+    mum_7     Obj       -0.11951219512195121
     mum_7     margin_0  -1
     mum_7     margin_1  -1
     mum_7     margin_2  -1
@@ -715,7 +715,7 @@ COLUMNS
     mum_7     margin_38  1
     mum_7     margin_39  1
     mum_7     margin_40  1
-    mup_8     Obj       0.270731707317073
+    mup_8     Obj       0.27073170731707319
     mup_8     margin_0  1
     mup_8     margin_1  1
     mup_8     margin_2  1
@@ -757,7 +757,7 @@ COLUMNS
     mup_8     margin_38  -1
     mup_8     margin_39  1
     mup_8     margin_40  -1
-    mum_8     Obj       -0.0707317073170732
+    mum_8     Obj       -0.070731707317073178
     mum_8     margin_0  -1
     mum_8     margin_1  -1
     mum_8     margin_2  -1
@@ -799,7 +799,7 @@ COLUMNS
     mum_8     margin_38  1
     mum_8     margin_39  -1
     mum_8     margin_40  1
-    mup_9     Obj       0.221951219512195
+    mup_9     Obj       0.22195121951219512
     mup_9     margin_0  1
     mup_9     margin_1  1
     mup_9     margin_2  1
@@ -841,7 +841,7 @@ COLUMNS
     mup_9     margin_38  -1
     mup_9     margin_39  1
     mup_9     margin_40  -1
-    mum_9     Obj       -0.0219512195121951
+    mum_9     Obj       -0.021951219512195114
     mum_9     margin_0  -1
     mum_9     margin_1  -1
     mum_9     margin_2  -1
@@ -883,7 +883,7 @@ COLUMNS
     mum_9     margin_38  1
     mum_9     margin_39  -1
     mum_9     margin_40  1
-    mup_10    Obj       0.173170731707317
+    mup_10    Obj       0.17317073170731706
     mup_10    margin_0  1
     mup_10    margin_1  1
     mup_10    margin_2  1
@@ -925,7 +925,7 @@ COLUMNS
     mup_10    margin_38  -1
     mup_10    margin_39  1
     mup_10    margin_40  -1
-    mum_10    Obj       0.0268292682926829
+    mum_10    Obj       0.026829268292682937
     mum_10    margin_0  -1
     mum_10    margin_1  -1
     mum_10    margin_2  -1
@@ -967,7 +967,7 @@ COLUMNS
     mum_10    margin_38  1
     mum_10    margin_39  -1
     mum_10    margin_40  1
-    mup_11    Obj       0.124390243902439
+    mup_11    Obj       0.12439024390243902
     mup_11    margin_0  1
     mup_11    margin_1  1
     mup_11    margin_2  1
@@ -1009,7 +1009,7 @@ COLUMNS
     mup_11    margin_38  -1
     mup_11    margin_39  1
     mup_11    margin_40  -1
-    mum_11    Obj       0.075609756097561
+    mum_11    Obj       0.075609756097560987
     mum_11    margin_0  -1
     mum_11    margin_1  -1
     mum_11    margin_2  -1
@@ -1051,7 +1051,7 @@ COLUMNS
     mum_11    margin_38  1
     mum_11    margin_39  -1
     mum_11    margin_40  1
-    mup_12    Obj       0.075609756097561
+    mup_12    Obj       0.075609756097560987
     mup_12    margin_0  1
     mup_12    margin_1  1
     mup_12    margin_2  1
@@ -1093,7 +1093,7 @@ COLUMNS
     mup_12    margin_38  -1
     mup_12    margin_39  1
     mup_12    margin_40  -1
-    mum_12    Obj       0.124390243902439
+    mum_12    Obj       0.12439024390243902
     mum_12    margin_0  -1
     mum_12    margin_1  -1
     mum_12    margin_2  -1
@@ -1135,7 +1135,7 @@ COLUMNS
     mum_12    margin_38  1
     mum_12    margin_39  -1
     mum_12    margin_40  1
-    mup_13    Obj       0.0268292682926829
+    mup_13    Obj       0.026829268292682937
     mup_13    margin_0  1
     mup_13    margin_1  1
     mup_13    margin_2  1
@@ -1177,7 +1177,7 @@ COLUMNS
     mup_13    margin_38  -1
     mup_13    margin_39  1
     mup_13    margin_40  -1
-    mum_13    Obj       0.173170731707317
+    mum_13    Obj       0.17317073170731706
     mum_13    margin_0  -1
     mum_13    margin_1  -1
     mum_13    margin_2  -1
@@ -1219,7 +1219,7 @@ COLUMNS
     mum_13    margin_38  1
     mum_13    margin_39  -1
     mum_13    margin_40  1
-    mup_14    Obj       -0.0219512195121951
+    mup_14    Obj       -0.021951219512195114
     mup_14    margin_0  1
     mup_14    margin_1  1
     mup_14    margin_2  1
@@ -1261,7 +1261,7 @@ COLUMNS
     mup_14    margin_38  -1
     mup_14    margin_39  1
     mup_14    margin_40  -1
-    mum_14    Obj       0.221951219512195
+    mum_14    Obj       0.22195121951219512
     mum_14    margin_0  -1
     mum_14    margin_1  -1
     mum_14    margin_2  -1
@@ -1303,7 +1303,7 @@ COLUMNS
     mum_14    margin_38  1
     mum_14    margin_39  -1
     mum_14    margin_40  1
-    mup_15    Obj       -0.0707317073170732
+    mup_15    Obj       -0.070731707317073178
     mup_15    margin_0  1
     mup_15    margin_1  1
     mup_15    margin_2  1
@@ -1345,7 +1345,7 @@ COLUMNS
     mup_15    margin_38  -1
     mup_15    margin_39  1
     mup_15    margin_40  -1
-    mum_15    Obj       0.270731707317073
+    mum_15    Obj       0.27073170731707319
     mum_15    margin_0  -1
     mum_15    margin_1  -1
     mum_15    margin_2  -1
@@ -1387,7 +1387,7 @@ COLUMNS
     mum_15    margin_38  1
     mum_15    margin_39  -1
     mum_15    margin_40  1
-    mup_16    Obj       0.221951219512195
+    mup_16    Obj       0.22195121951219512
     mup_16    margin_0  1
     mup_16    margin_1  1
     mup_16    margin_2  1
@@ -1429,7 +1429,7 @@ COLUMNS
     mup_16    margin_38  -1
     mup_16    margin_39  1
     mup_16    margin_40  -1
-    mum_16    Obj       -0.0219512195121951
+    mum_16    Obj       -0.021951219512195114
     mum_16    margin_0  -1
     mum_16    margin_1  -1
     mum_16    margin_2  -1
@@ -1471,7 +1471,7 @@ COLUMNS
     mum_16    margin_38  1
     mum_16    margin_39  -1
     mum_16    margin_40  1
-    mup_17    Obj       0.173170731707317
+    mup_17    Obj       0.17317073170731706
     mup_17    margin_0  1
     mup_17    margin_1  1
     mup_17    margin_2  1
@@ -1513,7 +1513,7 @@ COLUMNS
     mup_17    margin_38  -1
     mup_17    margin_39  1
     mup_17    margin_40  -1
-    mum_17    Obj       0.0268292682926829
+    mum_17    Obj       0.026829268292682937
     mum_17    margin_0  -1
     mum_17    margin_1  -1
     mum_17    margin_2  -1
@@ -1555,7 +1555,7 @@ COLUMNS
     mum_17    margin_38  1
     mum_17    margin_39  -1
     mum_17    margin_40  1
-    mup_18    Obj       0.173170731707317
+    mup_18    Obj       0.17317073170731706
     mup_18    margin_0  1
     mup_18    margin_1  1
     mup_18    margin_2  1
@@ -1597,7 +1597,7 @@ COLUMNS
     mup_18    margin_38  -1
     mup_18    margin_39  1
     mup_18    margin_40  -1
-    mum_18    Obj       0.0268292682926829
+    mum_18    Obj       0.026829268292682937
     mum_18    margin_0  -1
     mum_18    margin_1  -1
     mum_18    margin_2  -1
@@ -1639,7 +1639,7 @@ COLUMNS
     mum_18    margin_38  1
     mum_18    margin_39  -1
     mum_18    margin_40  1
-    mup_19    Obj       0.124390243902439
+    mup_19    Obj       0.12439024390243902
     mup_19    margin_0  1
     mup_19    margin_1  1
     mup_19    margin_2  1
@@ -1681,7 +1681,7 @@ COLUMNS
     mup_19    margin_38  -1
     mup_19    margin_39  1
     mup_19    margin_40  -1
-    mum_19    Obj       0.075609756097561
+    mum_19    Obj       0.075609756097560987
     mum_19    margin_0  -1
     mum_19    margin_1  -1
     mum_19    margin_2  -1
@@ -1723,7 +1723,7 @@ COLUMNS
     mum_19    margin_38  1
     mum_19    margin_39  -1
     mum_19    margin_40  1
-    mup_20    Obj       0.075609756097561
+    mup_20    Obj       0.075609756097560987
     mup_20    margin_0  1
     mup_20    margin_1  1
     mup_20    margin_2  1
@@ -1765,7 +1765,7 @@ COLUMNS
     mup_20    margin_38  -1
     mup_20    margin_39  1
     mup_20    margin_40  -1
-    mum_20    Obj       0.124390243902439
+    mum_20    Obj       0.12439024390243902
     mum_20    margin_0  -1
     mum_20    margin_1  -1
     mum_20    margin_2  -1
@@ -1807,7 +1807,7 @@ COLUMNS
     mum_20    margin_38  1
     mum_20    margin_39  -1
     mum_20    margin_40  1
-    mup_21    Obj       0.0268292682926829
+    mup_21    Obj       0.026829268292682937
     mup_21    margin_0  1
     mup_21    margin_1  1
     mup_21    margin_2  1
@@ -1849,7 +1849,7 @@ COLUMNS
     mup_21    margin_38  -1
     mup_21    margin_39  1
     mup_21    margin_40  -1
-    mum_21    Obj       0.173170731707317
+    mum_21    Obj       0.17317073170731706
     mum_21    margin_0  -1
     mum_21    margin_1  -1
     mum_21    margin_2  -1
@@ -1891,7 +1891,7 @@ COLUMNS
     mum_21    margin_38  1
     mum_21    margin_39  -1
     mum_21    margin_40  1
-    mup_22    Obj       -0.119512195121951
+    mup_22    Obj       -0.11951219512195121
     mup_22    margin_0  1
     mup_22    margin_1  1
     mup_22    margin_2  1
@@ -1933,7 +1933,7 @@ COLUMNS
     mup_22    margin_38  -1
     mup_22    margin_39  1
     mup_22    margin_40  -1
-    mum_22    Obj       0.319512195121951
+    mum_22    Obj       0.31951219512195123
     mum_22    margin_0  -1
     mum_22    margin_1  -1
     mum_22    margin_2  -1
@@ -1975,7 +1975,7 @@ COLUMNS
     mum_22    margin_38  1
     mum_22    margin_39  -1
     mum_22    margin_40  1
-    mup_23    Obj       -0.168292682926829
+    mup_23    Obj       -0.16829268292682928
     mup_23    margin_0  1
     mup_23    margin_1  1
     mup_23    margin_2  1
@@ -2017,7 +2017,7 @@ COLUMNS
     mup_23    margin_38  -1
     mup_23    margin_39  1
     mup_23    margin_40  -1
-    mum_23    Obj       0.368292682926829
+    mum_23    Obj       0.36829268292682926
     mum_23    margin_0  -1
     mum_23    margin_1  -1
     mum_23    margin_2  -1
@@ -2059,7 +2059,7 @@ COLUMNS
     mum_23    margin_38  1
     mum_23    margin_39  -1
     mum_23    margin_40  1
-    mup_24    Obj       -0.217073170731707
+    mup_24    Obj       -0.21707317073170732
     mup_24    margin_0  1
     mup_24    margin_1  1
     mup_24    margin_2  1
@@ -2101,7 +2101,7 @@ COLUMNS
     mup_24    margin_38  -1
     mup_24    margin_39  1
     mup_24    margin_40  -1
-    mum_24    Obj       0.417073170731707
+    mum_24    Obj       0.41707317073170735
     mum_24    margin_0  -1
     mum_24    margin_1  -1
     mum_24    margin_2  -1
@@ -2143,7 +2143,7 @@ COLUMNS
     mum_24    margin_38  1
     mum_24    margin_39  -1
     mum_24    margin_40  1
-    mup_25    Obj       -0.265853658536585
+    mup_25    Obj       -0.26585365853658538
     mup_25    margin_0  1
     mup_25    margin_1  1
     mup_25    margin_2  1
@@ -2185,7 +2185,7 @@ COLUMNS
     mup_25    margin_38  -1
     mup_25    margin_39  1
     mup_25    margin_40  -1
-    mum_25    Obj       0.465853658536585
+    mum_25    Obj       0.46585365853658534
     mum_25    margin_0  -1
     mum_25    margin_1  -1
     mum_25    margin_2  -1
@@ -2227,7 +2227,7 @@ COLUMNS
     mum_25    margin_38  1
     mum_25    margin_39  -1
     mum_25    margin_40  1
-    mup_26    Obj       0.0268292682926829
+    mup_26    Obj       0.026829268292682937
     mup_26    margin_0  1
     mup_26    margin_1  1
     mup_26    margin_2  1
@@ -2269,7 +2269,7 @@ COLUMNS
     mup_26    margin_38  -1
     mup_26    margin_39  1
     mup_26    margin_40  -1
-    mum_26    Obj       0.173170731707317
+    mum_26    Obj       0.17317073170731706
     mum_26    margin_0  -1
     mum_26    margin_1  -1
     mum_26    margin_2  -1
@@ -2311,7 +2311,7 @@ COLUMNS
     mum_26    margin_38  1
     mum_26    margin_39  -1
     mum_26    margin_40  1
-    mup_27    Obj       -0.0219512195121951
+    mup_27    Obj       -0.021951219512195114
     mup_27    margin_0  1
     mup_27    margin_1  1
     mup_27    margin_2  1
@@ -2353,7 +2353,7 @@ COLUMNS
     mup_27    margin_38  -1
     mup_27    margin_39  1
     mup_27    margin_40  -1
-    mum_27    Obj       0.221951219512195
+    mum_27    Obj       0.22195121951219512
     mum_27    margin_0  -1
     mum_27    margin_1  -1
     mum_27    margin_2  -1
@@ -2395,7 +2395,7 @@ COLUMNS
     mum_27    margin_38  1
     mum_27    margin_39  -1
     mum_27    margin_40  1
-    mup_28    Obj       -0.0219512195121951
+    mup_28    Obj       -0.021951219512195114
     mup_28    margin_0  1
     mup_28    margin_1  1
     mup_28    margin_2  1
@@ -2437,7 +2437,7 @@ COLUMNS
     mup_28    margin_38  -1
     mup_28    margin_39  1
     mup_28    margin_40  -1
-    mum_28    Obj       0.221951219512195
+    mum_28    Obj       0.22195121951219512
     mum_28    margin_0  -1
     mum_28    margin_1  -1
     mum_28    margin_2  -1
@@ -2479,7 +2479,7 @@ COLUMNS
     mum_28    margin_38  1
     mum_28    margin_39  -1
     mum_28    margin_40  1
-    mup_29    Obj       -0.0707317073170732
+    mup_29    Obj       -0.070731707317073178
     mup_29    margin_0  1
     mup_29    margin_1  1
     mup_29    margin_2  1
@@ -2521,7 +2521,7 @@ COLUMNS
     mup_29    margin_38  -1
     mup_29    margin_39  1
     mup_29    margin_40  -1
-    mum_29    Obj       0.270731707317073
+    mum_29    Obj       0.27073170731707319
     mum_29    margin_0  -1
     mum_29    margin_1  -1
     mum_29    margin_2  -1
@@ -2563,7 +2563,7 @@ COLUMNS
     mum_29    margin_38  1
     mum_29    margin_39  -1
     mum_29    margin_40  1
-    mup_30    Obj       -0.0707317073170732
+    mup_30    Obj       -0.070731707317073178
     mup_30    margin_0  1
     mup_30    margin_1  1
     mup_30    margin_2  1
@@ -2605,7 +2605,7 @@ COLUMNS
     mup_30    margin_38  -1
     mup_30    margin_39  1
     mup_30    margin_40  -1
-    mum_30    Obj       0.270731707317073
+    mum_30    Obj       0.27073170731707319
     mum_30    margin_0  -1
     mum_30    margin_1  -1
     mum_30    margin_2  -1
@@ -2647,7 +2647,7 @@ COLUMNS
     mum_30    margin_38  1
     mum_30    margin_39  -1
     mum_30    margin_40  1
-    mup_31    Obj       -0.119512195121951
+    mup_31    Obj       -0.11951219512195121
     mup_31    margin_0  1
     mup_31    margin_1  1
     mup_31    margin_2  1
@@ -2689,7 +2689,7 @@ COLUMNS
     mup_31    margin_38  -1
     mup_31    margin_39  1
     mup_31    margin_40  -1
-    mum_31    Obj       0.319512195121951
+    mum_31    Obj       0.31951219512195123
     mum_31    margin_0  -1
     mum_31    margin_1  -1
     mum_31    margin_2  -1
@@ -2731,7 +2731,7 @@ COLUMNS
     mum_31    margin_38  1
     mum_31    margin_39  -1
     mum_31    margin_40  1
-    mup_32    Obj       -0.168292682926829
+    mup_32    Obj       -0.16829268292682928
     mup_32    margin_0  1
     mup_32    margin_1  1
     mup_32    margin_2  1
@@ -2773,7 +2773,7 @@ COLUMNS
     mup_32    margin_38  -1
     mup_32    margin_39  1
     mup_32    margin_40  -1
-    mum_32    Obj       0.368292682926829
+    mum_32    Obj       0.36829268292682926
     mum_32    margin_0  -1
     mum_32    margin_1  -1
     mum_32    margin_2  -1
@@ -2815,7 +2815,7 @@ COLUMNS
     mum_32    margin_38  1
     mum_32    margin_39  -1
     mum_32    margin_40  1
-    mup_33    Obj       -0.119512195121951
+    mup_33    Obj       -0.11951219512195121
     mup_33    margin_0  1
     mup_33    margin_1  1
     mup_33    margin_2  1
@@ -2857,7 +2857,7 @@ COLUMNS
     mup_33    margin_38  -1
     mup_33    margin_39  1
     mup_33    margin_40  -1
-    mum_33    Obj       0.319512195121951
+    mum_33    Obj       0.31951219512195123
     mum_33    margin_0  -1
     mum_33    margin_1  -1
     mum_33    margin_2  -1
@@ -2899,7 +2899,7 @@ COLUMNS
     mum_33    margin_38  1
     mum_33    margin_39  -1
     mum_33    margin_40  1
-    mup_34    Obj       -0.168292682926829
+    mup_34    Obj       -0.16829268292682928
     mup_34    margin_0  1
     mup_34    margin_1  1
     mup_34    margin_2  1
@@ -2941,7 +2941,7 @@ COLUMNS
     mup_34    margin_38  -1
     mup_34    margin_39  1
     mup_34    margin_40  -1
-    mum_34    Obj       0.368292682926829
+    mum_34    Obj       0.36829268292682926
     mum_34    margin_0  -1
     mum_34    margin_1  -1
     mum_34    margin_2  -1
@@ -2983,7 +2983,7 @@ COLUMNS
     mum_34    margin_38  1
     mum_34    margin_39  -1
     mum_34    margin_40  1
-    mup_35    Obj       -0.217073170731707
+    mup_35    Obj       -0.21707317073170732
     mup_35    margin_0  1
     mup_35    margin_1  1
     mup_35    margin_2  1
@@ -3025,7 +3025,7 @@ COLUMNS
     mup_35    margin_38  -1
     mup_35    margin_39  1
     mup_35    margin_40  -1
-    mum_35    Obj       0.417073170731707
+    mum_35    Obj       0.41707317073170735
     mum_35    margin_0  -1
     mum_35    margin_1  -1
     mum_35    margin_2  -1
@@ -3067,7 +3067,7 @@ COLUMNS
     mum_35    margin_38  1
     mum_35    margin_39  -1
     mum_35    margin_40  1
-    mup_36    Obj       -0.217073170731707
+    mup_36    Obj       -0.21707317073170732
     mup_36    margin_0  1
     mup_36    margin_1  1
     mup_36    margin_2  1
@@ -3109,7 +3109,7 @@ COLUMNS
     mup_36    margin_38  -1
     mup_36    margin_39  1
     mup_36    margin_40  -1
-    mum_36    Obj       0.417073170731707
+    mum_36    Obj       0.41707317073170735
     mum_36    margin_0  -1
     mum_36    margin_1  -1
     mum_36    margin_2  -1
@@ -3151,7 +3151,7 @@ COLUMNS
     mum_36    margin_38  1
     mum_36    margin_39  -1
     mum_36    margin_40  1
-    mup_37    Obj       -0.265853658536585
+    mup_37    Obj       -0.26585365853658538
     mup_37    margin_0  1
     mup_37    margin_1  1
     mup_37    margin_2  1
@@ -3193,7 +3193,7 @@ COLUMNS
     mup_37    margin_38  -1
     mup_37    margin_39  1
     mup_37    margin_40  -1
-    mum_37    Obj       0.465853658536585
+    mum_37    Obj       0.46585365853658534
     mum_37    margin_0  -1
     mum_37    margin_1  -1
     mum_37    margin_2  -1
@@ -3235,7 +3235,7 @@ COLUMNS
     mum_37    margin_38  1
     mum_37    margin_39  -1
     mum_37    margin_40  1
-    mup_38    Obj       -0.314634146341463
+    mup_38    Obj       -0.31463414634146336
     mup_38    margin_0  1
     mup_38    margin_1  1
     mup_38    margin_2  1
@@ -3277,7 +3277,7 @@ COLUMNS
     mup_38    margin_38  -1
     mup_38    margin_39  1
     mup_38    margin_40  -1
-    mum_38    Obj       0.514634146341463
+    mum_38    Obj       0.51463414634146343
     mum_38    margin_0  -1
     mum_38    margin_1  -1
     mum_38    margin_2  -1
@@ -3319,7 +3319,7 @@ COLUMNS
     mum_38    margin_38  1
     mum_38    margin_39  -1
     mum_38    margin_40  1
-    mup_39    Obj       -0.314634146341463
+    mup_39    Obj       -0.31463414634146336
     mup_39    margin_0  1
     mup_39    margin_1  1
     mup_39    margin_2  1
@@ -3361,7 +3361,7 @@ COLUMNS
     mup_39    margin_38  -1
     mup_39    margin_39  1
     mup_39    margin_40  -1
-    mum_39    Obj       0.514634146341463
+    mum_39    Obj       0.51463414634146343
     mum_39    margin_0  -1
     mum_39    margin_1  -1
     mum_39    margin_2  -1
@@ -3403,7 +3403,7 @@ COLUMNS
     mum_39    margin_38  1
     mum_39    margin_39  -1
     mum_39    margin_40  1
-    mup_40    Obj       -0.363414634146341
+    mup_40    Obj       -0.36341463414634145
     mup_40    margin_0  1
     mup_40    margin_1  1
     mup_40    margin_2  1
@@ -3445,7 +3445,7 @@ COLUMNS
     mup_40    margin_38  1
     mup_40    margin_39  1
     mup_40    margin_40  -1
-    mum_40    Obj       0.563414634146342
+    mum_40    Obj       0.56341463414634152
     mum_40    margin_0  -1
     mum_40    margin_1  -1
     mum_40    margin_2  -1
@@ -3487,7 +3487,7 @@ COLUMNS
     mum_40    margin_38  -1
     mum_40    margin_39  -1
     mum_40    margin_40  1
-    mup_41    Obj       -0.41219512195122
+    mup_41    Obj       -0.41219512195121955
     mup_41    margin_0  1
     mup_41    margin_1  1
     mup_41    margin_2  1
@@ -3529,7 +3529,7 @@ COLUMNS
     mup_41    margin_38  1
     mup_41    margin_39  1
     mup_41    margin_40  -1
-    mum_41    Obj       0.61219512195122
+    mum_41    Obj       0.6121951219512195
     mum_41    margin_0  -1
     mum_41    margin_1  -1
     mum_41    margin_2  -1
@@ -3571,7 +3571,7 @@ COLUMNS
     mum_41    margin_38  -1
     mum_41    margin_39  -1
     mum_41    margin_40  1
-    mup_42    Obj       -0.460975609756098
+    mup_42    Obj       -0.46097560975609764
     mup_42    margin_0  1
     mup_42    margin_1  1
     mup_42    margin_2  1
@@ -3613,7 +3613,7 @@ COLUMNS
     mup_42    margin_38  1
     mup_42    margin_39  1
     mup_42    margin_40  -1
-    mum_42    Obj       0.660975609756098
+    mum_42    Obj       0.66097560975609759
     mum_42    margin_0  -1
     mum_42    margin_1  -1
     mum_42    margin_2  -1
@@ -3655,7 +3655,7 @@ COLUMNS
     mum_42    margin_38  -1
     mum_42    margin_39  -1
     mum_42    margin_40  1
-    mup_43    Obj       -0.265853658536585
+    mup_43    Obj       -0.26585365853658538
     mup_43    margin_0  1
     mup_43    margin_1  1
     mup_43    margin_2  1
@@ -3697,7 +3697,7 @@ COLUMNS
     mup_43    margin_38  -1
     mup_43    margin_39  1
     mup_43    margin_40  -1
-    mum_43    Obj       0.465853658536585
+    mum_43    Obj       0.46585365853658534
     mum_43    margin_0  -1
     mum_43    margin_1  -1
     mum_43    margin_2  -1
@@ -3739,7 +3739,7 @@ COLUMNS
     mum_43    margin_38  1
     mum_43    margin_39  -1
     mum_43    margin_40  1
-    mup_44    Obj       -0.363414634146341
+    mup_44    Obj       -0.36341463414634145
     mup_44    margin_0  1
     mup_44    margin_1  1
     mup_44    margin_2  1
@@ -3781,7 +3781,7 @@ COLUMNS
     mup_44    margin_38  -1
     mup_44    margin_39  1
     mup_44    margin_40  -1
-    mum_44    Obj       0.563414634146342
+    mum_44    Obj       0.56341463414634152
     mum_44    margin_0  -1
     mum_44    margin_1  -1
     mum_44    margin_2  -1
@@ -3823,7 +3823,7 @@ COLUMNS
     mum_44    margin_38  1
     mum_44    margin_39  -1
     mum_44    margin_40  1
-    mup_45    Obj       -0.314634146341463
+    mup_45    Obj       -0.31463414634146336
     mup_45    margin_0  1
     mup_45    margin_1  1
     mup_45    margin_2  1
@@ -3865,7 +3865,7 @@ COLUMNS
     mup_45    margin_38  -1
     mup_45    margin_39  1
     mup_45    margin_40  -1
-    mum_45    Obj       0.514634146341463
+    mum_45    Obj       0.51463414634146343
     mum_45    margin_0  -1
     mum_45    margin_1  -1
     mum_45    margin_2  -1
@@ -3907,7 +3907,7 @@ COLUMNS
     mum_45    margin_38  1
     mum_45    margin_39  -1
     mum_45    margin_40  1
-    mup_46    Obj       -0.363414634146341
+    mup_46    Obj       -0.36341463414634145
     mup_46    margin_0  1
     mup_46    margin_1  1
     mup_46    margin_2  1
@@ -3949,7 +3949,7 @@ COLUMNS
     mup_46    margin_38  -1
     mup_46    margin_39  1
     mup_46    margin_40  -1
-    mum_46    Obj       0.563414634146342
+    mum_46    Obj       0.56341463414634152
     mum_46    margin_0  -1
     mum_46    margin_1  -1
     mum_46    margin_2  -1
@@ -3991,7 +3991,7 @@ COLUMNS
     mum_46    margin_38  1
     mum_46    margin_39  -1
     mum_46    margin_40  1
-    mup_47    Obj       -0.41219512195122
+    mup_47    Obj       -0.41219512195121955
     mup_47    margin_0  1
     mup_47    margin_1  1
     mup_47    margin_2  1
@@ -4033,7 +4033,7 @@ COLUMNS
     mup_47    margin_38  -1
     mup_47    margin_39  1
     mup_47    margin_40  -1
-    mum_47    Obj       0.61219512195122
+    mum_47    Obj       0.6121951219512195
     mum_47    margin_0  -1
     mum_47    margin_1  -1
     mum_47    margin_2  -1
@@ -4075,7 +4075,7 @@ COLUMNS
     mum_47    margin_38  1
     mum_47    margin_39  -1
     mum_47    margin_40  1
-    mup_48    Obj       -0.509756097560976
+    mup_48    Obj       -0.50975609756097562
     mup_48    margin_0  1
     mup_48    margin_1  1
     mup_48    margin_2  1
@@ -4117,7 +4117,7 @@ COLUMNS
     mup_48    margin_38  1
     mup_48    margin_39  1
     mup_48    margin_40  -1
-    mum_48    Obj       0.709756097560976
+    mum_48    Obj       0.70975609756097557
     mum_48    margin_0  -1
     mum_48    margin_1  -1
     mum_48    margin_2  -1
@@ -4159,7 +4159,7 @@ COLUMNS
     mum_48    margin_38  -1
     mum_48    margin_39  -1
     mum_48    margin_40  1
-    mup_49    Obj       -0.558536585365854
+    mup_49    Obj       -0.55853658536585371
     mup_49    margin_0  1
     mup_49    margin_1  1
     mup_49    margin_2  1
@@ -4201,7 +4201,7 @@ COLUMNS
     mup_49    margin_38  1
     mup_49    margin_39  1
     mup_49    margin_40  -1
-    mum_49    Obj       0.758536585365854
+    mum_49    Obj       0.75853658536585367
     mum_49    margin_0  -1
     mum_49    margin_1  -1
     mum_49    margin_2  -1
@@ -4243,7 +4243,7 @@ COLUMNS
     mum_49    margin_38  -1
     mum_49    margin_39  -1
     mum_49    margin_40  1
-    mup_50    Obj       -0.607317073170732
+    mup_50    Obj       -0.60731707317073169
     mup_50    margin_0  1
     mup_50    margin_1  1
     mup_50    margin_2  1
@@ -4285,7 +4285,7 @@ COLUMNS
     mup_50    margin_38  1
     mup_50    margin_39  1
     mup_50    margin_40  1
-    mum_50    Obj       0.807317073170732
+    mum_50    Obj       0.80731707317073165
     mum_50    margin_0  -1
     mum_50    margin_1  -1
     mum_50    margin_2  -1
@@ -4327,7 +4327,7 @@ COLUMNS
     mum_50    margin_38  -1
     mum_50    margin_39  -1
     mum_50    margin_40  -1
-    mup_51    Obj       -0.65609756097561
+    mup_51    Obj       -0.65609756097560978
     mup_51    margin_0  1
     mup_51    margin_1  1
     mup_51    margin_2  1
@@ -4369,7 +4369,7 @@ COLUMNS
     mup_51    margin_38  1
     mup_51    margin_39  1
     mup_51    margin_40  1
-    mum_51    Obj       0.85609756097561
+    mum_51    Obj       0.85609756097560974
     mum_51    margin_0  -1
     mum_51    margin_1  -1
     mum_51    margin_2  -1
@@ -4411,7 +4411,7 @@ COLUMNS
     mum_51    margin_38  -1
     mum_51    margin_39  -1
     mum_51    margin_40  -1
-    mup_52    Obj       -0.704878048780488
+    mup_52    Obj       -0.70487804878048788
     mup_52    margin_0  1
     mup_52    margin_1  1
     mup_52    margin_2  1
@@ -4453,7 +4453,7 @@ COLUMNS
     mup_52    margin_38  1
     mup_52    margin_39  1
     mup_52    margin_40  1
-    mum_52    Obj       0.904878048780488
+    mum_52    Obj       0.90487804878048783
     mum_52    margin_0  -1
     mum_52    margin_1  -1
     mum_52    margin_2  -1
@@ -4495,7 +4495,7 @@ COLUMNS
     mum_52    margin_38  -1
     mum_52    margin_39  -1
     mum_52    margin_40  -1
-    mup_53    Obj       -0.753658536585366
+    mup_53    Obj       -0.75365853658536586
     mup_53    margin_0  1
     mup_53    margin_1  1
     mup_53    margin_2  1
@@ -4537,7 +4537,7 @@ COLUMNS
     mup_53    margin_38  1
     mup_53    margin_39  1
     mup_53    margin_40  1
-    mum_53    Obj       0.953658536585366
+    mum_53    Obj       0.95365853658536581
     mum_53    margin_0  -1
     mum_53    margin_1  -1
     mum_53    margin_2  -1
@@ -4579,7 +4579,7 @@ COLUMNS
     mum_53    margin_38  -1
     mum_53    margin_39  -1
     mum_53    margin_40  -1
-    mup_54    Obj       -0.802439024390244
+    mup_54    Obj       -0.80243902439024395
     mup_54    margin_0  1
     mup_54    margin_1  1
     mup_54    margin_2  1
@@ -4621,7 +4621,7 @@ COLUMNS
     mup_54    margin_38  1
     mup_54    margin_39  1
     mup_54    margin_40  1
-    mum_54    Obj       1.00243902439024
+    mum_54    Obj       1.0024390243902439
     mum_54    margin_0  -1
     mum_54    margin_1  -1
     mum_54    margin_2  -1
@@ -4663,7 +4663,7 @@ COLUMNS
     mum_54    margin_38  -1
     mum_54    margin_39  -1
     mum_54    margin_40  -1
-    mup_55    Obj       -0.363414634146341
+    mup_55    Obj       -0.36341463414634145
     mup_55    margin_0  1
     mup_55    margin_1  1
     mup_55    margin_2  1
@@ -4705,7 +4705,7 @@ COLUMNS
     mup_55    margin_38  -1
     mup_55    margin_39  1
     mup_55    margin_40  -1
-    mum_55    Obj       0.563414634146342
+    mum_55    Obj       0.56341463414634152
     mum_55    margin_0  -1
     mum_55    margin_1  -1
     mum_55    margin_2  -1
@@ -4747,7 +4747,7 @@ COLUMNS
     mum_55    margin_38  1
     mum_55    margin_39  -1
     mum_55    margin_40  1
-    mup_56    Obj       -0.41219512195122
+    mup_56    Obj       -0.41219512195121955
     mup_56    margin_0  1
     mup_56    margin_1  1
     mup_56    margin_2  1
@@ -4789,7 +4789,7 @@ COLUMNS
     mup_56    margin_38  -1
     mup_56    margin_39  1
     mup_56    margin_40  -1
-    mum_56    Obj       0.61219512195122
+    mum_56    Obj       0.6121951219512195
     mum_56    margin_0  -1
     mum_56    margin_1  -1
     mum_56    margin_2  -1
@@ -4831,7 +4831,7 @@ COLUMNS
     mum_56    margin_38  1
     mum_56    margin_39  -1
     mum_56    margin_40  1
-    mup_57    Obj       -0.460975609756098
+    mup_57    Obj       -0.46097560975609764
     mup_57    margin_0  1
     mup_57    margin_1  1
     mup_57    margin_2  1
@@ -4873,7 +4873,7 @@ COLUMNS
     mup_57    margin_38  1
     mup_57    margin_39  1
     mup_57    margin_40  -1
-    mum_57    Obj       0.660975609756098
+    mum_57    Obj       0.66097560975609759
     mum_57    margin_0  -1
     mum_57    margin_1  -1
     mum_57    margin_2  -1
@@ -4915,7 +4915,7 @@ COLUMNS
     mum_57    margin_38  -1
     mum_57    margin_39  -1
     mum_57    margin_40  1
-    mup_58    Obj       -0.753658536585366
+    mup_58    Obj       -0.75365853658536586
     mup_58    margin_0  1
     mup_58    margin_1  1
     mup_58    margin_2  1
@@ -4957,7 +4957,7 @@ COLUMNS
     mup_58    margin_38  1
     mup_58    margin_39  1
     mup_58    margin_40  1
-    mum_58    Obj       0.953658536585366
+    mum_58    Obj       0.95365853658536581
     mum_58    margin_0  -1
     mum_58    margin_1  -1
     mum_58    margin_2  -1
@@ -4999,7 +4999,7 @@ COLUMNS
     mum_58    margin_38  -1
     mum_58    margin_39  -1
     mum_58    margin_40  -1
-    mup_59    Obj       -0.802439024390244
+    mup_59    Obj       -0.80243902439024395
     mup_59    margin_0  1
     mup_59    margin_1  1
     mup_59    margin_2  1
@@ -5041,7 +5041,7 @@ COLUMNS
     mup_59    margin_38  1
     mup_59    margin_39  1
     mup_59    margin_40  1
-    mum_59    Obj       1.00243902439024
+    mum_59    Obj       1.0024390243902439
     mum_59    margin_0  -1
     mum_59    margin_1  -1
     mum_59    margin_2  -1
@@ -5083,7 +5083,7 @@ COLUMNS
     mum_59    margin_38  -1
     mum_59    margin_39  -1
     mum_59    margin_40  -1
-    mup_60    Obj       -0.851219512195122
+    mup_60    Obj       -0.85121951219512193
     mup_60    margin_0  1
     mup_60    margin_1  1
     mup_60    margin_2  1
@@ -5125,7 +5125,7 @@ COLUMNS
     mup_60    margin_38  1
     mup_60    margin_39  1
     mup_60    margin_40  1
-    mum_60    Obj       1.05121951219512
+    mum_60    Obj       1.051219512195122
     mum_60    margin_0  -1
     mum_60    margin_1  -1
     mum_60    margin_2  -1
@@ -5167,7 +5167,7 @@ COLUMNS
     mum_60    margin_38  -1
     mum_60    margin_39  -1
     mum_60    margin_40  -1
-    mup_61    Obj       -0.802439024390244
+    mup_61    Obj       -0.80243902439024395
     mup_61    margin_0  1
     mup_61    margin_1  1
     mup_61    margin_2  1
@@ -5209,7 +5209,7 @@ COLUMNS
     mup_61    margin_38  1
     mup_61    margin_39  1
     mup_61    margin_40  1
-    mum_61    Obj       1.00243902439024
+    mum_61    Obj       1.0024390243902439
     mum_61    margin_0  -1
     mum_61    margin_1  -1
     mum_61    margin_2  -1
@@ -5251,7 +5251,7 @@ COLUMNS
     mum_61    margin_38  -1
     mum_61    margin_39  -1
     mum_61    margin_40  -1
-    mup_62    Obj       -0.753658536585366
+    mup_62    Obj       -0.75365853658536586
     mup_62    margin_0  1
     mup_62    margin_1  1
     mup_62    margin_2  1
@@ -5293,7 +5293,7 @@ COLUMNS
     mup_62    margin_38  1
     mup_62    margin_39  1
     mup_62    margin_40  1
-    mum_62    Obj       0.953658536585366
+    mum_62    Obj       0.95365853658536581
     mum_62    margin_0  -1
     mum_62    margin_1  -1
     mum_62    margin_2  -1
@@ -5335,7 +5335,7 @@ COLUMNS
     mum_62    margin_38  -1
     mum_62    margin_39  -1
     mum_62    margin_40  -1
-    mup_63    Obj       -0.704878048780488
+    mup_63    Obj       -0.70487804878048788
     mup_63    margin_0  1
     mup_63    margin_1  1
     mup_63    margin_2  1
@@ -5377,7 +5377,7 @@ COLUMNS
     mup_63    margin_38  1
     mup_63    margin_39  1
     mup_63    margin_40  1
-    mum_63    Obj       0.904878048780488
+    mum_63    Obj       0.90487804878048783
     mum_63    margin_0  -1
     mum_63    margin_1  -1
     mum_63    margin_2  -1
@@ -5419,7 +5419,7 @@ COLUMNS
     mum_63    margin_38  -1
     mum_63    margin_39  -1
     mum_63    margin_40  -1
-    mup_64    Obj       -0.65609756097561
+    mup_64    Obj       -0.65609756097560978
     mup_64    margin_0  1
     mup_64    margin_1  1
     mup_64    margin_2  1
@@ -5461,7 +5461,7 @@ COLUMNS
     mup_64    margin_38  1
     mup_64    margin_39  1
     mup_64    margin_40  1
-    mum_64    Obj       0.85609756097561
+    mum_64    Obj       0.85609756097560974
     mum_64    margin_0  -1
     mum_64    margin_1  -1
     mum_64    margin_2  -1
@@ -5503,7 +5503,7 @@ COLUMNS
     mum_64    margin_38  -1
     mum_64    margin_39  -1
     mum_64    margin_40  -1
-    mup_65    Obj       -0.607317073170732
+    mup_65    Obj       -0.60731707317073169
     mup_65    margin_0  1
     mup_65    margin_1  1
     mup_65    margin_2  1
@@ -5545,7 +5545,7 @@ COLUMNS
     mup_65    margin_38  1
     mup_65    margin_39  1
     mup_65    margin_40  1
-    mum_65    Obj       0.807317073170732
+    mum_65    Obj       0.80731707317073165
     mum_65    margin_0  -1
     mum_65    margin_1  -1
     mum_65    margin_2  -1
@@ -5587,7 +5587,7 @@ COLUMNS
     mum_65    margin_38  -1
     mum_65    margin_39  -1
     mum_65    margin_40  -1
-    mup_66    Obj       -0.558536585365854
+    mup_66    Obj       -0.55853658536585371
     mup_66    margin_0  1
     mup_66    margin_1  1
     mup_66    margin_2  1
@@ -5629,7 +5629,7 @@ COLUMNS
     mup_66    margin_38  1
     mup_66    margin_39  1
     mup_66    margin_40  1
-    mum_66    Obj       0.758536585365854
+    mum_66    Obj       0.75853658536585367
     mum_66    margin_0  -1
     mum_66    margin_1  -1
     mum_66    margin_2  -1
@@ -5671,7 +5671,7 @@ COLUMNS
     mum_66    margin_38  -1
     mum_66    margin_39  -1
     mum_66    margin_40  -1
-    mup_67    Obj       0.465853658536585
+    mup_67    Obj       0.46585365853658534
     mup_67    margin_0  1
     mup_67    margin_1  1
     mup_67    margin_2  1
@@ -5713,7 +5713,7 @@ COLUMNS
     mup_67    margin_38  -1
     mup_67    margin_39  -1
     mup_67    margin_40  -1
-    mum_67    Obj       -0.265853658536585
+    mum_67    Obj       -0.26585365853658538
     mum_67    margin_0  -1
     mum_67    margin_1  -1
     mum_67    margin_2  -1
@@ -5755,7 +5755,7 @@ COLUMNS
     mum_67    margin_38  1
     mum_67    margin_39  1
     mum_67    margin_40  1
-    mup_68    Obj       0.563414634146342
+    mup_68    Obj       0.56341463414634152
     mup_68    margin_0  1
     mup_68    margin_1  1
     mup_68    margin_2  1
@@ -5797,7 +5797,7 @@ COLUMNS
     mup_68    margin_38  -1
     mup_68    margin_39  -1
     mup_68    margin_40  -1
-    mum_68    Obj       -0.363414634146341
+    mum_68    Obj       -0.36341463414634145
     mum_68    margin_0  -1
     mum_68    margin_1  -1
     mum_68    margin_2  -1
@@ -5839,7 +5839,7 @@ COLUMNS
     mum_68    margin_38  1
     mum_68    margin_39  1
     mum_68    margin_40  1
-    mup_69    Obj       0.61219512195122
+    mup_69    Obj       0.6121951219512195
     mup_69    margin_0  1
     mup_69    margin_1  1
     mup_69    margin_2  1
@@ -5881,7 +5881,7 @@ COLUMNS
     mup_69    margin_38  -1
     mup_69    margin_39  -1
     mup_69    margin_40  -1
-    mum_69    Obj       -0.41219512195122
+    mum_69    Obj       -0.41219512195121955
     mum_69    margin_0  -1
     mum_69    margin_1  -1
     mum_69    margin_2  -1
@@ -5923,7 +5923,7 @@ COLUMNS
     mum_69    margin_38  1
     mum_69    margin_39  1
     mum_69    margin_40  1
-    mup_70    Obj       0.660975609756098
+    mup_70    Obj       0.66097560975609759
     mup_70    margin_0  1
     mup_70    margin_1  1
     mup_70    margin_2  1
@@ -5965,7 +5965,7 @@ COLUMNS
     mup_70    margin_38  -1
     mup_70    margin_39  -1
     mup_70    margin_40  -1
-    mum_70    Obj       -0.460975609756098
+    mum_70    Obj       -0.46097560975609764
     mum_70    margin_0  -1
     mum_70    margin_1  -1
     mum_70    margin_2  -1
@@ -6007,7 +6007,7 @@ COLUMNS
     mum_70    margin_38  1
     mum_70    margin_39  1
     mum_70    margin_40  1
-    mup_71    Obj       0.709756097560976
+    mup_71    Obj       0.70975609756097557
     mup_71    margin_0  1
     mup_71    margin_1  1
     mup_71    margin_2  1
@@ -6049,7 +6049,7 @@ COLUMNS
     mup_71    margin_38  -1
     mup_71    margin_39  -1
     mup_71    margin_40  -1
-    mum_71    Obj       -0.509756097560976
+    mum_71    Obj       -0.50975609756097562
     mum_71    margin_0  -1
     mum_71    margin_1  -1
     mum_71    margin_2  -1
@@ -6091,7 +6091,7 @@ COLUMNS
     mum_71    margin_38  1
     mum_71    margin_39  1
     mum_71    margin_40  1
-    mup_72    Obj       -0.509756097560976
+    mup_72    Obj       -0.50975609756097562
     mup_72    margin_0  1
     mup_72    margin_1  1
     mup_72    margin_2  -1
@@ -6133,7 +6133,7 @@ COLUMNS
     mup_72    margin_38  1
     mup_72    margin_39  1
     mup_72    margin_40  1
-    mum_72    Obj       0.709756097560976
+    mum_72    Obj       0.70975609756097557
     mum_72    margin_0  -1
     mum_72    margin_1  -1
     mum_72    margin_2  1
@@ -6175,7 +6175,7 @@ COLUMNS
     mum_72    margin_38  -1
     mum_72    margin_39  -1
     mum_72    margin_40  -1
-    mup_73    Obj       -0.460975609756098
+    mup_73    Obj       -0.46097560975609764
     mup_73    margin_0  1
     mup_73    margin_1  1
     mup_73    margin_2  -1
@@ -6217,7 +6217,7 @@ COLUMNS
     mup_73    margin_38  1
     mup_73    margin_39  1
     mup_73    margin_40  1
-    mum_73    Obj       0.660975609756098
+    mum_73    Obj       0.66097560975609759
     mum_73    margin_0  -1
     mum_73    margin_1  -1
     mum_73    margin_2  1
@@ -6259,7 +6259,7 @@ COLUMNS
     mum_73    margin_38  -1
     mum_73    margin_39  -1
     mum_73    margin_40  -1
-    mup_74    Obj       -0.41219512195122
+    mup_74    Obj       -0.41219512195121955
     mup_74    margin_0  1
     mup_74    margin_1  1
     mup_74    margin_2  -1
@@ -6301,7 +6301,7 @@ COLUMNS
     mup_74    margin_38  1
     mup_74    margin_39  1
     mup_74    margin_40  1
-    mum_74    Obj       0.61219512195122
+    mum_74    Obj       0.6121951219512195
     mum_74    margin_0  -1
     mum_74    margin_1  -1
     mum_74    margin_2  1
@@ -6343,7 +6343,7 @@ COLUMNS
     mum_74    margin_38  -1
     mum_74    margin_39  -1
     mum_74    margin_40  -1
-    mup_75    Obj       -0.314634146341463
+    mup_75    Obj       -0.31463414634146336
     mup_75    margin_0  1
     mup_75    margin_1  -1
     mup_75    margin_2  1
@@ -6385,7 +6385,7 @@ COLUMNS
     mup_75    margin_38  -1
     mup_75    margin_39  1
     mup_75    margin_40  -1
-    mum_75    Obj       0.514634146341463
+    mum_75    Obj       0.51463414634146343
     mum_75    margin_0  -1
     mum_75    margin_1  1
     mum_75    margin_2  -1
@@ -6427,7 +6427,7 @@ COLUMNS
     mum_75    margin_38  1
     mum_75    margin_39  -1
     mum_75    margin_40  1
-    mup_76    Obj       -0.363414634146341
+    mup_76    Obj       -0.36341463414634145
     mup_76    margin_0  1
     mup_76    margin_1  -1
     mup_76    margin_2  1
@@ -6469,7 +6469,7 @@ COLUMNS
     mup_76    margin_38  -1
     mup_76    margin_39  1
     mup_76    margin_40  -1
-    mum_76    Obj       0.563414634146342
+    mum_76    Obj       0.56341463414634152
     mum_76    margin_0  -1
     mum_76    margin_1  1
     mum_76    margin_2  -1
@@ -6511,7 +6511,7 @@ COLUMNS
     mum_76    margin_38  1
     mum_76    margin_39  -1
     mum_76    margin_40  1
-    mup_77    Obj       -0.41219512195122
+    mup_77    Obj       -0.41219512195121955
     mup_77    margin_0  1
     mup_77    margin_1  -1
     mup_77    margin_2  1
@@ -6553,7 +6553,7 @@ COLUMNS
     mup_77    margin_38  -1
     mup_77    margin_39  1
     mup_77    margin_40  1
-    mum_77    Obj       0.61219512195122
+    mum_77    Obj       0.6121951219512195
     mum_77    margin_0  -1
     mum_77    margin_1  1
     mum_77    margin_2  -1
@@ -6595,7 +6595,7 @@ COLUMNS
     mum_77    margin_38  1
     mum_77    margin_39  -1
     mum_77    margin_40  -1
-    mup_78    Obj       -0.460975609756098
+    mup_78    Obj       -0.46097560975609764
     mup_78    margin_0  1
     mup_78    margin_1  -1
     mup_78    margin_2  1
@@ -6637,7 +6637,7 @@ COLUMNS
     mup_78    margin_38  -1
     mup_78    margin_39  1
     mup_78    margin_40  1
-    mum_78    Obj       0.660975609756098
+    mum_78    Obj       0.66097560975609759
     mum_78    margin_0  -1
     mum_78    margin_1  1
     mum_78    margin_2  -1
@@ -6679,7 +6679,7 @@ COLUMNS
     mum_78    margin_38  1
     mum_78    margin_39  -1
     mum_78    margin_40  -1
-    mup_79    Obj       -0.41219512195122
+    mup_79    Obj       -0.41219512195121955
     mup_79    margin_0  1
     mup_79    margin_1  -1
     mup_79    margin_2  1
@@ -6721,7 +6721,7 @@ COLUMNS
     mup_79    margin_38  1
     mup_79    margin_39  1
     mup_79    margin_40  -1
-    mum_79    Obj       0.61219512195122
+    mum_79    Obj       0.6121951219512195
     mum_79    margin_0  -1
     mum_79    margin_1  1
     mum_79    margin_2  -1
@@ -6763,7 +6763,7 @@ COLUMNS
     mum_79    margin_38  -1
     mum_79    margin_39  -1
     mum_79    margin_40  1
-    mup_80    Obj       -0.363414634146341
+    mup_80    Obj       -0.36341463414634145
     mup_80    margin_0  1
     mup_80    margin_1  -1
     mup_80    margin_2  1
@@ -6805,7 +6805,7 @@ COLUMNS
     mup_80    margin_38  1
     mup_80    margin_39  1
     mup_80    margin_40  -1
-    mum_80    Obj       0.563414634146342
+    mum_80    Obj       0.56341463414634152
     mum_80    margin_0  -1
     mum_80    margin_1  1
     mum_80    margin_2  -1
@@ -6847,7 +6847,7 @@ COLUMNS
     mum_80    margin_38  -1
     mum_80    margin_39  -1
     mum_80    margin_40  1
-    mup_81    Obj       -0.41219512195122
+    mup_81    Obj       -0.41219512195121955
     mup_81    margin_0  1
     mup_81    margin_1  -1
     mup_81    margin_2  1
@@ -6889,7 +6889,7 @@ COLUMNS
     mup_81    margin_38  1
     mup_81    margin_39  1
     mup_81    margin_40  1
-    mum_81    Obj       0.61219512195122
+    mum_81    Obj       0.6121951219512195
     mum_81    margin_0  -1
     mum_81    margin_1  1
     mum_81    margin_2  -1
@@ -6931,7 +6931,7 @@ COLUMNS
     mum_81    margin_38  -1
     mum_81    margin_39  -1
     mum_81    margin_40  -1
-    mup_82    Obj       -0.460975609756098
+    mup_82    Obj       -0.46097560975609764
     mup_82    margin_0  1
     mup_82    margin_1  -1
     mup_82    margin_2  1
@@ -6973,7 +6973,7 @@ COLUMNS
     mup_82    margin_38  1
     mup_82    margin_39  1
     mup_82    margin_40  1
-    mum_82    Obj       0.660975609756098
+    mum_82    Obj       0.66097560975609759
     mum_82    margin_0  -1
     mum_82    margin_1  1
     mum_82    margin_2  -1
@@ -7015,7 +7015,7 @@ COLUMNS
     mum_82    margin_38  -1
     mum_82    margin_39  -1
     mum_82    margin_40  -1
-    mup_83    Obj       -0.509756097560976
+    mup_83    Obj       -0.50975609756097562
     mup_83    margin_0  1
     mup_83    margin_1  -1
     mup_83    margin_2  1
@@ -7057,7 +7057,7 @@ COLUMNS
     mup_83    margin_38  1
     mup_83    margin_39  1
     mup_83    margin_40  1
-    mum_83    Obj       0.709756097560976
+    mum_83    Obj       0.70975609756097557
     mum_83    margin_0  -1
     mum_83    margin_1  1
     mum_83    margin_2  -1
@@ -7099,7 +7099,7 @@ COLUMNS
     mum_83    margin_38  -1
     mum_83    margin_39  -1
     mum_83    margin_40  -1
-    mup_84    Obj       -0.509756097560976
+    mup_84    Obj       -0.50975609756097562
     mup_84    margin_0  1
     mup_84    margin_1  -1
     mup_84    margin_2  1
@@ -7141,7 +7141,7 @@ COLUMNS
     mup_84    margin_38  -1
     mup_84    margin_39  1
     mup_84    margin_40  1
-    mum_84    Obj       0.709756097560976
+    mum_84    Obj       0.70975609756097557
     mum_84    margin_0  -1
     mum_84    margin_1  1
     mum_84    margin_2  -1
@@ -7183,7 +7183,7 @@ COLUMNS
     mum_84    margin_38  1
     mum_84    margin_39  -1
     mum_84    margin_40  -1
-    mup_85    Obj       -0.558536585365854
+    mup_85    Obj       -0.55853658536585371
     mup_85    margin_0  1
     mup_85    margin_1  -1
     mup_85    margin_2  1
@@ -7225,7 +7225,7 @@ COLUMNS
     mup_85    margin_38  -1
     mup_85    margin_39  1
     mup_85    margin_40  1
-    mum_85    Obj       0.758536585365854
+    mum_85    Obj       0.75853658536585367
     mum_85    margin_0  -1
     mum_85    margin_1  1
     mum_85    margin_2  -1
@@ -7267,7 +7267,7 @@ COLUMNS
     mum_85    margin_38  1
     mum_85    margin_39  -1
     mum_85    margin_40  -1
-    mup_86    Obj       -0.607317073170732
+    mup_86    Obj       -0.60731707317073169
     mup_86    margin_0  1
     mup_86    margin_1  -1
     mup_86    margin_2  1
@@ -7309,7 +7309,7 @@ COLUMNS
     mup_86    margin_38  -1
     mup_86    margin_39  1
     mup_86    margin_40  1
-    mum_86    Obj       0.807317073170732
+    mum_86    Obj       0.80731707317073165
     mum_86    margin_0  -1
     mum_86    margin_1  1
     mum_86    margin_2  -1
@@ -7351,7 +7351,7 @@ COLUMNS
     mum_86    margin_38  1
     mum_86    margin_39  -1
     mum_86    margin_40  -1
-    mup_87    Obj       -0.65609756097561
+    mup_87    Obj       -0.65609756097560978
     mup_87    margin_0  1
     mup_87    margin_1  -1
     mup_87    margin_2  1
@@ -7393,7 +7393,7 @@ COLUMNS
     mup_87    margin_38  1
     mup_87    margin_39  1
     mup_87    margin_40  1
-    mum_87    Obj       0.85609756097561
+    mum_87    Obj       0.85609756097560974
     mum_87    margin_0  -1
     mum_87    margin_1  1
     mum_87    margin_2  -1
@@ -7435,7 +7435,7 @@ COLUMNS
     mum_87    margin_38  -1
     mum_87    margin_39  -1
     mum_87    margin_40  -1
-    mup_88    Obj       -0.704878048780488
+    mup_88    Obj       -0.70487804878048788
     mup_88    margin_0  1
     mup_88    margin_1  -1
     mup_88    margin_2  1
@@ -7477,7 +7477,7 @@ COLUMNS
     mup_88    margin_38  1
     mup_88    margin_39  1
     mup_88    margin_40  1
-    mum_88    Obj       0.904878048780488
+    mum_88    Obj       0.90487804878048783
     mum_88    margin_0  -1
     mum_88    margin_1  1
     mum_88    margin_2  -1
@@ -7519,7 +7519,7 @@ COLUMNS
     mum_88    margin_38  -1
     mum_88    margin_39  -1
     mum_88    margin_40  -1
-    mup_89    Obj       -0.65609756097561
+    mup_89    Obj       -0.65609756097560978
     mup_89    margin_0  1
     mup_89    margin_1  -1
     mup_89    margin_2  1
@@ -7561,7 +7561,7 @@ COLUMNS
     mup_89    margin_38  1
     mup_89    margin_39  1
     mup_89    margin_40  1
-    mum_89    Obj       0.85609756097561
+    mum_89    Obj       0.85609756097560974
     mum_89    margin_0  -1
     mum_89    margin_1  1
     mum_89    margin_2  -1
@@ -7603,7 +7603,7 @@ COLUMNS
     mum_89    margin_38  -1
     mum_89    margin_39  -1
     mum_89    margin_40  -1
-    mup_90    Obj       -0.704878048780488
+    mup_90    Obj       -0.70487804878048788
     mup_90    margin_0  1
     mup_90    margin_1  -1
     mup_90    margin_2  1
@@ -7645,7 +7645,7 @@ COLUMNS
     mup_90    margin_38  1
     mup_90    margin_39  1
     mup_90    margin_40  1
-    mum_90    Obj       0.904878048780488
+    mum_90    Obj       0.90487804878048783
     mum_90    margin_0  -1
     mum_90    margin_1  1
     mum_90    margin_2  -1
@@ -7687,7 +7687,7 @@ COLUMNS
     mum_90    margin_38  -1
     mum_90    margin_39  -1
     mum_90    margin_40  -1
-    mup_91    Obj       -0.753658536585366
+    mup_91    Obj       -0.75365853658536586
     mup_91    margin_0  1
     mup_91    margin_1  -1
     mup_91    margin_2  1
@@ -7729,7 +7729,7 @@ COLUMNS
     mup_91    margin_38  1
     mup_91    margin_39  1
     mup_91    margin_40  1
-    mum_91    Obj       0.953658536585366
+    mum_91    Obj       0.95365853658536581
     mum_91    margin_0  -1
     mum_91    margin_1  1
     mum_91    margin_2  -1
@@ -7771,7 +7771,7 @@ COLUMNS
     mum_91    margin_38  -1
     mum_91    margin_39  -1
     mum_91    margin_40  -1
-    mup_92    Obj       -0.558536585365854
+    mup_92    Obj       -0.55853658536585371
     mup_92    margin_0  1
     mup_92    margin_1  -1
     mup_92    margin_2  1
@@ -7813,7 +7813,7 @@ COLUMNS
     mup_92    margin_38  1
     mup_92    margin_39  1
     mup_92    margin_40  1
-    mum_92    Obj       0.758536585365854
+    mum_92    Obj       0.75853658536585367
     mum_92    margin_0  -1
     mum_92    margin_1  1
     mum_92    margin_2  -1
@@ -7855,7 +7855,7 @@ COLUMNS
     mum_92    margin_38  -1
     mum_92    margin_39  -1
     mum_92    margin_40  -1
-    mup_93    Obj       -0.607317073170732
+    mup_93    Obj       -0.60731707317073169
     mup_93    margin_0  1
     mup_93    margin_1  -1
     mup_93    margin_2  1
@@ -7897,7 +7897,7 @@ COLUMNS
     mup_93    margin_38  1
     mup_93    margin_39  1
     mup_93    margin_40  1
-    mum_93    Obj       0.807317073170732
+    mum_93    Obj       0.80731707317073165
     mum_93    margin_0  -1
     mum_93    margin_1  1
     mum_93    margin_2  -1
@@ -7939,7 +7939,7 @@ COLUMNS
     mum_93    margin_38  -1
     mum_93    margin_39  -1
     mum_93    margin_40  -1
-    mup_94    Obj       -0.65609756097561
+    mup_94    Obj       -0.65609756097560978
     mup_94    margin_0  1
     mup_94    margin_1  -1
     mup_94    margin_2  1
@@ -7981,7 +7981,7 @@ COLUMNS
     mup_94    margin_38  1
     mup_94    margin_39  1
     mup_94    margin_40  1
-    mum_94    Obj       0.85609756097561
+    mum_94    Obj       0.85609756097560974
     mum_94    margin_0  -1
     mum_94    margin_1  1
     mum_94    margin_2  -1
@@ -8023,7 +8023,7 @@ COLUMNS
     mum_94    margin_38  -1
     mum_94    margin_39  -1
     mum_94    margin_40  -1
-    mup_95    Obj       -0.704878048780488
+    mup_95    Obj       -0.70487804878048788
     mup_95    margin_0  1
     mup_95    margin_1  -1
     mup_95    margin_2  1
@@ -8065,7 +8065,7 @@ COLUMNS
     mup_95    margin_38  1
     mup_95    margin_39  1
     mup_95    margin_40  1
-    mum_95    Obj       0.904878048780488
+    mum_95    Obj       0.90487804878048783
     mum_95    margin_0  -1
     mum_95    margin_1  1
     mum_95    margin_2  -1
@@ -8107,7 +8107,7 @@ COLUMNS
     mum_95    margin_38  -1
     mum_95    margin_39  -1
     mum_95    margin_40  -1
-    mup_96    Obj       -0.753658536585366
+    mup_96    Obj       -0.75365853658536586
     mup_96    margin_0  1
     mup_96    margin_1  -1
     mup_96    margin_2  1
@@ -8149,7 +8149,7 @@ COLUMNS
     mup_96    margin_38  1
     mup_96    margin_39  1
     mup_96    margin_40  1
-    mum_96    Obj       0.953658536585366
+    mum_96    Obj       0.95365853658536581
     mum_96    margin_0  -1
     mum_96    margin_1  1
     mum_96    margin_2  -1
@@ -8191,7 +8191,7 @@ COLUMNS
     mum_96    margin_38  -1
     mum_96    margin_39  -1
     mum_96    margin_40  -1
-    mup_97    Obj       -0.65609756097561
+    mup_97    Obj       -0.65609756097560978
     mup_97    margin_0  1
     mup_97    margin_1  -1
     mup_97    margin_2  -1
@@ -8233,7 +8233,7 @@ COLUMNS
     mup_97    margin_38  1
     mup_97    margin_39  1
     mup_97    margin_40  1
-    mum_97    Obj       0.85609756097561
+    mum_97    Obj       0.85609756097560974
     mum_97    margin_0  -1
     mum_97    margin_1  1
     mum_97    margin_2  1
@@ -8275,7 +8275,7 @@ COLUMNS
     mum_97    margin_38  -1
     mum_97    margin_39  -1
     mum_97    margin_40  -1
-    mup_98    Obj       -0.607317073170732
+    mup_98    Obj       -0.60731707317073169
     mup_98    margin_0  1
     mup_98    margin_1  -1
     mup_98    margin_2  -1
@@ -8317,7 +8317,7 @@ COLUMNS
     mup_98    margin_38  1
     mup_98    margin_39  1
     mup_98    margin_40  1
-    mum_98    Obj       0.807317073170732
+    mum_98    Obj       0.80731707317073165
     mum_98    margin_0  -1
     mum_98    margin_1  1
     mum_98    margin_2  1
@@ -8359,7 +8359,7 @@ COLUMNS
     mum_98    margin_38  -1
     mum_98    margin_39  -1
     mum_98    margin_40  -1
-    mup_99    Obj       -0.65609756097561
+    mup_99    Obj       -0.65609756097560978
     mup_99    margin_0  1
     mup_99    margin_1  -1
     mup_99    margin_2  -1
@@ -8401,7 +8401,7 @@ COLUMNS
     mup_99    margin_38  1
     mup_99    margin_39  1
     mup_99    margin_40  1
-    mum_99    Obj       0.85609756097561
+    mum_99    Obj       0.85609756097560974
     mum_99    margin_0  -1
     mum_99    margin_1  1
     mum_99    margin_2  1
@@ -8443,7 +8443,7 @@ COLUMNS
     mum_99    margin_38  -1
     mum_99    margin_39  -1
     mum_99    margin_40  -1
-    mup_100   Obj       -0.558536585365854
+    mup_100   Obj       -0.55853658536585371
     mup_100   margin_0  1
     mup_100   margin_1  -1
     mup_100   margin_2  -1
@@ -8485,7 +8485,7 @@ COLUMNS
     mup_100   margin_38  1
     mup_100   margin_39  1
     mup_100   margin_40  1
-    mum_100   Obj       0.758536585365854
+    mum_100   Obj       0.75853658536585367
     mum_100   margin_0  -1
     mum_100   margin_1  1
     mum_100   margin_2  1
@@ -8527,7 +8527,7 @@ COLUMNS
     mum_100   margin_38  -1
     mum_100   margin_39  -1
     mum_100   margin_40  -1
-    mup_101   Obj       -0.607317073170732
+    mup_101   Obj       -0.60731707317073169
     mup_101   margin_0  1
     mup_101   margin_1  -1
     mup_101   margin_2  -1
@@ -8569,7 +8569,7 @@ COLUMNS
     mup_101   margin_38  1
     mup_101   margin_39  1
     mup_101   margin_40  1
-    mum_101   Obj       0.807317073170732
+    mum_101   Obj       0.80731707317073165
     mum_101   margin_0  -1
     mum_101   margin_1  1
     mum_101   margin_2  1
@@ -8611,7 +8611,7 @@ COLUMNS
     mum_101   margin_38  -1
     mum_101   margin_39  -1
     mum_101   margin_40  -1
-    mup_102   Obj       -0.558536585365854
+    mup_102   Obj       -0.55853658536585371
     mup_102   margin_0  1
     mup_102   margin_1  -1
     mup_102   margin_2  -1
@@ -8653,7 +8653,7 @@ COLUMNS
     mup_102   margin_38  1
     mup_102   margin_39  1
     mup_102   margin_40  1
-    mum_102   Obj       0.758536585365854
+    mum_102   Obj       0.75853658536585367
     mum_102   margin_0  -1
     mum_102   margin_1  1
     mum_102   margin_2  1
@@ -8695,7 +8695,7 @@ COLUMNS
     mum_102   margin_38  -1
     mum_102   margin_39  -1
     mum_102   margin_40  -1
-    mup_103   Obj       -0.363414634146341
+    mup_103   Obj       -0.36341463414634145
     mup_103   margin_0  1
     mup_103   margin_1  -1
     mup_103   margin_2  -1
@@ -8737,7 +8737,7 @@ COLUMNS
     mup_103   margin_38  1
     mup_103   margin_39  1
     mup_103   margin_40  1
-    mum_103   Obj       0.563414634146342
+    mum_103   Obj       0.56341463414634152
     mum_103   margin_0  -1
     mum_103   margin_1  1
     mum_103   margin_2  1
@@ -8779,7 +8779,7 @@ COLUMNS
     mum_103   margin_38  -1
     mum_103   margin_39  -1
     mum_103   margin_40  -1
-    mup_104   Obj       -0.558536585365854
+    mup_104   Obj       -0.55853658536585371
     mup_104   margin_0  1
     mup_104   margin_1  -1
     mup_104   margin_2  -1
@@ -8821,7 +8821,7 @@ COLUMNS
     mup_104   margin_38  1
     mup_104   margin_39  1
     mup_104   margin_40  1
-    mum_104   Obj       0.758536585365854
+    mum_104   Obj       0.75853658536585367
     mum_104   margin_0  -1
     mum_104   margin_1  1
     mum_104   margin_2  1
@@ -8863,7 +8863,7 @@ COLUMNS
     mum_104   margin_38  -1
     mum_104   margin_39  -1
     mum_104   margin_40  -1
-    mup_105   Obj       -0.509756097560976
+    mup_105   Obj       -0.50975609756097562
     mup_105   margin_0  1
     mup_105   margin_1  -1
     mup_105   margin_2  -1
@@ -8905,7 +8905,7 @@ COLUMNS
     mup_105   margin_38  1
     mup_105   margin_39  1
     mup_105   margin_40  1
-    mum_105   Obj       0.709756097560976
+    mum_105   Obj       0.70975609756097557
     mum_105   margin_0  -1
     mum_105   margin_1  1
     mum_105   margin_2  1
@@ -8947,7 +8947,7 @@ COLUMNS
     mum_105   margin_38  -1
     mum_105   margin_39  -1
     mum_105   margin_40  -1
-    mup_106   Obj       -0.460975609756098
+    mup_106   Obj       -0.46097560975609764
     mup_106   margin_0  1
     mup_106   margin_1  -1
     mup_106   margin_2  -1
@@ -8989,7 +8989,7 @@ COLUMNS
     mup_106   margin_38  1
     mup_106   margin_39  1
     mup_106   margin_40  1
-    mum_106   Obj       0.660975609756098
+    mum_106   Obj       0.66097560975609759
     mum_106   margin_0  -1
     mum_106   margin_1  1
     mum_106   margin_2  1
@@ -9031,7 +9031,7 @@ COLUMNS
     mum_106   margin_38  -1
     mum_106   margin_39  -1
     mum_106   margin_40  -1
-    mup_107   Obj       -0.41219512195122
+    mup_107   Obj       -0.41219512195121955
     mup_107   margin_0  1
     mup_107   margin_1  -1
     mup_107   margin_2  -1
@@ -9073,7 +9073,7 @@ COLUMNS
     mup_107   margin_38  1
     mup_107   margin_39  1
     mup_107   margin_40  1
-    mum_107   Obj       0.61219512195122
+    mum_107   Obj       0.6121951219512195
     mum_107   margin_0  -1
     mum_107   margin_1  1
     mum_107   margin_2  1
@@ -9115,7 +9115,7 @@ COLUMNS
     mum_107   margin_38  -1
     mum_107   margin_39  -1
     mum_107   margin_40  -1
-    mup_108   Obj       -0.363414634146341
+    mup_108   Obj       -0.36341463414634145
     mup_108   margin_0  1
     mup_108   margin_1  -1
     mup_108   margin_2  -1
@@ -9157,7 +9157,7 @@ COLUMNS
     mup_108   margin_38  1
     mup_108   margin_39  1
     mup_108   margin_40  1
-    mum_108   Obj       0.563414634146342
+    mum_108   Obj       0.56341463414634152
     mum_108   margin_0  -1
     mum_108   margin_1  1
     mum_108   margin_2  1
@@ -9199,7 +9199,7 @@ COLUMNS
     mum_108   margin_38  -1
     mum_108   margin_39  -1
     mum_108   margin_40  -1
-    mup_109   Obj       -0.314634146341463
+    mup_109   Obj       -0.31463414634146336
     mup_109   margin_0  1
     mup_109   margin_1  -1
     mup_109   margin_2  -1
@@ -9241,7 +9241,7 @@ COLUMNS
     mup_109   margin_38  1
     mup_109   margin_39  1
     mup_109   margin_40  1
-    mum_109   Obj       0.514634146341463
+    mum_109   Obj       0.51463414634146343
     mum_109   margin_0  -1
     mum_109   margin_1  1
     mum_109   margin_2  1
@@ -9283,7 +9283,7 @@ COLUMNS
     mum_109   margin_38  -1
     mum_109   margin_39  -1
     mum_109   margin_40  -1
-    mup_110   Obj       -0.314634146341463
+    mup_110   Obj       -0.31463414634146336
     mup_110   margin_0  1
     mup_110   margin_1  -1
     mup_110   margin_2  -1
@@ -9325,7 +9325,7 @@ COLUMNS
     mup_110   margin_38  1
     mup_110   margin_39  1
     mup_110   margin_40  1
-    mum_110   Obj       0.514634146341463
+    mum_110   Obj       0.51463414634146343
     mum_110   margin_0  -1
     mum_110   margin_1  1
     mum_110   margin_2  1
@@ -9367,7 +9367,7 @@ COLUMNS
     mum_110   margin_38  -1
     mum_110   margin_39  -1
     mum_110   margin_40  -1
-    mup_111   Obj       -0.265853658536585
+    mup_111   Obj       -0.26585365853658538
     mup_111   margin_0  1
     mup_111   margin_1  -1
     mup_111   margin_2  -1
@@ -9409,7 +9409,7 @@ COLUMNS
     mup_111   margin_38  1
     mup_111   margin_39  1
     mup_111   margin_40  1
-    mum_111   Obj       0.465853658536585
+    mum_111   Obj       0.46585365853658534
     mum_111   margin_0  -1
     mum_111   margin_1  1
     mum_111   margin_2  1
@@ -9451,7 +9451,7 @@ COLUMNS
     mum_111   margin_38  -1
     mum_111   margin_39  -1
     mum_111   margin_40  -1
-    mup_112   Obj       0.465853658536585
+    mup_112   Obj       0.46585365853658534
     mup_112   margin_0  -1
     mup_112   margin_1  1
     mup_112   margin_2  1
@@ -9493,7 +9493,7 @@ COLUMNS
     mup_112   margin_38  -1
     mup_112   margin_39  -1
     mup_112   margin_40  -1
-    mum_112   Obj       -0.265853658536585
+    mum_112   Obj       -0.26585365853658538
     mum_112   margin_0  1
     mum_112   margin_1  -1
     mum_112   margin_2  -1
@@ -9535,7 +9535,7 @@ COLUMNS
     mum_112   margin_38  1
     mum_112   margin_39  1
     mum_112   margin_40  1
-    mup_113   Obj       0.514634146341463
+    mup_113   Obj       0.51463414634146343
     mup_113   margin_0  -1
     mup_113   margin_1  1
     mup_113   margin_2  1
@@ -9577,7 +9577,7 @@ COLUMNS
     mup_113   margin_38  -1
     mup_113   margin_39  -1
     mup_113   margin_40  -1
-    mum_113   Obj       -0.314634146341463
+    mum_113   Obj       -0.31463414634146336
     mum_113   margin_0  1
     mum_113   margin_1  -1
     mum_113   margin_2  -1
@@ -9619,7 +9619,7 @@ COLUMNS
     mum_113   margin_38  1
     mum_113   margin_39  1
     mum_113   margin_40  1
-    mup_114   Obj       0.514634146341463
+    mup_114   Obj       0.51463414634146343
     mup_114   margin_0  -1
     mup_114   margin_1  1
     mup_114   margin_2  1
@@ -9661,7 +9661,7 @@ COLUMNS
     mup_114   margin_38  -1
     mup_114   margin_39  -1
     mup_114   margin_40  -1
-    mum_114   Obj       -0.314634146341463
+    mum_114   Obj       -0.31463414634146336
     mum_114   margin_0  1
     mum_114   margin_1  -1
     mum_114   margin_2  -1
@@ -9703,7 +9703,7 @@ COLUMNS
     mum_114   margin_38  1
     mum_114   margin_39  1
     mum_114   margin_40  1
-    mup_115   Obj       0.563414634146342
+    mup_115   Obj       0.56341463414634152
     mup_115   margin_0  -1
     mup_115   margin_1  1
     mup_115   margin_2  1
@@ -9745,7 +9745,7 @@ COLUMNS
     mup_115   margin_38  -1
     mup_115   margin_39  -1
     mup_115   margin_40  -1
-    mum_115   Obj       -0.363414634146341
+    mum_115   Obj       -0.36341463414634145
     mum_115   margin_0  1
     mum_115   margin_1  -1
     mum_115   margin_2  -1
@@ -9787,7 +9787,7 @@ COLUMNS
     mum_115   margin_38  1
     mum_115   margin_39  1
     mum_115   margin_40  1
-    mup_116   Obj       0.61219512195122
+    mup_116   Obj       0.6121951219512195
     mup_116   margin_0  -1
     mup_116   margin_1  1
     mup_116   margin_2  1
@@ -9829,7 +9829,7 @@ COLUMNS
     mup_116   margin_38  -1
     mup_116   margin_39  -1
     mup_116   margin_40  -1
-    mum_116   Obj       -0.41219512195122
+    mum_116   Obj       -0.41219512195121955
     mum_116   margin_0  1
     mum_116   margin_1  -1
     mum_116   margin_2  -1
@@ -9871,7 +9871,7 @@ COLUMNS
     mum_116   margin_38  1
     mum_116   margin_39  1
     mum_116   margin_40  1
-    mup_117   Obj       0.660975609756098
+    mup_117   Obj       0.66097560975609759
     mup_117   margin_0  -1
     mup_117   margin_1  1
     mup_117   margin_2  1
@@ -9913,7 +9913,7 @@ COLUMNS
     mup_117   margin_38  -1
     mup_117   margin_39  -1
     mup_117   margin_40  -1
-    mum_117   Obj       -0.460975609756098
+    mum_117   Obj       -0.46097560975609764
     mum_117   margin_0  1
     mum_117   margin_1  -1
     mum_117   margin_2  -1
@@ -9955,7 +9955,7 @@ COLUMNS
     mum_117   margin_38  1
     mum_117   margin_39  1
     mum_117   margin_40  1
-    mup_118   Obj       0.709756097560976
+    mup_118   Obj       0.70975609756097557
     mup_118   margin_0  -1
     mup_118   margin_1  1
     mup_118   margin_2  1
@@ -9997,7 +9997,7 @@ COLUMNS
     mup_118   margin_38  -1
     mup_118   margin_39  -1
     mup_118   margin_40  -1
-    mum_118   Obj       -0.509756097560976
+    mum_118   Obj       -0.50975609756097562
     mum_118   margin_0  1
     mum_118   margin_1  -1
     mum_118   margin_2  -1
@@ -10039,7 +10039,7 @@ COLUMNS
     mum_118   margin_38  1
     mum_118   margin_39  1
     mum_118   margin_40  1
-    mup_119   Obj       0.758536585365854
+    mup_119   Obj       0.75853658536585367
     mup_119   margin_0  -1
     mup_119   margin_1  1
     mup_119   margin_2  1
@@ -10081,7 +10081,7 @@ COLUMNS
     mup_119   margin_38  -1
     mup_119   margin_39  -1
     mup_119   margin_40  -1
-    mum_119   Obj       -0.558536585365854
+    mum_119   Obj       -0.55853658536585371
     mum_119   margin_0  1
     mum_119   margin_1  -1
     mum_119   margin_2  -1
@@ -10123,7 +10123,7 @@ COLUMNS
     mum_119   margin_38  1
     mum_119   margin_39  1
     mum_119   margin_40  1
-    mup_120   Obj       0.563414634146342
+    mup_120   Obj       0.56341463414634152
     mup_120   margin_0  -1
     mup_120   margin_1  1
     mup_120   margin_2  1
@@ -10165,7 +10165,7 @@ COLUMNS
     mup_120   margin_38  -1
     mup_120   margin_39  -1
     mup_120   margin_40  -1
-    mum_120   Obj       -0.363414634146341
+    mum_120   Obj       -0.36341463414634145
     mum_120   margin_0  1
     mum_120   margin_1  -1
     mum_120   margin_2  -1
@@ -10207,7 +10207,7 @@ COLUMNS
     mum_120   margin_38  1
     mum_120   margin_39  1
     mum_120   margin_40  1
-    mup_121   Obj       0.758536585365854
+    mup_121   Obj       0.75853658536585367
     mup_121   margin_0  -1
     mup_121   margin_1  1
     mup_121   margin_2  1
@@ -10249,7 +10249,7 @@ COLUMNS
     mup_121   margin_38  -1
     mup_121   margin_39  -1
     mup_121   margin_40  -1
-    mum_121   Obj       -0.558536585365854
+    mum_121   Obj       -0.55853658536585371
     mum_121   margin_0  1
     mum_121   margin_1  -1
     mum_121   margin_2  -1
@@ -10291,7 +10291,7 @@ COLUMNS
     mum_121   margin_38  1
     mum_121   margin_39  1
     mum_121   margin_40  1
-    mup_122   Obj       0.807317073170732
+    mup_122   Obj       0.80731707317073165
     mup_122   margin_0  -1
     mup_122   margin_1  1
     mup_122   margin_2  1
@@ -10333,7 +10333,7 @@ COLUMNS
     mup_122   margin_38  -1
     mup_122   margin_39  -1
     mup_122   margin_40  -1
-    mum_122   Obj       -0.607317073170732
+    mum_122   Obj       -0.60731707317073169
     mum_122   margin_0  1
     mum_122   margin_1  -1
     mum_122   margin_2  -1
@@ -10375,7 +10375,7 @@ COLUMNS
     mum_122   margin_38  1
     mum_122   margin_39  1
     mum_122   margin_40  1
-    mup_123   Obj       0.758536585365854
+    mup_123   Obj       0.75853658536585367
     mup_123   margin_0  -1
     mup_123   margin_1  1
     mup_123   margin_2  1
@@ -10417,7 +10417,7 @@ COLUMNS
     mup_123   margin_38  -1
     mup_123   margin_39  -1
     mup_123   margin_40  -1
-    mum_123   Obj       -0.558536585365854
+    mum_123   Obj       -0.55853658536585371
     mum_123   margin_0  1
     mum_123   margin_1  -1
     mum_123   margin_2  -1
@@ -10459,7 +10459,7 @@ COLUMNS
     mum_123   margin_38  1
     mum_123   margin_39  1
     mum_123   margin_40  1
-    mup_124   Obj       0.85609756097561
+    mup_124   Obj       0.85609756097560974
     mup_124   margin_0  -1
     mup_124   margin_1  1
     mup_124   margin_2  1
@@ -10501,7 +10501,7 @@ COLUMNS
     mup_124   margin_38  -1
     mup_124   margin_39  -1
     mup_124   margin_40  -1
-    mum_124   Obj       -0.65609756097561
+    mum_124   Obj       -0.65609756097560978
     mum_124   margin_0  1
     mum_124   margin_1  -1
     mum_124   margin_2  -1
@@ -10543,7 +10543,7 @@ COLUMNS
     mum_124   margin_38  1
     mum_124   margin_39  1
     mum_124   margin_40  1
-    mup_125   Obj       0.807317073170732
+    mup_125   Obj       0.80731707317073165
     mup_125   margin_0  -1
     mup_125   margin_1  1
     mup_125   margin_2  1
@@ -10585,7 +10585,7 @@ COLUMNS
     mup_125   margin_38  -1
     mup_125   margin_39  -1
     mup_125   margin_40  -1
-    mum_125   Obj       -0.607317073170732
+    mum_125   Obj       -0.60731707317073169
     mum_125   margin_0  1
     mum_125   margin_1  -1
     mum_125   margin_2  -1
@@ -10627,7 +10627,7 @@ COLUMNS
     mum_125   margin_38  1
     mum_125   margin_39  1
     mum_125   margin_40  1
-    mup_126   Obj       0.85609756097561
+    mup_126   Obj       0.85609756097560974
     mup_126   margin_0  -1
     mup_126   margin_1  1
     mup_126   margin_2  1
@@ -10669,7 +10669,7 @@ COLUMNS
     mup_126   margin_38  -1
     mup_126   margin_39  -1
     mup_126   margin_40  -1
-    mum_126   Obj       -0.65609756097561
+    mum_126   Obj       -0.65609756097560978
     mum_126   margin_0  1
     mum_126   margin_1  -1
     mum_126   margin_2  -1
@@ -10711,7 +10711,7 @@ COLUMNS
     mum_126   margin_38  1
     mum_126   margin_39  1
     mum_126   margin_40  1
-    mup_127   Obj       0.953658536585366
+    mup_127   Obj       0.95365853658536581
     mup_127   margin_0  -1
     mup_127   margin_1  1
     mup_127   margin_2  -1
@@ -10753,7 +10753,7 @@ COLUMNS
     mup_127   margin_38  -1
     mup_127   margin_39  -1
     mup_127   margin_40  -1
-    mum_127   Obj       -0.753658536585366
+    mum_127   Obj       -0.75365853658536586
     mum_127   margin_0  1
     mum_127   margin_1  -1
     mum_127   margin_2  1
@@ -10795,7 +10795,7 @@ COLUMNS
     mum_127   margin_38  1
     mum_127   margin_39  1
     mum_127   margin_40  1
-    mup_128   Obj       0.904878048780488
+    mup_128   Obj       0.90487804878048783
     mup_128   margin_0  -1
     mup_128   margin_1  1
     mup_128   margin_2  -1
@@ -10837,7 +10837,7 @@ COLUMNS
     mup_128   margin_38  -1
     mup_128   margin_39  -1
     mup_128   margin_40  -1
-    mum_128   Obj       -0.704878048780488
+    mum_128   Obj       -0.70487804878048788
     mum_128   margin_0  1
     mum_128   margin_1  -1
     mum_128   margin_2  1
@@ -10879,7 +10879,7 @@ COLUMNS
     mum_128   margin_38  1
     mum_128   margin_39  1
     mum_128   margin_40  1
-    mup_129   Obj       0.85609756097561
+    mup_129   Obj       0.85609756097560974
     mup_129   margin_0  -1
     mup_129   margin_1  1
     mup_129   margin_2  -1
@@ -10921,7 +10921,7 @@ COLUMNS
     mup_129   margin_38  -1
     mup_129   margin_39  -1
     mup_129   margin_40  -1
-    mum_129   Obj       -0.65609756097561
+    mum_129   Obj       -0.65609756097560978
     mum_129   margin_0  1
     mum_129   margin_1  -1
     mum_129   margin_2  1
@@ -10963,7 +10963,7 @@ COLUMNS
     mum_129   margin_38  1
     mum_129   margin_39  1
     mum_129   margin_40  1
-    mup_130   Obj       0.807317073170732
+    mup_130   Obj       0.80731707317073165
     mup_130   margin_0  -1
     mup_130   margin_1  1
     mup_130   margin_2  -1
@@ -11005,7 +11005,7 @@ COLUMNS
     mup_130   margin_38  -1
     mup_130   margin_39  -1
     mup_130   margin_40  -1
-    mum_130   Obj       -0.607317073170732
+    mum_130   Obj       -0.60731707317073169
     mum_130   margin_0  1
     mum_130   margin_1  -1
     mum_130   margin_2  1
@@ -11047,7 +11047,7 @@ COLUMNS
     mum_130   margin_38  1
     mum_130   margin_39  1
     mum_130   margin_40  1
-    mup_131   Obj       0.758536585365854
+    mup_131   Obj       0.75853658536585367
     mup_131   margin_0  -1
     mup_131   margin_1  1
     mup_131   margin_2  -1
@@ -11089,7 +11089,7 @@ COLUMNS
     mup_131   margin_38  -1
     mup_131   margin_39  -1
     mup_131   margin_40  -1
-    mum_131   Obj       -0.558536585365854
+    mum_131   Obj       -0.55853658536585371
     mum_131   margin_0  1
     mum_131   margin_1  -1
     mum_131   margin_2  1
@@ -11131,7 +11131,7 @@ COLUMNS
     mum_131   margin_38  1
     mum_131   margin_39  1
     mum_131   margin_40  1
-    mup_132   Obj       0.953658536585366
+    mup_132   Obj       0.95365853658536581
     mup_132   margin_0  -1
     mup_132   margin_1  1
     mup_132   margin_2  -1
@@ -11173,7 +11173,7 @@ COLUMNS
     mup_132   margin_38  -1
     mup_132   margin_39  -1
     mup_132   margin_40  -1
-    mum_132   Obj       -0.753658536585366
+    mum_132   Obj       -0.75365853658536586
     mum_132   margin_0  1
     mum_132   margin_1  -1
     mum_132   margin_2  1
@@ -11215,7 +11215,7 @@ COLUMNS
     mum_132   margin_38  1
     mum_132   margin_39  1
     mum_132   margin_40  1
-    mup_133   Obj       0.904878048780488
+    mup_133   Obj       0.90487804878048783
     mup_133   margin_0  -1
     mup_133   margin_1  1
     mup_133   margin_2  -1
@@ -11257,7 +11257,7 @@ COLUMNS
     mup_133   margin_38  -1
     mup_133   margin_39  -1
     mup_133   margin_40  -1
-    mum_133   Obj       -0.704878048780488
+    mum_133   Obj       -0.70487804878048788
     mum_133   margin_0  1
     mum_133   margin_1  -1
     mum_133   margin_2  1
@@ -11299,7 +11299,7 @@ COLUMNS
     mum_133   margin_38  1
     mum_133   margin_39  1
     mum_133   margin_40  1
-    mup_134   Obj       0.85609756097561
+    mup_134   Obj       0.85609756097560974
     mup_134   margin_0  -1
     mup_134   margin_1  1
     mup_134   margin_2  -1
@@ -11341,7 +11341,7 @@ COLUMNS
     mup_134   margin_38  -1
     mup_134   margin_39  -1
     mup_134   margin_40  -1
-    mum_134   Obj       -0.65609756097561
+    mum_134   Obj       -0.65609756097560978
     mum_134   margin_0  1
     mum_134   margin_1  -1
     mum_134   margin_2  1
@@ -11383,7 +11383,7 @@ COLUMNS
     mum_134   margin_38  1
     mum_134   margin_39  1
     mum_134   margin_40  1
-    mup_135   Obj       0.904878048780488
+    mup_135   Obj       0.90487804878048783
     mup_135   margin_0  -1
     mup_135   margin_1  1
     mup_135   margin_2  -1
@@ -11425,7 +11425,7 @@ COLUMNS
     mup_135   margin_38  -1
     mup_135   margin_39  -1
     mup_135   margin_40  -1
-    mum_135   Obj       -0.704878048780488
+    mum_135   Obj       -0.70487804878048788
     mum_135   margin_0  1
     mum_135   margin_1  -1
     mum_135   margin_2  1
@@ -11467,7 +11467,7 @@ COLUMNS
     mum_135   margin_38  1
     mum_135   margin_39  1
     mum_135   margin_40  1
-    mup_136   Obj       0.85609756097561
+    mup_136   Obj       0.85609756097560974
     mup_136   margin_0  -1
     mup_136   margin_1  1
     mup_136   margin_2  -1
@@ -11509,7 +11509,7 @@ COLUMNS
     mup_136   margin_38  -1
     mup_136   margin_39  -1
     mup_136   margin_40  -1
-    mum_136   Obj       -0.65609756097561
+    mum_136   Obj       -0.65609756097560978
     mum_136   margin_0  1
     mum_136   margin_1  -1
     mum_136   margin_2  1
@@ -11551,7 +11551,7 @@ COLUMNS
     mum_136   margin_38  1
     mum_136   margin_39  1
     mum_136   margin_40  1
-    mup_137   Obj       0.807317073170732
+    mup_137   Obj       0.80731707317073165
     mup_137   margin_0  -1
     mup_137   margin_1  1
     mup_137   margin_2  -1
@@ -11593,7 +11593,7 @@ COLUMNS
     mup_137   margin_38  1
     mup_137   margin_39  -1
     mup_137   margin_40  -1
-    mum_137   Obj       -0.607317073170732
+    mum_137   Obj       -0.60731707317073169
     mum_137   margin_0  1
     mum_137   margin_1  -1
     mum_137   margin_2  1
@@ -11635,7 +11635,7 @@ COLUMNS
     mum_137   margin_38  -1
     mum_137   margin_39  1
     mum_137   margin_40  1
-    mup_138   Obj       0.758536585365854
+    mup_138   Obj       0.75853658536585367
     mup_138   margin_0  -1
     mup_138   margin_1  1
     mup_138   margin_2  -1
@@ -11677,7 +11677,7 @@ COLUMNS
     mup_138   margin_38  1
     mup_138   margin_39  -1
     mup_138   margin_40  -1
-    mum_138   Obj       -0.558536585365854
+    mum_138   Obj       -0.55853658536585371
     mum_138   margin_0  1
     mum_138   margin_1  -1
     mum_138   margin_2  1
@@ -11719,7 +11719,7 @@ COLUMNS
     mum_138   margin_38  -1
     mum_138   margin_39  1
     mum_138   margin_40  1
-    mup_139   Obj       0.709756097560976
+    mup_139   Obj       0.70975609756097557
     mup_139   margin_0  -1
     mup_139   margin_1  1
     mup_139   margin_2  -1
@@ -11761,7 +11761,7 @@ COLUMNS
     mup_139   margin_38  1
     mup_139   margin_39  -1
     mup_139   margin_40  -1
-    mum_139   Obj       -0.509756097560976
+    mum_139   Obj       -0.50975609756097562
     mum_139   margin_0  1
     mum_139   margin_1  -1
     mum_139   margin_2  1
@@ -11803,7 +11803,7 @@ COLUMNS
     mum_139   margin_38  -1
     mum_139   margin_39  1
     mum_139   margin_40  1
-    mup_140   Obj       0.709756097560976
+    mup_140   Obj       0.70975609756097557
     mup_140   margin_0  -1
     mup_140   margin_1  1
     mup_140   margin_2  -1
@@ -11845,7 +11845,7 @@ COLUMNS
     mup_140   margin_38  -1
     mup_140   margin_39  -1
     mup_140   margin_40  -1
-    mum_140   Obj       -0.509756097560976
+    mum_140   Obj       -0.50975609756097562
     mum_140   margin_0  1
     mum_140   margin_1  -1
     mum_140   margin_2  1
@@ -11887,7 +11887,7 @@ COLUMNS
     mum_140   margin_38  1
     mum_140   margin_39  1
     mum_140   margin_40  1
-    mup_141   Obj       0.660975609756098
+    mup_141   Obj       0.66097560975609759
     mup_141   margin_0  -1
     mup_141   margin_1  1
     mup_141   margin_2  -1
@@ -11929,7 +11929,7 @@ COLUMNS
     mup_141   margin_38  -1
     mup_141   margin_39  -1
     mup_141   margin_40  -1
-    mum_141   Obj       -0.460975609756098
+    mum_141   Obj       -0.46097560975609764
     mum_141   margin_0  1
     mum_141   margin_1  -1
     mum_141   margin_2  1
@@ -11971,7 +11971,7 @@ COLUMNS
     mum_141   margin_38  1
     mum_141   margin_39  1
     mum_141   margin_40  1
-    mup_142   Obj       0.61219512195122
+    mup_142   Obj       0.6121951219512195
     mup_142   margin_0  -1
     mup_142   margin_1  1
     mup_142   margin_2  -1
@@ -12013,7 +12013,7 @@ COLUMNS
     mup_142   margin_38  -1
     mup_142   margin_39  -1
     mup_142   margin_40  -1
-    mum_142   Obj       -0.41219512195122
+    mum_142   Obj       -0.41219512195121955
     mum_142   margin_0  1
     mum_142   margin_1  -1
     mum_142   margin_2  1
@@ -12055,7 +12055,7 @@ COLUMNS
     mum_142   margin_38  1
     mum_142   margin_39  1
     mum_142   margin_40  1
-    mup_143   Obj       0.563414634146342
+    mup_143   Obj       0.56341463414634152
     mup_143   margin_0  -1
     mup_143   margin_1  1
     mup_143   margin_2  -1
@@ -12097,7 +12097,7 @@ COLUMNS
     mup_143   margin_38  -1
     mup_143   margin_39  -1
     mup_143   margin_40  1
-    mum_143   Obj       -0.363414634146341
+    mum_143   Obj       -0.36341463414634145
     mum_143   margin_0  1
     mum_143   margin_1  -1
     mum_143   margin_2  1
@@ -12139,7 +12139,7 @@ COLUMNS
     mum_143   margin_38  1
     mum_143   margin_39  1
     mum_143   margin_40  -1
-    mup_144   Obj       0.61219512195122
+    mup_144   Obj       0.6121951219512195
     mup_144   margin_0  -1
     mup_144   margin_1  1
     mup_144   margin_2  -1
@@ -12181,7 +12181,7 @@ COLUMNS
     mup_144   margin_38  -1
     mup_144   margin_39  -1
     mup_144   margin_40  1
-    mum_144   Obj       -0.41219512195122
+    mum_144   Obj       -0.41219512195121955
     mum_144   margin_0  1
     mum_144   margin_1  -1
     mum_144   margin_2  1
@@ -12223,7 +12223,7 @@ COLUMNS
     mum_144   margin_38  1
     mum_144   margin_39  1
     mum_144   margin_40  -1
-    mup_145   Obj       0.660975609756098
+    mup_145   Obj       0.66097560975609759
     mup_145   margin_0  -1
     mup_145   margin_1  1
     mup_145   margin_2  -1
@@ -12265,7 +12265,7 @@ COLUMNS
     mup_145   margin_38  1
     mup_145   margin_39  -1
     mup_145   margin_40  -1
-    mum_145   Obj       -0.460975609756098
+    mum_145   Obj       -0.46097560975609764
     mum_145   margin_0  1
     mum_145   margin_1  -1
     mum_145   margin_2  1
@@ -12307,7 +12307,7 @@ COLUMNS
     mum_145   margin_38  -1
     mum_145   margin_39  1
     mum_145   margin_40  1
-    mup_146   Obj       0.61219512195122
+    mup_146   Obj       0.6121951219512195
     mup_146   margin_0  -1
     mup_146   margin_1  1
     mup_146   margin_2  -1
@@ -12349,7 +12349,7 @@ COLUMNS
     mup_146   margin_38  1
     mup_146   margin_39  -1
     mup_146   margin_40  -1
-    mum_146   Obj       -0.41219512195122
+    mum_146   Obj       -0.41219512195121955
     mum_146   margin_0  1
     mum_146   margin_1  -1
     mum_146   margin_2  1
@@ -12391,7 +12391,7 @@ COLUMNS
     mum_146   margin_38  -1
     mum_146   margin_39  1
     mum_146   margin_40  1
-    mup_147   Obj       0.563414634146342
+    mup_147   Obj       0.56341463414634152
     mup_147   margin_0  -1
     mup_147   margin_1  1
     mup_147   margin_2  -1
@@ -12433,7 +12433,7 @@ COLUMNS
     mup_147   margin_38  1
     mup_147   margin_39  -1
     mup_147   margin_40  1
-    mum_147   Obj       -0.363414634146341
+    mum_147   Obj       -0.36341463414634145
     mum_147   margin_0  1
     mum_147   margin_1  -1
     mum_147   margin_2  1
@@ -12475,7 +12475,7 @@ COLUMNS
     mum_147   margin_38  -1
     mum_147   margin_39  1
     mum_147   margin_40  -1
-    mup_148   Obj       0.514634146341463
+    mup_148   Obj       0.51463414634146343
     mup_148   margin_0  -1
     mup_148   margin_1  1
     mup_148   margin_2  -1
@@ -12517,7 +12517,7 @@ COLUMNS
     mup_148   margin_38  1
     mup_148   margin_39  -1
     mup_148   margin_40  1
-    mum_148   Obj       -0.314634146341463
+    mum_148   Obj       -0.31463414634146336
     mum_148   margin_0  1
     mum_148   margin_1  -1
     mum_148   margin_2  1
@@ -12559,7 +12559,7 @@ COLUMNS
     mum_148   margin_38  -1
     mum_148   margin_39  1
     mum_148   margin_40  -1
-    mup_149   Obj       0.61219512195122
+    mup_149   Obj       0.6121951219512195
     mup_149   margin_0  -1
     mup_149   margin_1  -1
     mup_149   margin_2  1
@@ -12601,7 +12601,7 @@ COLUMNS
     mup_149   margin_38  -1
     mup_149   margin_39  -1
     mup_149   margin_40  -1
-    mum_149   Obj       -0.41219512195122
+    mum_149   Obj       -0.41219512195121955
     mum_149   margin_0  1
     mum_149   margin_1  1
     mum_149   margin_2  -1
@@ -12643,7 +12643,7 @@ COLUMNS
     mum_149   margin_38  1
     mum_149   margin_39  1
     mum_149   margin_40  1
-    mup_150   Obj       0.660975609756098
+    mup_150   Obj       0.66097560975609759
     mup_150   margin_0  -1
     mup_150   margin_1  -1
     mup_150   margin_2  1
@@ -12685,7 +12685,7 @@ COLUMNS
     mup_150   margin_38  -1
     mup_150   margin_39  -1
     mup_150   margin_40  -1
-    mum_150   Obj       -0.460975609756098
+    mum_150   Obj       -0.46097560975609764
     mum_150   margin_0  1
     mum_150   margin_1  1
     mum_150   margin_2  -1
@@ -12727,7 +12727,7 @@ COLUMNS
     mum_150   margin_38  1
     mum_150   margin_39  1
     mum_150   margin_40  1
-    mup_151   Obj       0.709756097560976
+    mup_151   Obj       0.70975609756097557
     mup_151   margin_0  -1
     mup_151   margin_1  -1
     mup_151   margin_2  1
@@ -12769,7 +12769,7 @@ COLUMNS
     mup_151   margin_38  -1
     mup_151   margin_39  -1
     mup_151   margin_40  -1
-    mum_151   Obj       -0.509756097560976
+    mum_151   Obj       -0.50975609756097562
     mum_151   margin_0  1
     mum_151   margin_1  1
     mum_151   margin_2  -1
@@ -12811,7 +12811,7 @@ COLUMNS
     mum_151   margin_38  1
     mum_151   margin_39  1
     mum_151   margin_40  1
-    mup_152   Obj       -0.509756097560976
+    mup_152   Obj       -0.50975609756097562
     mup_152   margin_0  -1
     mup_152   margin_1  -1
     mup_152   margin_2  -1
@@ -12853,7 +12853,7 @@ COLUMNS
     mup_152   margin_38  1
     mup_152   margin_39  1
     mup_152   margin_40  1
-    mum_152   Obj       0.709756097560976
+    mum_152   Obj       0.70975609756097557
     mum_152   margin_0  1
     mum_152   margin_1  1
     mum_152   margin_2  1
@@ -12895,7 +12895,7 @@ COLUMNS
     mum_152   margin_38  -1
     mum_152   margin_39  -1
     mum_152   margin_40  -1
-    mup_153   Obj       -0.460975609756098
+    mup_153   Obj       -0.46097560975609764
     mup_153   margin_0  -1
     mup_153   margin_1  -1
     mup_153   margin_2  -1
@@ -12937,7 +12937,7 @@ COLUMNS
     mup_153   margin_38  1
     mup_153   margin_39  1
     mup_153   margin_40  1
-    mum_153   Obj       0.660975609756098
+    mum_153   Obj       0.66097560975609759
     mum_153   margin_0  1
     mum_153   margin_1  1
     mum_153   margin_2  1
@@ -12979,7 +12979,7 @@ COLUMNS
     mum_153   margin_38  -1
     mum_153   margin_39  -1
     mum_153   margin_40  -1
-    mup_154   Obj       -0.41219512195122
+    mup_154   Obj       -0.41219512195121955
     mup_154   margin_0  -1
     mup_154   margin_1  -1
     mup_154   margin_2  -1
@@ -13021,7 +13021,7 @@ COLUMNS
     mup_154   margin_38  1
     mup_154   margin_39  1
     mup_154   margin_40  1
-    mum_154   Obj       0.61219512195122
+    mum_154   Obj       0.6121951219512195
     mum_154   margin_0  1
     mum_154   margin_1  1
     mum_154   margin_2  1
@@ -13063,7 +13063,7 @@ COLUMNS
     mum_154   margin_38  -1
     mum_154   margin_39  -1
     mum_154   margin_40  -1
-    mup_155   Obj       -0.363414634146341
+    mup_155   Obj       -0.36341463414634145
     mup_155   margin_0  -1
     mup_155   margin_1  -1
     mup_155   margin_2  -1
@@ -13105,7 +13105,7 @@ COLUMNS
     mup_155   margin_38  1
     mup_155   margin_39  1
     mup_155   margin_40  1
-    mum_155   Obj       0.563414634146342
+    mum_155   Obj       0.56341463414634152
     mum_155   margin_0  1
     mum_155   margin_1  1
     mum_155   margin_2  1
@@ -13147,7 +13147,7 @@ COLUMNS
     mum_155   margin_38  -1
     mum_155   margin_39  -1
     mum_155   margin_40  -1
-    mup_156   Obj       -0.265853658536585
+    mup_156   Obj       -0.26585365853658538
     mup_156   margin_0  -1
     mup_156   margin_1  -1
     mup_156   margin_2  -1
@@ -13189,7 +13189,7 @@ COLUMNS
     mup_156   margin_38  1
     mup_156   margin_39  1
     mup_156   margin_40  1
-    mum_156   Obj       0.465853658536585
+    mum_156   Obj       0.46585365853658534
     mum_156   margin_0  1
     mum_156   margin_1  1
     mum_156   margin_2  1
@@ -13231,7 +13231,7 @@ COLUMNS
     mum_156   margin_38  -1
     mum_156   margin_39  -1
     mum_156   margin_40  -1
-    mup_157   Obj       0.758536585365854
+    mup_157   Obj       0.75853658536585367
     mup_157   margin_0  -1
     mup_157   margin_1  -1
     mup_157   margin_2  -1
@@ -13273,7 +13273,7 @@ COLUMNS
     mup_157   margin_38  -1
     mup_157   margin_39  -1
     mup_157   margin_40  -1
-    mum_157   Obj       -0.558536585365854
+    mum_157   Obj       -0.55853658536585371
     mum_157   margin_0  1
     mum_157   margin_1  1
     mum_157   margin_2  1
@@ -13315,7 +13315,7 @@ COLUMNS
     mum_157   margin_38  1
     mum_157   margin_39  1
     mum_157   margin_40  1
-    mup_158   Obj       0.807317073170732
+    mup_158   Obj       0.80731707317073165
     mup_158   margin_0  -1
     mup_158   margin_1  -1
     mup_158   margin_2  -1
@@ -13357,7 +13357,7 @@ COLUMNS
     mup_158   margin_38  -1
     mup_158   margin_39  -1
     mup_158   margin_40  -1
-    mum_158   Obj       -0.607317073170732
+    mum_158   Obj       -0.60731707317073169
     mum_158   margin_0  1
     mum_158   margin_1  1
     mum_158   margin_2  1
@@ -13399,7 +13399,7 @@ COLUMNS
     mum_158   margin_38  1
     mum_158   margin_39  1
     mum_158   margin_40  1
-    mup_159   Obj       0.85609756097561
+    mup_159   Obj       0.85609756097560974
     mup_159   margin_0  -1
     mup_159   margin_1  -1
     mup_159   margin_2  -1
@@ -13441,7 +13441,7 @@ COLUMNS
     mup_159   margin_38  -1
     mup_159   margin_39  -1
     mup_159   margin_40  -1
-    mum_159   Obj       -0.65609756097561
+    mum_159   Obj       -0.65609756097560978
     mum_159   margin_0  1
     mum_159   margin_1  1
     mum_159   margin_2  1
@@ -13483,7 +13483,7 @@ COLUMNS
     mum_159   margin_38  1
     mum_159   margin_39  1
     mum_159   margin_40  1
-    mup_160   Obj       0.904878048780488
+    mup_160   Obj       0.90487804878048783
     mup_160   margin_0  -1
     mup_160   margin_1  -1
     mup_160   margin_2  -1
@@ -13525,7 +13525,7 @@ COLUMNS
     mup_160   margin_38  -1
     mup_160   margin_39  -1
     mup_160   margin_40  -1
-    mum_160   Obj       -0.704878048780488
+    mum_160   Obj       -0.70487804878048788
     mum_160   margin_0  1
     mum_160   margin_1  1
     mum_160   margin_2  1
@@ -13567,7 +13567,7 @@ COLUMNS
     mum_160   margin_38  1
     mum_160   margin_39  1
     mum_160   margin_40  1
-    mup_161   Obj       0.953658536585366
+    mup_161   Obj       0.95365853658536581
     mup_161   margin_0  -1
     mup_161   margin_1  -1
     mup_161   margin_2  -1
@@ -13609,7 +13609,7 @@ COLUMNS
     mup_161   margin_38  -1
     mup_161   margin_39  -1
     mup_161   margin_40  -1
-    mum_161   Obj       -0.753658536585366
+    mum_161   Obj       -0.75365853658536586
     mum_161   margin_0  1
     mum_161   margin_1  1
     mum_161   margin_2  1
@@ -13651,7 +13651,7 @@ COLUMNS
     mum_161   margin_38  1
     mum_161   margin_39  1
     mum_161   margin_40  1
-    mup_162   Obj       1.00243902439024
+    mup_162   Obj       1.0024390243902439
     mup_162   margin_0  -1
     mup_162   margin_1  -1
     mup_162   margin_2  -1
@@ -13693,7 +13693,7 @@ COLUMNS
     mup_162   margin_38  -1
     mup_162   margin_39  -1
     mup_162   margin_40  -1
-    mum_162   Obj       -0.802439024390244
+    mum_162   Obj       -0.80243902439024395
     mum_162   margin_0  1
     mum_162   margin_1  1
     mum_162   margin_2  1
@@ -13735,7 +13735,7 @@ COLUMNS
     mum_162   margin_38  1
     mum_162   margin_39  1
     mum_162   margin_40  1
-    mup_163   Obj       1.05121951219512
+    mup_163   Obj       1.051219512195122
     mup_163   margin_0  -1
     mup_163   margin_1  -1
     mup_163   margin_2  -1
@@ -13777,7 +13777,7 @@ COLUMNS
     mup_163   margin_38  -1
     mup_163   margin_39  -1
     mup_163   margin_40  -1
-    mum_163   Obj       -0.851219512195122
+    mum_163   Obj       -0.85121951219512193
     mum_163   margin_0  1
     mum_163   margin_1  1
     mum_163   margin_2  1
@@ -13819,7 +13819,7 @@ COLUMNS
     mum_163   margin_38  1
     mum_163   margin_39  1
     mum_163   margin_40  1
-    mup_164   Obj       1.00243902439024
+    mup_164   Obj       1.0024390243902439
     mup_164   margin_0  -1
     mup_164   margin_1  -1
     mup_164   margin_2  -1
@@ -13861,7 +13861,7 @@ COLUMNS
     mup_164   margin_38  -1
     mup_164   margin_39  -1
     mup_164   margin_40  -1
-    mum_164   Obj       -0.802439024390244
+    mum_164   Obj       -0.80243902439024395
     mum_164   margin_0  1
     mum_164   margin_1  1
     mum_164   margin_2  1
@@ -13903,7 +13903,7 @@ COLUMNS
     mum_164   margin_38  1
     mum_164   margin_39  1
     mum_164   margin_40  1
-    mup_165   Obj       0.953658536585366
+    mup_165   Obj       0.95365853658536581
     mup_165   margin_0  -1
     mup_165   margin_1  -1
     mup_165   margin_2  -1
@@ -13945,7 +13945,7 @@ COLUMNS
     mup_165   margin_38  -1
     mup_165   margin_39  -1
     mup_165   margin_40  -1
-    mum_165   Obj       -0.753658536585366
+    mum_165   Obj       -0.75365853658536586
     mum_165   margin_0  1
     mum_165   margin_1  1
     mum_165   margin_2  1
@@ -13987,7 +13987,7 @@ COLUMNS
     mum_165   margin_38  1
     mum_165   margin_39  1
     mum_165   margin_40  1
-    mup_166   Obj       0.660975609756098
+    mup_166   Obj       0.66097560975609759
     mup_166   margin_0  -1
     mup_166   margin_1  -1
     mup_166   margin_2  -1
@@ -14029,7 +14029,7 @@ COLUMNS
     mup_166   margin_38  -1
     mup_166   margin_39  -1
     mup_166   margin_40  1
-    mum_166   Obj       -0.460975609756098
+    mum_166   Obj       -0.46097560975609764
     mum_166   margin_0  1
     mum_166   margin_1  1
     mum_166   margin_2  1
@@ -14071,7 +14071,7 @@ COLUMNS
     mum_166   margin_38  1
     mum_166   margin_39  1
     mum_166   margin_40  -1
-    mup_167   Obj       0.61219512195122
+    mup_167   Obj       0.6121951219512195
     mup_167   margin_0  -1
     mup_167   margin_1  -1
     mup_167   margin_2  -1
@@ -14113,7 +14113,7 @@ COLUMNS
     mup_167   margin_38  1
     mup_167   margin_39  -1
     mup_167   margin_40  1
-    mum_167   Obj       -0.41219512195122
+    mum_167   Obj       -0.41219512195121955
     mum_167   margin_0  1
     mum_167   margin_1  1
     mum_167   margin_2  1
@@ -14155,7 +14155,7 @@ COLUMNS
     mum_167   margin_38  -1
     mum_167   margin_39  1
     mum_167   margin_40  -1
-    mup_168   Obj       0.563414634146342
+    mup_168   Obj       0.56341463414634152
     mup_168   margin_0  -1
     mup_168   margin_1  -1
     mup_168   margin_2  -1
@@ -14197,7 +14197,7 @@ COLUMNS
     mup_168   margin_38  1
     mup_168   margin_39  -1
     mup_168   margin_40  1
-    mum_168   Obj       -0.363414634146341
+    mum_168   Obj       -0.36341463414634145
     mum_168   margin_0  1
     mum_168   margin_1  1
     mum_168   margin_2  1
@@ -14239,7 +14239,7 @@ COLUMNS
     mum_168   margin_38  -1
     mum_168   margin_39  1
     mum_168   margin_40  -1
-    mup_169   Obj       1.00243902439024
+    mup_169   Obj       1.0024390243902439
     mup_169   margin_0  -1
     mup_169   margin_1  -1
     mup_169   margin_2  -1
@@ -14281,7 +14281,7 @@ COLUMNS
     mup_169   margin_38  -1
     mup_169   margin_39  -1
     mup_169   margin_40  -1
-    mum_169   Obj       -0.802439024390244
+    mum_169   Obj       -0.80243902439024395
     mum_169   margin_0  1
     mum_169   margin_1  1
     mum_169   margin_2  1
@@ -14323,7 +14323,7 @@ COLUMNS
     mum_169   margin_38  1
     mum_169   margin_39  1
     mum_169   margin_40  1
-    mup_170   Obj       0.953658536585366
+    mup_170   Obj       0.95365853658536581
     mup_170   margin_0  -1
     mup_170   margin_1  -1
     mup_170   margin_2  -1
@@ -14365,7 +14365,7 @@ COLUMNS
     mup_170   margin_38  -1
     mup_170   margin_39  -1
     mup_170   margin_40  -1
-    mum_170   Obj       -0.753658536585366
+    mum_170   Obj       -0.75365853658536586
     mum_170   margin_0  1
     mum_170   margin_1  1
     mum_170   margin_2  1
@@ -14407,7 +14407,7 @@ COLUMNS
     mum_170   margin_38  1
     mum_170   margin_39  1
     mum_170   margin_40  1
-    mup_171   Obj       0.904878048780488
+    mup_171   Obj       0.90487804878048783
     mup_171   margin_0  -1
     mup_171   margin_1  -1
     mup_171   margin_2  -1
@@ -14449,7 +14449,7 @@ COLUMNS
     mup_171   margin_38  -1
     mup_171   margin_39  -1
     mup_171   margin_40  -1
-    mum_171   Obj       -0.704878048780488
+    mum_171   Obj       -0.70487804878048788
     mum_171   margin_0  1
     mum_171   margin_1  1
     mum_171   margin_2  1
@@ -14491,7 +14491,7 @@ COLUMNS
     mum_171   margin_38  1
     mum_171   margin_39  1
     mum_171   margin_40  1
-    mup_172   Obj       0.85609756097561
+    mup_172   Obj       0.85609756097560974
     mup_172   margin_0  -1
     mup_172   margin_1  -1
     mup_172   margin_2  -1
@@ -14533,7 +14533,7 @@ COLUMNS
     mup_172   margin_38  -1
     mup_172   margin_39  -1
     mup_172   margin_40  -1
-    mum_172   Obj       -0.65609756097561
+    mum_172   Obj       -0.65609756097560978
     mum_172   margin_0  1
     mum_172   margin_1  1
     mum_172   margin_2  1
@@ -14575,7 +14575,7 @@ COLUMNS
     mum_172   margin_38  1
     mum_172   margin_39  1
     mum_172   margin_40  1
-    mup_173   Obj       0.807317073170732
+    mup_173   Obj       0.80731707317073165
     mup_173   margin_0  -1
     mup_173   margin_1  -1
     mup_173   margin_2  -1
@@ -14617,7 +14617,7 @@ COLUMNS
     mup_173   margin_38  -1
     mup_173   margin_39  -1
     mup_173   margin_40  -1
-    mum_173   Obj       -0.607317073170732
+    mum_173   Obj       -0.60731707317073169
     mum_173   margin_0  1
     mum_173   margin_1  1
     mum_173   margin_2  1
@@ -14659,7 +14659,7 @@ COLUMNS
     mum_173   margin_38  1
     mum_173   margin_39  1
     mum_173   margin_40  1
-    mup_174   Obj       0.758536585365854
+    mup_174   Obj       0.75853658536585367
     mup_174   margin_0  -1
     mup_174   margin_1  -1
     mup_174   margin_2  -1
@@ -14701,7 +14701,7 @@ COLUMNS
     mup_174   margin_38  -1
     mup_174   margin_39  -1
     mup_174   margin_40  1
-    mum_174   Obj       -0.558536585365854
+    mum_174   Obj       -0.55853658536585371
     mum_174   margin_0  1
     mum_174   margin_1  1
     mum_174   margin_2  1
@@ -14743,7 +14743,7 @@ COLUMNS
     mum_174   margin_38  1
     mum_174   margin_39  1
     mum_174   margin_40  -1
-    mup_175   Obj       0.709756097560976
+    mup_175   Obj       0.70975609756097557
     mup_175   margin_0  -1
     mup_175   margin_1  -1
     mup_175   margin_2  -1
@@ -14785,7 +14785,7 @@ COLUMNS
     mup_175   margin_38  -1
     mup_175   margin_39  -1
     mup_175   margin_40  1
-    mum_175   Obj       -0.509756097560976
+    mum_175   Obj       -0.50975609756097562
     mum_175   margin_0  1
     mum_175   margin_1  1
     mum_175   margin_2  1
@@ -14827,7 +14827,7 @@ COLUMNS
     mum_175   margin_38  1
     mum_175   margin_39  1
     mum_175   margin_40  -1
-    mup_176   Obj       0.61219512195122
+    mup_176   Obj       0.6121951219512195
     mup_176   margin_0  -1
     mup_176   margin_1  -1
     mup_176   margin_2  -1
@@ -14869,7 +14869,7 @@ COLUMNS
     mup_176   margin_38  1
     mup_176   margin_39  -1
     mup_176   margin_40  1
-    mum_176   Obj       -0.41219512195122
+    mum_176   Obj       -0.41219512195121955
     mum_176   margin_0  1
     mum_176   margin_1  1
     mum_176   margin_2  1
@@ -14911,7 +14911,7 @@ COLUMNS
     mum_176   margin_38  -1
     mum_176   margin_39  1
     mum_176   margin_40  -1
-    mup_177   Obj       0.563414634146342
+    mup_177   Obj       0.56341463414634152
     mup_177   margin_0  -1
     mup_177   margin_1  -1
     mup_177   margin_2  -1
@@ -14953,7 +14953,7 @@ COLUMNS
     mup_177   margin_38  1
     mup_177   margin_39  -1
     mup_177   margin_40  1
-    mum_177   Obj       -0.363414634146341
+    mum_177   Obj       -0.36341463414634145
     mum_177   margin_0  1
     mum_177   margin_1  1
     mum_177   margin_2  1
@@ -14995,7 +14995,7 @@ COLUMNS
     mum_177   margin_38  -1
     mum_177   margin_39  1
     mum_177   margin_40  -1
-    mup_178   Obj       0.514634146341463
+    mup_178   Obj       0.51463414634146343
     mup_178   margin_0  -1
     mup_178   margin_1  -1
     mup_178   margin_2  -1
@@ -15037,7 +15037,7 @@ COLUMNS
     mup_178   margin_38  1
     mup_178   margin_39  -1
     mup_178   margin_40  1
-    mum_178   Obj       -0.314634146341463
+    mum_178   Obj       -0.31463414634146336
     mum_178   margin_0  1
     mum_178   margin_1  1
     mum_178   margin_2  1
@@ -15079,7 +15079,7 @@ COLUMNS
     mum_178   margin_38  -1
     mum_178   margin_39  1
     mum_178   margin_40  -1
-    mup_179   Obj       0.563414634146342
+    mup_179   Obj       0.56341463414634152
     mup_179   margin_0  -1
     mup_179   margin_1  -1
     mup_179   margin_2  -1
@@ -15121,7 +15121,7 @@ COLUMNS
     mup_179   margin_38  1
     mup_179   margin_39  -1
     mup_179   margin_40  1
-    mum_179   Obj       -0.363414634146341
+    mum_179   Obj       -0.36341463414634145
     mum_179   margin_0  1
     mum_179   margin_1  1
     mum_179   margin_2  1
@@ -15163,7 +15163,7 @@ COLUMNS
     mum_179   margin_38  -1
     mum_179   margin_39  1
     mum_179   margin_40  -1
-    mup_180   Obj       0.465853658536585
+    mup_180   Obj       0.46585365853658534
     mup_180   margin_0  -1
     mup_180   margin_1  -1
     mup_180   margin_2  -1
@@ -15205,7 +15205,7 @@ COLUMNS
     mup_180   margin_38  1
     mup_180   margin_39  -1
     mup_180   margin_40  1
-    mum_180   Obj       -0.265853658536585
+    mum_180   Obj       -0.26585365853658538
     mum_180   margin_0  1
     mum_180   margin_1  1
     mum_180   margin_2  1
@@ -15247,7 +15247,7 @@ COLUMNS
     mum_180   margin_38  -1
     mum_180   margin_39  1
     mum_180   margin_40  -1
-    mup_181   Obj       0.660975609756098
+    mup_181   Obj       0.66097560975609759
     mup_181   margin_0  -1
     mup_181   margin_1  -1
     mup_181   margin_2  -1
@@ -15289,7 +15289,7 @@ COLUMNS
     mup_181   margin_38  -1
     mup_181   margin_39  -1
     mup_181   margin_40  1
-    mum_181   Obj       -0.460975609756098
+    mum_181   Obj       -0.46097560975609764
     mum_181   margin_0  1
     mum_181   margin_1  1
     mum_181   margin_2  1
@@ -15331,7 +15331,7 @@ COLUMNS
     mum_181   margin_38  1
     mum_181   margin_39  1
     mum_181   margin_40  -1
-    mup_182   Obj       0.61219512195122
+    mup_182   Obj       0.6121951219512195
     mup_182   margin_0  -1
     mup_182   margin_1  -1
     mup_182   margin_2  -1
@@ -15373,7 +15373,7 @@ COLUMNS
     mup_182   margin_38  -1
     mup_182   margin_39  -1
     mup_182   margin_40  1
-    mum_182   Obj       -0.41219512195122
+    mum_182   Obj       -0.41219512195121955
     mum_182   margin_0  1
     mum_182   margin_1  1
     mum_182   margin_2  1
@@ -15415,7 +15415,7 @@ COLUMNS
     mum_182   margin_38  1
     mum_182   margin_39  1
     mum_182   margin_40  -1
-    mup_183   Obj       0.563414634146342
+    mup_183   Obj       0.56341463414634152
     mup_183   margin_0  -1
     mup_183   margin_1  -1
     mup_183   margin_2  -1
@@ -15457,7 +15457,7 @@ COLUMNS
     mup_183   margin_38  -1
     mup_183   margin_39  -1
     mup_183   margin_40  1
-    mum_183   Obj       -0.363414634146341
+    mum_183   Obj       -0.36341463414634145
     mum_183   margin_0  1
     mum_183   margin_1  1
     mum_183   margin_2  1
@@ -15499,7 +15499,7 @@ COLUMNS
     mum_183   margin_38  1
     mum_183   margin_39  1
     mum_183   margin_40  -1
-    mup_184   Obj       0.514634146341463
+    mup_184   Obj       0.51463414634146343
     mup_184   margin_0  -1
     mup_184   margin_1  -1
     mup_184   margin_2  -1
@@ -15541,7 +15541,7 @@ COLUMNS
     mup_184   margin_38  1
     mup_184   margin_39  -1
     mup_184   margin_40  1
-    mum_184   Obj       -0.314634146341463
+    mum_184   Obj       -0.31463414634146336
     mum_184   margin_0  1
     mum_184   margin_1  1
     mum_184   margin_2  1
@@ -15583,7 +15583,7 @@ COLUMNS
     mum_184   margin_38  -1
     mum_184   margin_39  1
     mum_184   margin_40  -1
-    mup_185   Obj       0.514634146341463
+    mup_185   Obj       0.51463414634146343
     mup_185   margin_0  -1
     mup_185   margin_1  -1
     mup_185   margin_2  -1
@@ -15625,7 +15625,7 @@ COLUMNS
     mup_185   margin_38  1
     mup_185   margin_39  -1
     mup_185   margin_40  1
-    mum_185   Obj       -0.314634146341463
+    mum_185   Obj       -0.31463414634146336
     mum_185   margin_0  1
     mum_185   margin_1  1
     mum_185   margin_2  1
@@ -15667,7 +15667,7 @@ COLUMNS
     mum_185   margin_38  -1
     mum_185   margin_39  1
     mum_185   margin_40  -1
-    mup_186   Obj       0.465853658536585
+    mup_186   Obj       0.46585365853658534
     mup_186   margin_0  -1
     mup_186   margin_1  -1
     mup_186   margin_2  -1
@@ -15709,7 +15709,7 @@ COLUMNS
     mup_186   margin_38  1
     mup_186   margin_39  -1
     mup_186   margin_40  1
-    mum_186   Obj       -0.265853658536585
+    mum_186   Obj       -0.26585365853658538
     mum_186   margin_0  1
     mum_186   margin_1  1
     mum_186   margin_2  1
@@ -15751,7 +15751,7 @@ COLUMNS
     mum_186   margin_38  -1
     mum_186   margin_39  1
     mum_186   margin_40  -1
-    mup_187   Obj       0.417073170731707
+    mup_187   Obj       0.41707317073170735
     mup_187   margin_0  -1
     mup_187   margin_1  -1
     mup_187   margin_2  -1
@@ -15793,7 +15793,7 @@ COLUMNS
     mup_187   margin_38  1
     mup_187   margin_39  -1
     mup_187   margin_40  1
-    mum_187   Obj       -0.217073170731707
+    mum_187   Obj       -0.21707317073170732
     mum_187   margin_0  1
     mum_187   margin_1  1
     mum_187   margin_2  1
@@ -15835,7 +15835,7 @@ COLUMNS
     mum_187   margin_38  -1
     mum_187   margin_39  1
     mum_187   margin_40  -1
-    mup_188   Obj       0.417073170731707
+    mup_188   Obj       0.41707317073170735
     mup_188   margin_0  -1
     mup_188   margin_1  -1
     mup_188   margin_2  -1
@@ -15877,7 +15877,7 @@ COLUMNS
     mup_188   margin_38  1
     mup_188   margin_39  -1
     mup_188   margin_40  1
-    mum_188   Obj       -0.217073170731707
+    mum_188   Obj       -0.21707317073170732
     mum_188   margin_0  1
     mum_188   margin_1  1
     mum_188   margin_2  1
@@ -15919,7 +15919,7 @@ COLUMNS
     mum_188   margin_38  -1
     mum_188   margin_39  1
     mum_188   margin_40  -1
-    mup_189   Obj       0.368292682926829
+    mup_189   Obj       0.36829268292682926
     mup_189   margin_0  -1
     mup_189   margin_1  -1
     mup_189   margin_2  -1
@@ -15961,7 +15961,7 @@ COLUMNS
     mup_189   margin_38  1
     mup_189   margin_39  -1
     mup_189   margin_40  1
-    mum_189   Obj       -0.168292682926829
+    mum_189   Obj       -0.16829268292682928
     mum_189   margin_0  1
     mum_189   margin_1  1
     mum_189   margin_2  1
@@ -16003,7 +16003,7 @@ COLUMNS
     mum_189   margin_38  -1
     mum_189   margin_39  1
     mum_189   margin_40  -1
-    mup_190   Obj       0.319512195121951
+    mup_190   Obj       0.31951219512195123
     mup_190   margin_0  -1
     mup_190   margin_1  -1
     mup_190   margin_2  -1
@@ -16045,7 +16045,7 @@ COLUMNS
     mup_190   margin_38  1
     mup_190   margin_39  -1
     mup_190   margin_40  1
-    mum_190   Obj       -0.119512195121951
+    mum_190   Obj       -0.11951219512195121
     mum_190   margin_0  1
     mum_190   margin_1  1
     mum_190   margin_2  1
@@ -16087,7 +16087,7 @@ COLUMNS
     mum_190   margin_38  -1
     mum_190   margin_39  1
     mum_190   margin_40  -1
-    mup_191   Obj       0.368292682926829
+    mup_191   Obj       0.36829268292682926
     mup_191   margin_0  -1
     mup_191   margin_1  -1
     mup_191   margin_2  -1
@@ -16129,7 +16129,7 @@ COLUMNS
     mup_191   margin_38  1
     mup_191   margin_39  -1
     mup_191   margin_40  1
-    mum_191   Obj       -0.168292682926829
+    mum_191   Obj       -0.16829268292682928
     mum_191   margin_0  1
     mum_191   margin_1  1
     mum_191   margin_2  1
@@ -16171,7 +16171,7 @@ COLUMNS
     mum_191   margin_38  -1
     mum_191   margin_39  1
     mum_191   margin_40  -1
-    mup_192   Obj       0.319512195121951
+    mup_192   Obj       0.31951219512195123
     mup_192   margin_0  -1
     mup_192   margin_1  -1
     mup_192   margin_2  -1
@@ -16213,7 +16213,7 @@ COLUMNS
     mup_192   margin_38  1
     mup_192   margin_39  -1
     mup_192   margin_40  1
-    mum_192   Obj       -0.119512195121951
+    mum_192   Obj       -0.11951219512195121
     mum_192   margin_0  1
     mum_192   margin_1  1
     mum_192   margin_2  1
@@ -16255,7 +16255,7 @@ COLUMNS
     mum_192   margin_38  -1
     mum_192   margin_39  1
     mum_192   margin_40  -1
-    mup_193   Obj       0.270731707317073
+    mup_193   Obj       0.27073170731707319
     mup_193   margin_0  -1
     mup_193   margin_1  -1
     mup_193   margin_2  -1
@@ -16297,7 +16297,7 @@ COLUMNS
     mup_193   margin_38  1
     mup_193   margin_39  -1
     mup_193   margin_40  1
-    mum_193   Obj       -0.0707317073170732
+    mum_193   Obj       -0.070731707317073178
     mum_193   margin_0  1
     mum_193   margin_1  1
     mum_193   margin_2  1
@@ -16339,7 +16339,7 @@ COLUMNS
     mum_193   margin_38  -1
     mum_193   margin_39  1
     mum_193   margin_40  -1
-    mup_194   Obj       0.270731707317073
+    mup_194   Obj       0.27073170731707319
     mup_194   margin_0  -1
     mup_194   margin_1  -1
     mup_194   margin_2  -1
@@ -16381,7 +16381,7 @@ COLUMNS
     mup_194   margin_38  1
     mup_194   margin_39  -1
     mup_194   margin_40  1
-    mum_194   Obj       -0.0707317073170732
+    mum_194   Obj       -0.070731707317073178
     mum_194   margin_0  1
     mum_194   margin_1  1
     mum_194   margin_2  1
@@ -16423,7 +16423,7 @@ COLUMNS
     mum_194   margin_38  -1
     mum_194   margin_39  1
     mum_194   margin_40  -1
-    mup_195   Obj       0.221951219512195
+    mup_195   Obj       0.22195121951219512
     mup_195   margin_0  -1
     mup_195   margin_1  -1
     mup_195   margin_2  -1
@@ -16465,7 +16465,7 @@ COLUMNS
     mup_195   margin_38  1
     mup_195   margin_39  -1
     mup_195   margin_40  1
-    mum_195   Obj       -0.0219512195121951
+    mum_195   Obj       -0.021951219512195114
     mum_195   margin_0  1
     mum_195   margin_1  1
     mum_195   margin_2  1
@@ -16507,7 +16507,7 @@ COLUMNS
     mum_195   margin_38  -1
     mum_195   margin_39  1
     mum_195   margin_40  -1
-    mup_196   Obj       0.221951219512195
+    mup_196   Obj       0.22195121951219512
     mup_196   margin_0  -1
     mup_196   margin_1  -1
     mup_196   margin_2  -1
@@ -16549,7 +16549,7 @@ COLUMNS
     mup_196   margin_38  1
     mup_196   margin_39  -1
     mup_196   margin_40  1
-    mum_196   Obj       -0.0219512195121951
+    mum_196   Obj       -0.021951219512195114
     mum_196   margin_0  1
     mum_196   margin_1  1
     mum_196   margin_2  1
@@ -16591,7 +16591,7 @@ COLUMNS
     mum_196   margin_38  -1
     mum_196   margin_39  1
     mum_196   margin_40  -1
-    mup_197   Obj       0.173170731707317
+    mup_197   Obj       0.17317073170731706
     mup_197   margin_0  -1
     mup_197   margin_1  -1
     mup_197   margin_2  -1
@@ -16633,7 +16633,7 @@ COLUMNS
     mup_197   margin_38  1
     mup_197   margin_39  -1
     mup_197   margin_40  1
-    mum_197   Obj       0.0268292682926829
+    mum_197   Obj       0.026829268292682937
     mum_197   margin_0  1
     mum_197   margin_1  1
     mum_197   margin_2  1
@@ -16675,7 +16675,7 @@ COLUMNS
     mum_197   margin_38  -1
     mum_197   margin_39  1
     mum_197   margin_40  -1
-    mup_198   Obj       0.465853658536585
+    mup_198   Obj       0.46585365853658534
     mup_198   margin_0  -1
     mup_198   margin_1  -1
     mup_198   margin_2  -1
@@ -16717,7 +16717,7 @@ COLUMNS
     mup_198   margin_38  1
     mup_198   margin_39  -1
     mup_198   margin_40  1
-    mum_198   Obj       -0.265853658536585
+    mum_198   Obj       -0.26585365853658538
     mum_198   margin_0  1
     mum_198   margin_1  1
     mum_198   margin_2  1
@@ -16759,7 +16759,7 @@ COLUMNS
     mum_198   margin_38  -1
     mum_198   margin_39  1
     mum_198   margin_40  -1
-    mup_199   Obj       0.417073170731707
+    mup_199   Obj       0.41707317073170735
     mup_199   margin_0  -1
     mup_199   margin_1  -1
     mup_199   margin_2  -1
@@ -16801,7 +16801,7 @@ COLUMNS
     mup_199   margin_38  1
     mup_199   margin_39  -1
     mup_199   margin_40  1
-    mum_199   Obj       -0.217073170731707
+    mum_199   Obj       -0.21707317073170732
     mum_199   margin_0  1
     mum_199   margin_1  1
     mum_199   margin_2  1
@@ -16843,7 +16843,7 @@ COLUMNS
     mum_199   margin_38  -1
     mum_199   margin_39  1
     mum_199   margin_40  -1
-    mup_200   Obj       0.368292682926829
+    mup_200   Obj       0.36829268292682926
     mup_200   margin_0  -1
     mup_200   margin_1  -1
     mup_200   margin_2  -1
@@ -16885,7 +16885,7 @@ COLUMNS
     mup_200   margin_38  1
     mup_200   margin_39  -1
     mup_200   margin_40  1
-    mum_200   Obj       -0.168292682926829
+    mum_200   Obj       -0.16829268292682928
     mum_200   margin_0  1
     mum_200   margin_1  1
     mum_200   margin_2  1
@@ -16927,7 +16927,7 @@ COLUMNS
     mum_200   margin_38  -1
     mum_200   margin_39  1
     mum_200   margin_40  -1
-    mup_201   Obj       0.319512195121951
+    mup_201   Obj       0.31951219512195123
     mup_201   margin_0  -1
     mup_201   margin_1  -1
     mup_201   margin_2  -1
@@ -16969,7 +16969,7 @@ COLUMNS
     mup_201   margin_38  1
     mup_201   margin_39  -1
     mup_201   margin_40  1
-    mum_201   Obj       -0.119512195121951
+    mum_201   Obj       -0.11951219512195121
     mum_201   margin_0  1
     mum_201   margin_1  1
     mum_201   margin_2  1
@@ -17011,7 +17011,7 @@ COLUMNS
     mum_201   margin_38  -1
     mum_201   margin_39  1
     mum_201   margin_40  -1
-    mup_202   Obj       0.173170731707317
+    mup_202   Obj       0.17317073170731706
     mup_202   margin_0  -1
     mup_202   margin_1  -1
     mup_202   margin_2  -1
@@ -17053,7 +17053,7 @@ COLUMNS
     mup_202   margin_38  1
     mup_202   margin_39  -1
     mup_202   margin_40  1
-    mum_202   Obj       0.0268292682926829
+    mum_202   Obj       0.026829268292682937
     mum_202   margin_0  1
     mum_202   margin_1  1
     mum_202   margin_2  1
@@ -17095,7 +17095,7 @@ COLUMNS
     mum_202   margin_38  -1
     mum_202   margin_39  1
     mum_202   margin_40  -1
-    mup_203   Obj       0.124390243902439
+    mup_203   Obj       0.12439024390243902
     mup_203   margin_0  -1
     mup_203   margin_1  -1
     mup_203   margin_2  -1
@@ -17137,7 +17137,7 @@ COLUMNS
     mup_203   margin_38  1
     mup_203   margin_39  -1
     mup_203   margin_40  1
-    mum_203   Obj       0.075609756097561
+    mum_203   Obj       0.075609756097560987
     mum_203   margin_0  1
     mum_203   margin_1  1
     mum_203   margin_2  1
@@ -17179,7 +17179,7 @@ COLUMNS
     mum_203   margin_38  -1
     mum_203   margin_39  1
     mum_203   margin_40  -1
-    mup_204   Obj       0.075609756097561
+    mup_204   Obj       0.075609756097560987
     mup_204   margin_0  -1
     mup_204   margin_1  -1
     mup_204   margin_2  -1
@@ -17221,7 +17221,7 @@ COLUMNS
     mup_204   margin_38  1
     mup_204   margin_39  -1
     mup_204   margin_40  1
-    mum_204   Obj       0.124390243902439
+    mum_204   Obj       0.12439024390243902
     mum_204   margin_0  1
     mum_204   margin_1  1
     mum_204   margin_2  1
@@ -17263,7 +17263,7 @@ COLUMNS
     mum_204   margin_38  -1
     mum_204   margin_39  1
     mum_204   margin_40  -1
-    mup_205   Obj       0.0268292682926829
+    mup_205   Obj       0.026829268292682937
     mup_205   margin_0  -1
     mup_205   margin_1  -1
     mup_205   margin_2  -1
@@ -17305,7 +17305,7 @@ COLUMNS
     mup_205   margin_38  1
     mup_205   margin_39  -1
     mup_205   margin_40  1
-    mum_205   Obj       0.173170731707317
+    mum_205   Obj       0.17317073170731706
     mum_205   margin_0  1
     mum_205   margin_1  1
     mum_205   margin_2  1
@@ -17347,7 +17347,7 @@ COLUMNS
     mum_205   margin_38  -1
     mum_205   margin_39  1
     mum_205   margin_40  -1
-    mup_206   Obj       0.0268292682926829
+    mup_206   Obj       0.026829268292682937
     mup_206   margin_0  -1
     mup_206   margin_1  -1
     mup_206   margin_2  -1
@@ -17389,7 +17389,7 @@ COLUMNS
     mup_206   margin_38  1
     mup_206   margin_39  -1
     mup_206   margin_40  1
-    mum_206   Obj       0.173170731707317
+    mum_206   Obj       0.17317073170731706
     mum_206   margin_0  1
     mum_206   margin_1  1
     mum_206   margin_2  1
@@ -17431,7 +17431,7 @@ COLUMNS
     mum_206   margin_38  -1
     mum_206   margin_39  1
     mum_206   margin_40  -1
-    mup_207   Obj       -0.0219512195121951
+    mup_207   Obj       -0.021951219512195114
     mup_207   margin_0  -1
     mup_207   margin_1  -1
     mup_207   margin_2  -1
@@ -17473,7 +17473,7 @@ COLUMNS
     mup_207   margin_38  1
     mup_207   margin_39  -1
     mup_207   margin_40  1
-    mum_207   Obj       0.221951219512195
+    mum_207   Obj       0.22195121951219512
     mum_207   margin_0  1
     mum_207   margin_1  1
     mum_207   margin_2  1
@@ -17515,7 +17515,7 @@ COLUMNS
     mum_207   margin_38  -1
     mum_207   margin_39  1
     mum_207   margin_40  -1
-    mup_208   Obj       0.270731707317073
+    mup_208   Obj       0.27073170731707319
     mup_208   margin_0  -1
     mup_208   margin_1  -1
     mup_208   margin_2  -1
@@ -17557,7 +17557,7 @@ COLUMNS
     mup_208   margin_38  1
     mup_208   margin_39  -1
     mup_208   margin_40  1
-    mum_208   Obj       -0.0707317073170732
+    mum_208   Obj       -0.070731707317073178
     mum_208   margin_0  1
     mum_208   margin_1  1
     mum_208   margin_2  1
@@ -17599,7 +17599,7 @@ COLUMNS
     mum_208   margin_38  -1
     mum_208   margin_39  1
     mum_208   margin_40  -1
-    mup_209   Obj       0.221951219512195
+    mup_209   Obj       0.22195121951219512
     mup_209   margin_0  -1
     mup_209   margin_1  -1
     mup_209   margin_2  -1
@@ -17641,7 +17641,7 @@ COLUMNS
     mup_209   margin_38  1
     mup_209   margin_39  -1
     mup_209   margin_40  1
-    mum_209   Obj       -0.0219512195121951
+    mum_209   Obj       -0.021951219512195114
     mum_209   margin_0  1
     mum_209   margin_1  1
     mum_209   margin_2  1
@@ -17683,7 +17683,7 @@ COLUMNS
     mum_209   margin_38  -1
     mum_209   margin_39  1
     mum_209   margin_40  -1
-    mup_210   Obj       0.173170731707317
+    mup_210   Obj       0.17317073170731706
     mup_210   margin_0  -1
     mup_210   margin_1  -1
     mup_210   margin_2  -1
@@ -17725,7 +17725,7 @@ COLUMNS
     mup_210   margin_38  1
     mup_210   margin_39  -1
     mup_210   margin_40  1
-    mum_210   Obj       0.0268292682926829
+    mum_210   Obj       0.026829268292682937
     mum_210   margin_0  1
     mum_210   margin_1  1
     mum_210   margin_2  1
@@ -17767,7 +17767,7 @@ COLUMNS
     mum_210   margin_38  -1
     mum_210   margin_39  1
     mum_210   margin_40  -1
-    mup_211   Obj       0.124390243902439
+    mup_211   Obj       0.12439024390243902
     mup_211   margin_0  -1
     mup_211   margin_1  -1
     mup_211   margin_2  -1
@@ -17809,7 +17809,7 @@ COLUMNS
     mup_211   margin_38  1
     mup_211   margin_39  -1
     mup_211   margin_40  1
-    mum_211   Obj       0.075609756097561
+    mum_211   Obj       0.075609756097560987
     mum_211   margin_0  1
     mum_211   margin_1  1
     mum_211   margin_2  1
@@ -17851,7 +17851,7 @@ COLUMNS
     mum_211   margin_38  -1
     mum_211   margin_39  1
     mum_211   margin_40  -1
-    mup_212   Obj       0.075609756097561
+    mup_212   Obj       0.075609756097560987
     mup_212   margin_0  -1
     mup_212   margin_1  -1
     mup_212   margin_2  -1
@@ -17893,7 +17893,7 @@ COLUMNS
     mup_212   margin_38  1
     mup_212   margin_39  -1
     mup_212   margin_40  1
-    mum_212   Obj       0.124390243902439
+    mum_212   Obj       0.12439024390243902
     mum_212   margin_0  1
     mum_212   margin_1  1
     mum_212   margin_2  1
@@ -17935,7 +17935,7 @@ COLUMNS
     mum_212   margin_38  -1
     mum_212   margin_39  1
     mum_212   margin_40  -1
-    mup_213   Obj       0.0268292682926829
+    mup_213   Obj       0.026829268292682937
     mup_213   margin_0  -1
     mup_213   margin_1  -1
     mup_213   margin_2  -1
@@ -17977,7 +17977,7 @@ COLUMNS
     mup_213   margin_38  1
     mup_213   margin_39  -1
     mup_213   margin_40  1
-    mum_213   Obj       0.173170731707317
+    mum_213   Obj       0.17317073170731706
     mum_213   margin_0  1
     mum_213   margin_1  1
     mum_213   margin_2  1
@@ -18019,7 +18019,7 @@ COLUMNS
     mum_213   margin_38  -1
     mum_213   margin_39  1
     mum_213   margin_40  -1
-    mup_214   Obj       -0.0219512195121951
+    mup_214   Obj       -0.021951219512195114
     mup_214   margin_0  -1
     mup_214   margin_1  -1
     mup_214   margin_2  -1
@@ -18061,7 +18061,7 @@ COLUMNS
     mup_214   margin_38  1
     mup_214   margin_39  -1
     mup_214   margin_40  1
-    mum_214   Obj       0.221951219512195
+    mum_214   Obj       0.22195121951219512
     mum_214   margin_0  1
     mum_214   margin_1  1
     mum_214   margin_2  1
@@ -18103,7 +18103,7 @@ COLUMNS
     mum_214   margin_38  -1
     mum_214   margin_39  1
     mum_214   margin_40  -1
-    mup_215   Obj       -0.0707317073170732
+    mup_215   Obj       -0.070731707317073178
     mup_215   margin_0  -1
     mup_215   margin_1  -1
     mup_215   margin_2  -1
@@ -18145,7 +18145,7 @@ COLUMNS
     mup_215   margin_38  1
     mup_215   margin_39  -1
     mup_215   margin_40  1
-    mum_215   Obj       0.270731707317073
+    mum_215   Obj       0.27073170731707319
     mum_215   margin_0  1
     mum_215   margin_1  1
     mum_215   margin_2  1
@@ -18187,7 +18187,7 @@ COLUMNS
     mum_215   margin_38  -1
     mum_215   margin_39  1
     mum_215   margin_40  -1
-    mup_216   Obj       -0.119512195121951
+    mup_216   Obj       -0.11951219512195121
     mup_216   margin_0  -1
     mup_216   margin_1  -1
     mup_216   margin_2  -1
@@ -18229,7 +18229,7 @@ COLUMNS
     mup_216   margin_38  1
     mup_216   margin_39  1
     mup_216   margin_40  1
-    mum_216   Obj       0.319512195121951
+    mum_216   Obj       0.31951219512195123
     mum_216   margin_0  1
     mum_216   margin_1  1
     mum_216   margin_2  1
@@ -18271,7 +18271,7 @@ COLUMNS
     mum_216   margin_38  -1
     mum_216   margin_39  -1
     mum_216   margin_40  -1
-    mup_217   Obj       -0.0707317073170732
+    mup_217   Obj       -0.070731707317073178
     mup_217   margin_0  -1
     mup_217   margin_1  -1
     mup_217   margin_2  -1
@@ -18313,7 +18313,7 @@ COLUMNS
     mup_217   margin_38  1
     mup_217   margin_39  -1
     mup_217   margin_40  1
-    mum_217   Obj       0.270731707317073
+    mum_217   Obj       0.27073170731707319
     mum_217   margin_0  1
     mum_217   margin_1  1
     mum_217   margin_2  1
@@ -18355,7 +18355,7 @@ COLUMNS
     mum_217   margin_38  -1
     mum_217   margin_39  1
     mum_217   margin_40  -1
-    mup_218   Obj       -0.119512195121951
+    mup_218   Obj       -0.11951219512195121
     mup_218   margin_0  -1
     mup_218   margin_1  -1
     mup_218   margin_2  -1
@@ -18397,7 +18397,7 @@ COLUMNS
     mup_218   margin_38  1
     mup_218   margin_39  1
     mup_218   margin_40  1
-    mum_218   Obj       0.319512195121951
+    mum_218   Obj       0.31951219512195123
     mum_218   margin_0  1
     mum_218   margin_1  1
     mum_218   margin_2  1
@@ -18439,7 +18439,7 @@ COLUMNS
     mum_218   margin_38  -1
     mum_218   margin_39  -1
     mum_218   margin_40  -1
-    mup_219   Obj       -0.168292682926829
+    mup_219   Obj       -0.16829268292682928
     mup_219   margin_0  -1
     mup_219   margin_1  -1
     mup_219   margin_2  -1
@@ -18481,7 +18481,7 @@ COLUMNS
     mup_219   margin_38  1
     mup_219   margin_39  1
     mup_219   margin_40  1
-    mum_219   Obj       0.368292682926829
+    mum_219   Obj       0.36829268292682926
     mum_219   margin_0  1
     mum_219   margin_1  1
     mum_219   margin_2  1
@@ -18523,7 +18523,7 @@ COLUMNS
     mum_219   margin_38  -1
     mum_219   margin_39  -1
     mum_219   margin_40  -1
-    mup_220   Obj       -0.314634146341463
+    mup_220   Obj       -0.31463414634146336
     mup_220   margin_0  -1
     mup_220   margin_1  -1
     mup_220   margin_2  -1
@@ -18565,7 +18565,7 @@ COLUMNS
     mup_220   margin_38  1
     mup_220   margin_39  1
     mup_220   margin_40  1
-    mum_220   Obj       0.514634146341463
+    mum_220   Obj       0.51463414634146343
     mum_220   margin_0  1
     mum_220   margin_1  1
     mum_220   margin_2  1
@@ -18607,7 +18607,7 @@ COLUMNS
     mum_220   margin_38  -1
     mum_220   margin_39  -1
     mum_220   margin_40  -1
-    mup_221   Obj       -0.265853658536585
+    mup_221   Obj       -0.26585365853658538
     mup_221   margin_0  -1
     mup_221   margin_1  -1
     mup_221   margin_2  -1
@@ -18649,7 +18649,7 @@ COLUMNS
     mup_221   margin_38  1
     mup_221   margin_39  1
     mup_221   margin_40  1
-    mum_221   Obj       0.465853658536585
+    mum_221   Obj       0.46585365853658534
     mum_221   margin_0  1
     mum_221   margin_1  1
     mum_221   margin_2  1
@@ -18691,7 +18691,7 @@ COLUMNS
     mum_221   margin_38  -1
     mum_221   margin_39  -1
     mum_221   margin_40  -1
-    mup_222   Obj       -0.168292682926829
+    mup_222   Obj       -0.16829268292682928
     mup_222   margin_0  -1
     mup_222   margin_1  -1
     mup_222   margin_2  -1
@@ -18733,7 +18733,7 @@ COLUMNS
     mup_222   margin_38  1
     mup_222   margin_39  1
     mup_222   margin_40  1
-    mum_222   Obj       0.368292682926829
+    mum_222   Obj       0.36829268292682926
     mum_222   margin_0  1
     mum_222   margin_1  1
     mum_222   margin_2  1
@@ -18775,7 +18775,7 @@ COLUMNS
     mum_222   margin_38  -1
     mum_222   margin_39  -1
     mum_222   margin_40  -1
-    mup_223   Obj       -0.217073170731707
+    mup_223   Obj       -0.21707317073170732
     mup_223   margin_0  -1
     mup_223   margin_1  -1
     mup_223   margin_2  -1
@@ -18817,7 +18817,7 @@ COLUMNS
     mup_223   margin_38  1
     mup_223   margin_39  1
     mup_223   margin_40  1
-    mum_223   Obj       0.417073170731707
+    mum_223   Obj       0.41707317073170735
     mum_223   margin_0  1
     mum_223   margin_1  1
     mum_223   margin_2  1

@@ -38,7 +38,7 @@ def replay_states(master, result):
 # conic solvers at their default accuracy give d to ~1e-5 only: ask for more
 TIGHT = {
     "CLARABEL": {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11},
-    "ECOS": {"abstol": 1e-9, "reltol": 1e-9, "feastol": 1e-9},
+    "ECOS": {"abstol": 1e-9, "reltol": 1e-9, "feastol": 1e-9, "max_iters": 500},
 }
 
 RUNS = [

@@ -1,0 +1,107 @@
+"""The package's layering: every module imports on its own, masters/ knows no solver.
+
+Each module is imported first of all in a fresh interpreter, so an import
+cycle cannot hide behind the order in which other modules happened to be
+loaded.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import lpboosting
+
+PACKAGE = Path(lpboosting.__file__).parent
+
+
+def _modules() -> list[str]:
+    names = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+MODULES = _modules()
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+def test_every_module_imports_first_in_a_fresh_interpreter():
+    # one interpreter per module, a few at a time (each spends most of its time loading numpy)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = dict(zip(MODULES, pool.map(lambda name: _run(f"import {name}"), MODULES)))
+    failures = {name: (out.stderr.strip().splitlines() or [f"exit {out.returncode}"])[-1]
+                for name, out in results.items() if out.returncode != 0}
+    assert len(MODULES) > 40 and not failures, failures
+
+
+def test_importing_the_masters_loads_no_scikit_learn_solver_or_booster():
+    code = (
+        "import sys\n"
+        "from lpboosting.masters import LPBoost, RMBoost, SoftBoost, ERLPBoost, TotalBoost\n"
+        "loaded = [m for m in sys.modules if m == 'sklearn' or m.startswith('sklearn.')\n"
+        "          or m.startswith(('lpboosting.backends', 'lpboosting.leveraging',\n"
+        "                           'lpboosting.estimators', 'highspy', 'cvxpy'))]\n"
+        "print(loaded)\n"
+    )
+    out = _run(code)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_top_level_names_load_on_first_use():
+    out = _run("import sys, lpboosting\n"
+               "print('sklearn' in sys.modules)\n"
+               "print(lpboosting.LPBoostClassifier.__name__, 'sklearn' in sys.modules)\n"
+               "print(sorted(set(lpboosting.__all__) - set(dir(lpboosting))))\n")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:3] == ["False", "LPBoostClassifier True", "[]"]
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        lpboosting.Nope  # noqa: B018
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every module an ``import`` or ``from ... import`` anywhere in the file names (absolute)."""
+    tree = ast.parse(path.read_text())
+    package = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1])
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
+                                + ([base] if base else []))
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "masters").glob("*.py")), ids=lambda p: p.name)
+def test_no_formulation_imports_a_solver(path):
+    # not even inside a function: the formulations are the mathematics only
+    imported = _imported_modules(path)
+    solvers = sorted(m for m in imported if m == "lpboosting.backends" or m.startswith("lpboosting.backends.")
+                     or m.split(".")[0] in ("highspy", "sklearn"))
+    assert not solvers, solvers
+
+
+def test_the_session_table_names_real_sessions_and_backends():
+    from lpboosting.backends import table
+    from lpboosting.masters.base import Master
+
+    for (solver, cls), path in table.SESSIONS.items():
+        assert issubclass(cls, Master)
+        assert callable(table.session_factory(path)), path
+    for name in table.BACKENDS.values():
+        assert isinstance(table.session_factory(name), type), name
