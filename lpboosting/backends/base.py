@@ -224,9 +224,13 @@ class Backend(ABC):
         """Raise :class:`BackendCapabilityError`, naming the backends that can, when it cannot."""
         if not self.solves(master):
             installed, missing = table.capable(master)
+            kinds = sorted(self.kinds)
+            why = (f"solves {kinds} problems but the {master.name} master is of kind {master.kind!r}"
+                   if master.kind not in kinds else
+                   f"has no session for the {master.name} master (lpboosting.backends.table.SESSIONS)")
             raise BackendCapabilityError(
-                f"backend {self.name!r} cannot solve the {master.name} master (of kind "
-                f"{master.kind!r}); installed backends that solve it: {', '.join(installed) or 'none'}"
+                f"backend {self.name!r} {why}; installed backends that solve it: "
+                f"{', '.join(installed) or 'none'}"
                 + (f"; installable: {', '.join(missing)}" if missing else "")
                 + " (see lpboosting.backends.available())"
             )

@@ -40,8 +40,9 @@ __all__ = [
 
 _B = "lpboosting.backends."
 
-#: (solver, master class) -> the session factory ``factory(master, n_samples, backend)``
-SESSIONS: dict[tuple[str, type[Master]], str] = {
+#: (solver, master class) -> the session factory ``factory(master, n_samples, backend)``, named
+#: by "module:attribute" (or given as the callable itself, e.g. by a plug-in at run time)
+SESSIONS: dict[tuple[str, type[Master]], Any] = {
     ("highspy", LPBoost): _B + "highs.lpboost:HighsEdgeLP",
     ("highspy", RMBoost): _B + "highs.rmboost:HighsMinimaxLP",
     ("minimax-simplex", RMBoost): _B + "dedicated.minimax_session:MinimaxSimplexSession",
@@ -52,8 +53,9 @@ SESSIONS: dict[tuple[str, type[Master]], str] = {
     ("cvxpy", Master): _B + "cvxpy_backend:CvxpyRebuildSession",
 }
 
-#: backend name -> its class; "cvxpy:SOLVER" and "dedicated:SOLVER" name variants (the argument)
-BACKENDS: dict[str, str] = {
+#: backend name -> its class (by "module:attribute", or the class itself); "cvxpy:SOLVER" and
+#: "dedicated:SOLVER" name variants, built as ``cls(variant, **options)``
+BACKENDS: dict[str, Any] = {
     "highspy": _B + "highs.model:HighspyBackend",
     "dedicated": _B + "dedicated.backend:DedicatedBackend",
     "cvxpy": _B + "cvxpy_backend:CvxpyBackend",
@@ -97,25 +99,28 @@ KIND_NAMES: dict[str, str] = {
     "exp_cone": "exponential cone / relative entropy (SoftBoost, TotalBoost, ERLPBoost)",
 }
 
-def _load(path: str) -> Any:
-    module, attribute = path.split(":")
+
+def _load(entry: Any) -> Any:
+    """The object a table entry names: ``"module:attribute"`` imported, anything else as it is."""
+    if not isinstance(entry, str):
+        return entry
+    module, attribute = entry.split(":")
     return getattr(importlib.import_module(module), attribute)
 
 
-# -- the session table ------------------------------------------------------------------
-def find(solvers: tuple[str, ...], cls: type[Master]) -> str | None:
+def find(solvers: tuple[str, ...], cls: type[Master]) -> Any:
     """The session of the first of ``solvers`` that has one for ``cls`` (or a base class of it)."""
     for solver in solvers:
         for base in cls.__mro__:
-            path = SESSIONS.get((solver, base))
-            if path is not None:
-                return path
+            entry = SESSIONS.get((solver, base))
+            if entry is not None:
+                return entry
     return None
 
 
-def session_factory(path: str) -> Callable[..., Any]:
+def session_factory(entry: Any) -> Callable[..., Any]:
     """The session class or function a :data:`SESSIONS` entry names."""
-    return _load(path)
+    return _load(entry)
 
 
 def kinds_of(backend: "Backend") -> frozenset[str]:
@@ -141,19 +146,21 @@ def construct(name: str, **options: Any) -> "Backend":
     """The backend named ``name``: a key of :data:`BACKENDS`, or ``family:variant``
     (``cvxpy:CLARABEL``, ``dedicated:newton``), built with ``options``."""
     family, _, variant = name.strip().partition(":")
-    family = family.lower()
-    path = BACKENDS.get(family)
-    if path is None or (variant and family == "highspy") or (":" in name and not variant):
-        raise UnknownBackendError(
-            f"unknown backend {name!r}; known names: {', '.join(known_backends())}, "
-            "dedicated:newton, dedicated:minimax-simplex "
-            "(any solver cvxpy.installed_solvers() lists works as 'cvxpy:NAME')"
-        )
-    cls = _load(path)
-    if family == "highspy":
+    entry = BACKENDS.get(family.lower())
+    unknown = UnknownBackendError(
+        f"unknown backend {name!r}; known names: {', '.join(known_backends())}, "
+        "dedicated:newton, dedicated:minimax-simplex "
+        "(any solver cvxpy.installed_solvers() lists works as 'cvxpy:NAME')"
+    )
+    if entry is None or (":" in name and not variant):
+        raise unknown
+    cls = _load(entry)
+    if not variant:
         return cls(**options)
     try:
-        return cls(variant or None, **options)
+        return cls(variant, **options)
+    except TypeError:  # a backend without variants
+        raise unknown from None
     except ValueError as exc:
         raise UnknownBackendError(f"unknown backend {name!r}: {exc}") from None
 
