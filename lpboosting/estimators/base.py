@@ -15,21 +15,17 @@ from lpboosting.backends import Backend, get_backend
 from lpboosting.colgen import column_generation
 from lpboosting.errors import SolverError
 from lpboosting.masters.base import Master
+from lpboosting.masters.entropy import DELTA_ADVICE, DELTA_MEANING
+from lpboosting.masters.lpboost import NU_ADVICE, NU_MEANING
 from lpboosting.oracles import make_oracle
 from lpboosting.params import Explain, Integral, Interval, Real, check_params
 
 #: ``nu`` of the capped masters (LPBoost, SoftBoost, ERLPBoost): constraint and wording
 NU = [Interval(Real, 0, 1, closed="right")]
-NU_MESSAGE = Explain(
-    what="a fraction in (0, 1] (the distribution is capped at 1/(nu*N))",
-    advice="use a small nu such as 1/N for the hard margin and nu=1 for the uniform distribution",
-)
+NU_MESSAGE = Explain(what=NU_MEANING, advice=NU_ADVICE)
 #: ``delta`` of the entropy masters (SoftBoost, TotalBoost, ERLPBoost)
 DELTA = [Interval(Real, 0, 1, closed="right")]
-DELTA_MESSAGE = Explain(
-    what="an accuracy in (0, 1] (edges and margins live in [-1, 1])",
-    advice="typical values are 0.01 to 0.1",
-)
+DELTA_MESSAGE = Explain(what=DELTA_MEANING, advice=DELTA_ADVICE)
 
 
 def encode_binary(estimator: BaseEstimator, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -32,11 +32,13 @@ from lpboosting.masters.lpboost import check_nu
 from lpboosting.status import SolveStatus
 
 
+#: what delta is, and what to use instead of a bad one (the masters' and the classifiers' errors)
+DELTA_MEANING = "an accuracy in (0, 1] (edges and margins live in [-1, 1])"
+DELTA_ADVICE = "typical values are 0.01 to 0.1"
+
+
 def check_delta(delta: float) -> float:
-    return check_unit_interval(
-        delta, "delta", "an accuracy in (0, 1] (edges and margins live in [-1, 1])",
-        "typical values are 0.01 to 0.1",
-    )
+    return check_unit_interval(delta, "delta", DELTA_MEANING, DELTA_ADVICE)
 
 
 def softboost_dual_value(U: np.ndarray, bound: float, cap: float, lam: np.ndarray) -> float:

@@ -18,11 +18,13 @@ from lpboosting.masters.base import (
 from lpboosting.status import SolveStatus
 
 
+#: what nu is, and what to use instead of a bad one (the masters' and the classifiers' errors)
+NU_MEANING = "a fraction in (0, 1] (the distribution is capped at 1/(nu*N))"
+NU_ADVICE = "use a small nu such as 1/N for the hard margin and nu=1 for the uniform distribution"
+
+
 def check_nu(nu: float) -> float:
-    return check_unit_interval(
-        nu, "nu", "a fraction in (0, 1] (the distribution is capped at 1/(nu*N))",
-        "use a small nu such as 1/N for the hard margin and nu=1 for the uniform distribution",
-    )
+    return check_unit_interval(nu, "nu", NU_MEANING, NU_ADVICE)
 
 
 def soft_margin(margins: np.ndarray, nu: float) -> float:
