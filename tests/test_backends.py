@@ -92,3 +92,47 @@ def test_highspy_not_installed(monkeypatch):
 def test_backend_names_are_case_insensitive():
     assert get_backend("cvxpy:clarabel").name == "cvxpy:CLARABEL"
     assert get_backend("HiGHSpy").name == "highspy"
+
+
+def test_a_master_solved_alone_uses_its_own_default_backend():
+    from lpboosting.masters import RMBoost, SoftBoost
+
+    U = np.array([[1.0, -1.0, 1.0], [1.0, 1.0, -1.0], [-1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
+    assert LPBoost(0.5).solve(U).backend == LPBoost.default_backend == "highspy"
+    assert RMBoost(0.1).solve(U).backend == RMBoost.default_backend == "dedicated"
+    assert RMBoost(0.1).solve(U).info["record"]["solver"] == "dedicated"  # the minimax simplex, checked
+    assert RMBoost(0.1).solve(U).objective == pytest.approx(RMBoost(0.1).solve(U, backend="highspy").objective,
+                                                            abs=1e-12)
+    projection = SoftBoost(0.5, 0.1).project(U, bound=0.5)
+    assert projection.solver == "dedicated" and projection.verified
+
+
+@pytest.mark.parametrize("name, solves, refuses", [
+    ("dedicated:newton", ["SoftBoost", "TotalBoost", "ERLPBoost"], ["LPBoost", "RMBoost"]),
+    ("dedicated:minimax-simplex", ["RMBoost"], ["LPBoost", "SoftBoost", "TotalBoost", "ERLPBoost"]),
+    ("dedicated", ["SoftBoost", "TotalBoost", "ERLPBoost", "RMBoost"], ["LPBoost"]),
+    ("highspy", ["LPBoost", "RMBoost"], ["SoftBoost", "TotalBoost", "ERLPBoost"]),
+    ("cvxpy:HIGHS", ["LPBoost", "RMBoost"], ["SoftBoost", "TotalBoost", "ERLPBoost"]),
+])
+def test_what_each_backend_solves_comes_from_the_session_table(name, solves, refuses):
+    from lpboosting.errors import BackendCapabilityError
+    from lpboosting.masters import MASTERS
+
+    backend = get_backend(name)
+    specs = {spec.name: spec for spec in MASTERS.values()}
+    assert sorted(n for n, spec in specs.items() if backend.solves(spec.cls)) == sorted(solves)
+    for master in refuses:
+        params = {k: v if v is not None else 0.1 for k, v in specs[master].params.items()}
+        with pytest.raises(BackendCapabilityError, match=name):
+            backend.open(specs[master].cls(**params), 5)
+
+
+def test_the_named_dedicated_solvers_are_the_ones_dedicated_runs():
+    from lpboosting.masters import RMBoost, SoftBoost
+
+    X, y = cancer_subset(60, 4, 2)
+    for master, solver in [(RMBoost(0.1), "dedicated:minimax-simplex"), (SoftBoost(0.2, 0.05), "dedicated:newton")]:
+        a = column_generation(master, Stumps(X, y), backend="dedicated", max_rounds=50)
+        b = column_generation(master, Stumps(X, y), backend=solver, max_rounds=50)
+        np.testing.assert_array_equal([r.primal for r in a.history], [r.primal for r in b.history])
+        assert b.history.meta["backend"] == solver
