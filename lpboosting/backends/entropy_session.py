@@ -55,11 +55,20 @@ class EntropySession(MasterSession):
                 f"{master.name} solves the LPBoost LP over the chosen columns with highspy, which "
                 "is not installed; run `pip install highspy`"
             )
-        self.lp = HighsEdgeLP(LPBoost(master.lp_nu(n_samples)), n_samples, lp_backend)
+        self._lp_backend = lp_backend
+        self._lp: HighsEdgeLP | None = None
         self.columns: list[np.ndarray] = []
         self.edges: list[float] = []
         self.entropies: list[float] = [0.0]  # Delta(d_{t-1}) for each column's pricing; d_0 uniform
         self.multipliers: np.ndarray | None = None
+
+    @property
+    def lp(self) -> HighsEdgeLP:
+        """The live LPBoost LP over the chosen columns (built with the first column)."""
+        if self._lp is None:
+            self._lp = HighsEdgeLP(LPBoost(self.master.lp_nu(self.n_samples)), self.n_samples,
+                                   self._lp_backend)
+        return self._lp
 
     def add_column(self, column, edge=None):
         u = np.asarray(column, dtype=float)

@@ -51,9 +51,7 @@ def project_master(master: EntropyMaster, U: Any, backend: "str | Backend | None
     """
     U = check_margin_matrix(U)
     chosen = get_backend(master.default_backend if backend is None else backend)
-    chosen.require()
-    chosen.check_master(master)
-    session = chosen.open(master, U.shape[0])
+    session = chosen.open(master, U.shape[0])  # its LP over the chosen columns is not built
     if not hasattr(session, "projector"):
         raise BackendCapabilityError(f"backend {chosen.name!r} has no projection of the {master.name} master")
     return session.projector(master, U, master.projection_state(U.shape[0], state), None)
