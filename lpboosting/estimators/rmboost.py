@@ -47,9 +47,9 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         None is the master's default, "dedicated" (lpboosting's dense dual
         simplex on the dual (17), warm started, one basis row per active base
         rule; every answer is checked and a rejected one is re-solved by
-        HiGHS); "highspy" (one live HiGHS
-        model of (16), a new column pair per round, warm started) or
-        "cvxpy:SOLVER" (the statement rebuilt each round).
+        HiGHS); "highspy" (one live HiGHS model of (16), a new column pair per
+        round, warm started) or "cvxpy:SOLVER" (the statement rebuilt each
+        round).
     tol : float, default 1e-6
         Stop when the best new edge is <= lam + tol.
     max_rounds : int, default 200
