@@ -3,8 +3,9 @@
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.colgen.loop import ColumnGenerationResult, column_generation
 from lpboosting.colgen.solve import project_master, solve_master
+from lpboosting.colgen.stabilization import Smoothing
 
 __all__ = [
-    "ColumnGenerationResult", "History", "RoundRecord", "column_generation", "project_master",
-    "solve_master",
+    "ColumnGenerationResult", "History", "RoundRecord", "Smoothing", "column_generation",
+    "project_master", "solve_master",
 ]

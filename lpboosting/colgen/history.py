@@ -20,10 +20,16 @@ class RoundRecord:
     otherwise: ``edge - dual`` for LPBoost (an upper minus a lower bound on
     the full LP's value), ``edge - gamma*_t`` for the entropy masters (whose
     primal/dual are the projection's values and ``extra["gamma_star"]`` the
-    LP value over the chosen columns), ``max(edge - lam, 0)`` for RMBoost.  ``status`` is
-    what the loop did next: ``"added"``, ``"converged"``, ``"max_rounds"``,
-    ``"stopped"`` (by the callback), ``"interrupted"`` or ``"solver_error"``.
-    ``extra`` holds master-specific values (flattened by :meth:`History.to_dict`).
+    LP value over the chosen columns), ``max(edge - lam, 0)`` for RMBoost.  With
+    dual stabilisation ``edge`` is the best edge at the point priced (see
+    ``extra["priced"]``: ``"true"``, ``"smoothed"`` or ``"true (mis-pricing)"``)
+    and, for a master with a Lagrangian bound (LPBoost, the entropy masters'
+    LP), ``gap`` is the best bound so far minus ``dual``; for the others it is
+    recorded only in rounds priced at the true duals.  ``status`` is what the loop did next:
+    ``"added"``, ``"converged"``, ``"max_rounds"``, ``"stalled"``,
+    ``"time_limit"``, ``"stopped"`` (by the callback), ``"interrupted"`` or
+    ``"solver_error"``.  ``extra`` holds master-specific values (flattened by
+    :meth:`History.to_dict`), and ``new_columns`` when k columns a round are asked.
     """
 
     round: int

@@ -10,6 +10,7 @@ import numpy as np
 
 from lpboosting.backends import Backend, get_backend
 from lpboosting.colgen.history import History, RoundRecord
+from lpboosting.colgen.stabilization import Smoothing, make_stabilization
 from lpboosting.masters.base import Master, MasterSolution
 from lpboosting.oracles.base import Oracle
 
@@ -41,11 +42,35 @@ class ColumnGenerationResult:
         return self.status == "converged"
 
 
-def _check_options(tol: float, max_rounds: int) -> None:
+def _check_options(tol: float, max_rounds: int, columns_per_round: int, time_limit: float | None,
+                   stall_rounds: int | None) -> None:
     if not (np.isfinite(tol) and tol >= 0):
         raise ValueError(f"tol must be a finite number >= 0, got {tol!r}")
     if int(max_rounds) != max_rounds or max_rounds < 1:
         raise ValueError(f"max_rounds must be a positive integer, got {max_rounds!r}")
+    if int(columns_per_round) != columns_per_round or columns_per_round < 1:
+        raise ValueError(f"columns_per_round must be a positive integer, got {columns_per_round!r}")
+    if time_limit is not None and not (time_limit > 0):
+        raise ValueError(f"time_limit must be a number of seconds > 0 or None, got {time_limit!r}")
+    if stall_rounds is not None and (int(stall_rounds) != stall_rounds or stall_rounds < 1):
+        raise ValueError(f"stall_rounds must be a positive integer or None, got {stall_rounds!r}")
+
+
+class _Stall:
+    """Did neither the master's objective nor the best bound move by more than ``tol`` in K rounds?"""
+
+    def __init__(self, rounds: int | None, tol: float) -> None:
+        self.rounds, self.tol = rounds, tol
+        self.values: list[tuple[float, float]] = []
+
+    def stalled(self, objective: float, bound: float) -> bool:
+        self.values.append((objective, bound))
+        if self.rounds is None or len(self.values) <= self.rounds:
+            return False
+        old_objective, old_bound = self.values[-1 - self.rounds]
+        moved = abs(objective - old_objective) > self.tol or (
+            np.isfinite(old_bound) and old_bound - bound > self.tol)
+        return not moved
 
 
 def column_generation(
@@ -56,23 +81,39 @@ def column_generation(
     tol: float = 1e-6,
     max_rounds: int = 1000,
     callback: Callable[[RoundRecord], Any] | None = None,
+    columns_per_round: int = 1,
+    stabilization: "str | Smoothing | None" = None,
+    time_limit: float | None = None,
+    stall_rounds: int | None = None,
 ) -> ColumnGenerationResult:
     """Run column generation of ``master`` with pricing ``oracle``.
 
-    ``backend=None`` uses the master's default (``"highspy"`` for LP masters,
-    ``"dedicated"`` for the entropy masters).  Each round solves the
-    restricted master over the columns found so far, hands its distribution
-    to the oracle, records a :class:`RoundRecord`,
-    and adds the oracle's column unless ``master.converged`` says that no
-    column improves the master by more than ``tol``.  The first column is
-    priced under the master's initial (uniform) distribution.
+    ``backend=None`` uses the master's default (``"highspy"`` for LPBoost,
+    ``"dedicated"`` for the entropy masters and RMBoost).  Each round solves
+    the restricted master over the columns found so far, hands its
+    distribution to the oracle, records a :class:`RoundRecord`, and adds the
+    oracle's columns unless ``master.converged`` says that no column improves
+    the master by more than ``tol``.  The first columns are priced under the
+    master's initial (uniform) distribution.
+
+    ``columns_per_round=k`` adds up to k columns a round: the oracle's k best
+    (:meth:`Oracle.price_many`) that improve the master.
+    ``stabilization="smoothing"`` (or :class:`~lpboosting.colgen.Smoothing`)
+    prices at a smoothed dual and stops only on the master's true duals (see
+    :mod:`lpboosting.colgen.stabilization`).  ``time_limit`` (seconds) ends
+    the run with status ``"time_limit"``; ``stall_rounds=K`` ends it with
+    ``"stalled"`` when neither the master's objective nor the best bound
+    moved by more than ``tol`` in the last K rounds.
 
     ``callback(record)`` is called after every round; returning a truthy
-    value stops the loop.  A KeyboardInterrupt, a callback stop, or a solver
-    failure ends the run but still returns the last good master's solution
-    and the history so far (``status`` says which).
+    value stops the loop.  A KeyboardInterrupt, a callback stop, a limit or a
+    solver failure ends the run but still returns the last good master's
+    solution and the history so far (``status`` says which, ``message`` what
+    to change).
     """
-    _check_options(tol, max_rounds)
+    _check_options(tol, max_rounds, columns_per_round, time_limit, stall_rounds)
+    stab = make_stabilization(stabilization)
+    k = int(columns_per_round)
     backend = get_backend(master.default_backend if backend is None else backend)
     session = backend.open(master, oracle.n_samples)
     history = History(meta={
@@ -80,24 +121,31 @@ def column_generation(
         "exact": bool(oracle.exact), "backend": backend.name, "tol": tol,
         "n_samples": oracle.n_samples,
     })
+    options = {"columns_per_round": k if k > 1 else None, "stabilization": stab.name if stab else None,
+               "time_limit": time_limit, "stall_rounds": stall_rounds}
+    history.meta.update({key: value for key, value in options.items() if value is not None})
     columns: list[np.ndarray] = []
     hypotheses: list[Any] = []
     edges: list[float] = []
     best: MasterSolution | None = None
     best_columns = 0
+    best_bound = np.inf
+    stall = _Stall(stall_rounds, tol)
     last_gap: float | None = None
     status, message = "max_rounds", ""
     start = time.perf_counter()
     try:
         t0 = time.perf_counter()
-        candidate = oracle.price(master.initial_distribution(oracle.n_samples))
-        history.meta["initial_edge"] = candidate.edge
+        d0 = master.initial_distribution(oracle.n_samples)
+        pending = [(c, c.edge) for c in oracle.price_many(d0, k)]
+        history.meta["initial_edge"] = pending[0][0].edge
         history.meta["initial_pricing_seconds"] = time.perf_counter() - t0
         for rnd in range(1, int(max_rounds) + 1):
-            session.add_column(candidate.column, candidate.edge)
-            columns.append(candidate.column)
-            hypotheses.append(candidate.hypothesis)
-            edges.append(candidate.edge)
+            for candidate, edge in pending:
+                session.add_column(candidate.column, edge)
+                columns.append(candidate.column)
+                hypotheses.append(candidate.hypothesis)
+                edges.append(candidate.edge)
             solution = session.solve()
             if not solution.ok:
                 status = "solver_error"
@@ -110,18 +158,55 @@ def column_generation(
                     solution.seconds, 0.0, solution.iterations, status))
                 break
             t0 = time.perf_counter()
-            candidate = oracle.price(solution.distribution)
+            d = solution.distribution
+            priced_at = "true"
+            if stab is None:
+                found = oracle.price_many(d, k)
+                true_edges = [c.edge for c in found]
+            else:
+                smoothed = stab.point(d)
+                found = oracle.price_many(smoothed, k)
+                stab.update(smoothed, master.bound(solution, found[0].edge) if oracle.exact else None)
+                true_edges = [float(d @ c.column) for c in found]
+                if smoothed is not d:
+                    priced_at = "smoothed"
+                    if all(master.converged(solution, e, tol) for e in true_edges):  # mis-pricing
+                        priced_at = "true (mis-pricing)"
+                        found = oracle.price_many(d, k)
+                        true_edges = [c.edge for c in found]
+                        stab.update(d, master.bound(solution, found[0].edge) if oracle.exact else None)
             pricing = time.perf_counter() - t0
-            gap = master.gap(solution, candidate.edge) if oracle.exact else None
+            edge = found[0].edge  # the best edge at the point priced
+            bound = master.bound(solution, edge) if oracle.exact else None
+            if bound is not None:
+                best_bound = min(best_bound, bound)
+            at_true = priced_at != "smoothed"
+            if stab is None:
+                gap = master.gap(solution, edge) if oracle.exact else None
+                done = master.converged(solution, edge, tol)
+            else:
+                gap = None
+                if oracle.exact and np.isfinite(best_bound):
+                    gap = master.gap(solution, best_bound)
+                elif oracle.exact and at_true:
+                    gap = master.gap(solution, edge)
+                done = (at_true and master.converged(solution, edge, tol)) or (
+                    oracle.exact and np.isfinite(best_bound) and master.converged(solution, best_bound, tol))
             last_gap = gap
-            done = master.converged(solution, candidate.edge, tol)
+            extra = dict(solution.info.get("record", {}))
+            if stab is not None:
+                extra["priced"] = priced_at
+            pending = [(c, e) for c, e in zip(found, true_edges) if not master.converged(solution, e, tol)]
+            pending = pending or [(found[0], true_edges[0])]
+            if k > 1:
+                extra["new_columns"] = 0 if done else len(pending)
             record = RoundRecord(
                 round=rnd, n_columns=len(columns), primal=solution.primal_objective,
-                dual=solution.dual_objective, gap=gap, edge=candidate.edge,
+                dual=solution.dual_objective, gap=gap, edge=edge,
                 exact=bool(oracle.exact), master_seconds=solution.seconds,
                 pricing_seconds=pricing, iterations=solution.iterations,
                 status="converged" if done else ("max_rounds" if rnd == max_rounds else "added"),
-                extra=dict(solution.info.get("record", {})),
+                extra=extra,
             )
             history.append(record)
             # a round counts once it is recorded: an interrupt while pricing keeps the previous one
@@ -133,11 +218,21 @@ def column_generation(
             if stop:
                 record.status = status = "stopped"
                 break
+            if stall.stalled(float(solution.objective), best_bound):
+                record.status = status = "stalled"
+                message = _advice("stalled", master, oracle, stab, k, rnd, stall_rounds, tol, time_limit)
+                break
+            if time_limit is not None and time.perf_counter() - start >= time_limit:
+                record.status = status = "time_limit"
+                message = _advice("time_limit", master, oracle, stab, k, rnd, stall_rounds, tol, time_limit)
+                break
     except KeyboardInterrupt:
         status = "interrupted"
         message = "interrupted by the user; the result holds the last master solved"
         if history.records:
             history.records[-1].status = "interrupted"
+    if status == "max_rounds":
+        message = _advice("max_rounds", master, oracle, stab, k, len(history), stall_rounds, tol, time_limit)
     history.meta["status"] = status
     history.meta["seconds"] = time.perf_counter() - start
     if best is None:
@@ -161,3 +256,28 @@ def column_generation(
         message=message,
         edges=edges[:best_columns],
     )
+
+
+def _advice(status: str, master: Master, oracle: Oracle, stab: Smoothing | None, k: int, rounds: int,
+            stall_rounds: int | None, tol: float, time_limit: float | None) -> str:
+    """What happened, what was tried, and what to change, for a run that did not converge."""
+    tried = [f"stabilization {stab.name if stab else 'off'}", f"{k} column(s) per round"]
+    change = []
+    if stab is None:
+        change.append("stabilization='smoothing'")
+    if k == 1 and oracle.exact:
+        change.append("columns_per_round=10")
+    if not oracle.exact:
+        change.append("an exact oracle (stumps, features) or a stronger one")
+    if status == "stalled":
+        what = (f"no progress in {stall_rounds} rounds: neither the {master.name} master's objective "
+                f"nor the best bound moved by more than tol={tol:g} (the master's duals are degenerate "
+                "or the oracle cannot improve them)")
+        change += ["a larger stall_rounds"]
+    elif status == "time_limit":
+        what = f"time_limit={time_limit:g} s reached after {rounds} rounds without converging"
+        change += ["a larger time_limit"]
+    else:
+        what = f"stopped after max_rounds={rounds} rounds without converging"
+        change += ["a larger max_rounds"]
+    return f"{what}; tried: {', '.join(tried)}; try: {', '.join(change)}"

@@ -131,11 +131,9 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             raise SolverError(f"{type(self).__name__}: {result.message}; no model was fitted")
         if result.status in ("solver_error", "interrupted"):
             warnings.warn(f"{type(self).__name__}: {result.message}", RuntimeWarning, stacklevel=2)
-        elif result.status == "max_rounds":
-            warnings.warn(
-                f"{type(self).__name__} stopped after max_rounds={self.max_rounds} rounds without "
-                "converging; raise max_rounds or tol", ConvergenceWarning, stacklevel=2,
-            )
+        elif result.status in ("max_rounds", "stalled", "time_limit"):
+            # the loop's message says what happened, what was tried and what to change
+            warnings.warn(f"{type(self).__name__}: {result.message}", ConvergenceWarning, stacklevel=2)
         self.result_ = result
         self.history_ = result.history
         self.hypotheses_ = result.hypotheses

@@ -133,6 +133,16 @@ class Master(ABC):
     def initial_distribution(self, n_samples: int) -> np.ndarray:
         return np.full(n_samples, 1.0 / n_samples)
 
+    def bound(self, solution: MasterSolution, edge: float) -> float | None:
+        """The bound on the full problem's value that an exact oracle's best ``edge`` gives.
+
+        ``edge`` is the largest edge over the whole class at some distribution
+        the master accepts (not only its own dual): a Lagrangian bound, used
+        by dual stabilisation to certify a stop; None when the master has
+        none (then only pricing at the master's own dual certifies).
+        """
+        return None
+
     @abstractmethod
     def gap(self, solution: MasterSolution, edge: float) -> float:
         """Column-generation gap certified by an exact oracle's best edge."""

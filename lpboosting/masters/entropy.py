@@ -185,6 +185,10 @@ class EntropyMaster(Master):
         """nu of the LPBoost LP solved over the chosen columns (for the final weights)."""
         return self.nu
 
+    def bound(self, solution, edge):
+        """The best edge at any d in the capped simplex bounds the full LP's value from above."""
+        return float(edge)
+
     def gap(self, solution, edge):
         """Best edge under d_t minus gamma*_t, the LP value over the chosen columns."""
         return float(edge - solution.gamma)

@@ -90,6 +90,10 @@ class LPBoost(Master):
         return f"LPBoost(nu={self.nu!r})"
 
     # -- column generation ---------------------------------------------------------
+    def bound(self, solution: MasterSolution, edge: float) -> float:
+        """max_h d.u_h >= gamma* of the full LP for every d in the capped simplex: an upper bound."""
+        return float(edge)
+
     def gap(self, solution: MasterSolution, edge: float) -> float:
         return float(edge - solution.dual_objective)
 

@@ -44,6 +44,15 @@ class Oracle(ABC):
     def price(self, distribution: np.ndarray) -> Candidate:
         """The best hypothesis under ``distribution`` (length n_samples)."""
 
+    def price_many(self, distribution: np.ndarray, k: int) -> list[Candidate]:
+        """Up to ``k`` hypotheses of largest edge, best first, with distinct columns.
+
+        The first is :meth:`price`'s.  Oracles that can rank their class
+        (stumps, features, a column pool) return k; the others (trees, a
+        callable) return the one best they find.
+        """
+        return [self.price(distribution)]
+
     def _check_distribution(self, d: np.ndarray) -> np.ndarray:
         d = np.asarray(d, dtype=float)
         if d.shape != (self.n_samples,):

@@ -40,7 +40,18 @@ class Columns(Oracle):
     def price(self, distribution):
         d = self._check_distribution(distribution)
         edges = d @ self.U
-        m = int(np.argmax(edges))
+        return self._candidate(edges, int(np.argmax(edges)))
+
+    def price_many(self, distribution, k):
+        """The ``k`` columns of largest edge (the most violated dual constraints), best first."""
+        if int(k) <= 1:
+            return [self.price(distribution)]
+        d = self._check_distribution(distribution)
+        edges = d @ self.U
+        order = np.lexsort((np.arange(edges.size), -edges))[: int(k)]
+        return [self._candidate(edges, int(m)) for m in order]
+
+    def _candidate(self, edges: np.ndarray, m: int) -> Candidate:
         ref = ColumnRef(m, None if self.names is None else self.names[m])
         return Candidate(ref, self.U[:, m].copy(), float(edges[m]))
 

@@ -53,7 +53,18 @@ class Features(Oracle):
     def price(self, distribution):
         d = self._check_distribution(distribution)
         scores = d @ self._YH
-        j = int(np.argmax(np.abs(scores)))
+        return self._candidate(d, scores, int(np.argmax(np.abs(scores))))
+
+    def price_many(self, distribution, k):
+        """The ``k`` scaled features (with their signs) of largest |edge|, best first."""
+        if int(k) <= 1:
+            return [self.price(distribution)]
+        d = self._check_distribution(distribution)
+        scores = d @ self._YH
+        order = np.lexsort((np.arange(scores.size), -np.abs(scores)))[: int(k)]
+        return [self._candidate(d, scores, int(j)) for j in order]
+
+    def _candidate(self, d: np.ndarray, scores: np.ndarray, j: int) -> Candidate:
         sign = 1.0 if scores[j] >= 0 else -1.0
         hyp = ScaledFeature(j, float(self.low[j]), float(self.high[j]), sign)
         column = sign * self._YH[:, j]

@@ -73,8 +73,42 @@ class Stumps(Oracle):
         score = np.abs(e)
         score[self._invalid] = -1.0
         k, j = np.unravel_index(int(np.argmax(score)), score.shape)
+        return self._candidate(d, e, int(k), int(j))
+
+    def price_many(self, distribution, k):
+        """The ``k`` stumps of largest |edge| over all features and splits, with distinct columns.
+
+        Candidates are ranked by score, ties by position (so the first is
+        :meth:`price`'s); a stump whose column equals a better one's (the
+        constants of every feature, splits that order the rows alike) is skipped.
+        """
+        k = int(k)
+        if k <= 1:
+            return [self.price(distribution)]
+        d = self._check_distribution(distribution)
+        e = self._split_edges(d)
+        flat = np.abs(e).ravel()
+        flat[self._invalid.ravel()] = -1.0
+        m = min(flat.size, 4 * k + 2 * self.X.shape[1])  # room for the constants and duplicates
+        top = np.argpartition(-flat, m - 1)[:m] if m < flat.size else np.arange(flat.size)
+        top = top[np.lexsort((top, -flat[top]))]
+        out, seen = [], set()
+        for index in top:
+            if flat[index] < 0:
+                break
+            kk, j = np.unravel_index(int(index), e.shape)
+            candidate = self._candidate(d, e, int(kk), int(j))
+            key = candidate.column.tobytes()
+            if key not in seen:
+                seen.add(key)
+                out.append(candidate)
+                if len(out) == k:
+                    break
+        return out
+
+    def _candidate(self, d: np.ndarray, e: np.ndarray, k: int, j: int) -> Candidate:
         sign = 1.0 if e[k, j] >= 0 else -1.0
-        stump = Stump(int(j), self._threshold(int(k), int(j)), sign)
+        stump = Stump(j, self._threshold(k, j), sign)
         column = self.y * stump.predict(self.X)
         return Candidate(stump, column, float(d @ column))
 
