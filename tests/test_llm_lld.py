@@ -66,7 +66,7 @@ CONFIGS = [
 def test_llm_likelihood_never_gets_worse(config, update_epsilon):
     """Lemma 2.1 (GEM): every E + approximate-M round leaves L_LM no larger."""
     X, y = noisy_data()
-    clf = LLMClassifier(epsilon=0.2, update_epsilon=update_epsilon, max_rounds=150, **config).fit(X, y)
+    clf = LLMClassifier(epsilon=0.2, update_epsilon=update_epsilon, max_rounds=150, tol=0.0, **config).fit(X, y)
     loss = np.array(clf.history_["loss"])
     assert len(loss) == 151 and clf.n_rounds_ == 150
     assert np.all(np.diff(loss) <= 1e-9 * np.abs(loss[:-1])), np.diff(loss).max()
@@ -307,3 +307,41 @@ def test_mode_oracle_and_rounds_errors(cls):
         cls(n_rounds=0).fit(X, y)
     with pytest.raises(ValueError, match="two classes"):
         cls().fit(X, np.ones(20))
+
+
+# ----------------------------------------------------------------------------- run to convergence
+def test_defaults_run_until_the_loss_settles_and_beat_logistic_regression_under_noise():
+    """Krause & Singer's Sec. 6 data (p = 0.2, the largest-margin quarter noisy), three seeds:
+    LLM with its defaults converges (no warning) and its clean test error is below plain logistic
+    regression's on the same noisy labels."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
+
+    from lpboosting.datasets.krause_singer import krause_singer_synthetic
+
+    for seed in range(3):
+        Xtr, ytr, Xte, yte = krause_singer_synthetic(p=0.2, n_contaminated=1, random_state=seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ConvergenceWarning)
+            clf = LLMClassifier().fit(Xtr, ytr)
+        assert clf.history_.meta["status"] == "converged" and clf.n_rounds_ < clf.max_rounds
+        loss = clf.history_["loss"]
+        assert abs(loss[-2] - loss[-1]) <= clf.tol * abs(loss[-1])
+        assert abs(loss[-3] - loss[-2]) > clf.tol * abs(loss[-2])  # it stopped at the first settled round
+        lr = LogisticRegression(max_iter=10_000).fit(Xtr, ytr)
+        assert clf.score(Xte, yte) > lr.score(Xte, yte)
+
+
+@pytest.mark.parametrize("cls", [LLMClassifier, LLDClassifier, LogLossBoostClassifier])
+def test_the_round_cap_warns_and_says_why(cls):
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = noisy_data()
+    with pytest.warns(ConvergenceWarning, match="stopped after max_rounds=5 rounds: the loss still changed"):
+        clf = cls(max_rounds=5).fit(X, y)
+    assert clf.history_.meta["status"] == "max_rounds" and clf.n_rounds_ == 5
+    assert "above tol" in clf.history_.meta["stop_reason"]
+    settled = cls(max_rounds=100_000, tol=1e-3).fit(X, y)
+    assert settled.history_.meta["status"] == "converged" and settled.history_[-1].status == "converged"

@@ -403,3 +403,15 @@ def test_reproduce_long_servedio_prints_the_table_and_saves_a_figure(tmp_path, c
                 r = cell[(loss, model, g)]
                 assert r["accuracy_clean"] == 1.0
                 assert r["expected_posterior"] == pytest.approx(r["bayes_posterior"], abs=1e-9)
+
+
+def test_the_round_cap_warns_and_every_run_says_why_it_stopped():
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = load_breast_cancer(return_X_y=True)
+    with pytest.warns(ConvergenceWarning, match="max_rounds=3 weak-learner calls"):
+        capped = ModaBoostClassifier(model="linear", max_rounds=3).fit(X, y)
+    assert capped.status_ == "max_rounds" and "still had an edge" in capped.history_.meta["stop_reason"]
+    fitted = ModaBoostClassifier(model="tree").fit(X, y)
+    assert fitted.status_ == "fitted" and "every training example" in fitted.history_.meta["stop_reason"]

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from scipy.special import expit
 
-from lpboosting.leveraging.llm import LeveragingClassifier, _nan_argmax, _record_round
+from lpboosting.leveraging.llm import LeveragingClassifier, _nan_argmax, _record_round, loss_settled
 from lpboosting.losses import LogisticDifferenceLoss
 from lpboosting.params import Explain, Interval, Real
 
@@ -58,16 +58,18 @@ class LLDClassifier(LeveragingClassifier):
         Shift of the second logistic; each example's loss lies in (0, mu)
         (it tends to mu as its margin z -> -inf and to 0 as z -> +inf).
     mode : {"parallel", "sequential"}, default "parallel"
-    max_rounds : int >= 1, default 100
-        Number of DC steps (fewer when a round's guaranteed decrease is <= tol).
+    max_rounds : int >= 1, default 20000
+        The cap on the DC steps; the run stops earlier when the loss has
+        converged (``tol``), and reaching the cap raises a ConvergenceWarning.
     oracle : {"features", "stumps"}, default "features"
         As :class:`~lpboosting.leveraging.llm.LLMClassifier` ("stumps":
         sequential only; the stump of largest |W_j| is found exactly from
         the stump oracle's cumulative-sum edges under the signed weights q - g).
     fit_intercept : bool, default True
         With "features", add the constant hypothesis h = 1.
-    tol : float >= 0, default 0.0
-        Stop early when the guaranteed decrease of the round is <= tol.
+    tol : float >= 0, default 1e-5
+        Stop when a step changes the loss L_LD by at most ``tol`` relative to
+        its value (or at a stationary point).
     n_rounds : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
@@ -99,10 +101,10 @@ class LLDClassifier(LeveragingClassifier):
         self,
         mu: float = 4.0,
         mode: str = "parallel",
-        max_rounds: int = 100,
+        max_rounds: int = 20000,
         oracle: str = "features",
         fit_intercept: bool = True,
-        tol: float = 0.0,
+        tol: float = 1e-5,
         n_rounds: int | str = "deprecated",
     ) -> None:
         self.mu = mu
@@ -132,7 +134,7 @@ class LLDClassifier(LeveragingClassifier):
             W = problem.signed_sums(v)
             if mode == "parallel":
                 bound = 0.5 * c_par * float(np.sum(W**2))
-                if bound <= tol:
+                if bound <= 0.0:  # a stationary point
                     return "converged"
                 pricing = time.perf_counter() - tic
                 tic = time.perf_counter()
@@ -142,7 +144,7 @@ class LLDClassifier(LeveragingClassifier):
                 gain = c_seq * W**2
                 j = _nan_argmax(gain)
                 bound = 0.5 * float(gain[j])
-                if not np.isfinite(bound) or bound <= tol:
+                if not np.isfinite(bound) or bound <= 0.0:
                     return "converged"
                 pricing = time.perf_counter() - tic
                 tic = time.perf_counter()
@@ -150,4 +152,6 @@ class LLDClassifier(LeveragingClassifier):
             master = time.perf_counter() - tic
             _record_round(history, problem, t, lld_loss(problem.margins, mu), master, pricing,
                           decrease_bound=bound, selected=selected)
+            if loss_settled(history, tol):
+                return "converged"
         return "max_rounds"

@@ -71,12 +71,14 @@ iff the posterior exceeds 1/2; for the asymmetric loss the threshold is
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from scipy.optimize import brentq
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
@@ -417,7 +419,9 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
     model : {"linear", "tree", "nn"}, default "tree"
         Model class (Applications #1, #2, #4 of Sec. 5).
     max_rounds : int >= 1, default 1000
-        T: the maximum number of weak-learner calls.
+        T: the maximum number of weak-learner calls; reaching it while the
+        weak learner still has an edge raises a ConvergenceWarning (the run
+        converges when no hypothesis has a normalised edge >= gamma_wl).
     gamma_wl : float in (0, 1), default 1e-3
         The run stops when no hypothesis has normalised edge (19) of at least
         this (the weak learning assumption "breaks"; Sec. 6 uses 0.001).
@@ -447,8 +451,8 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         time of Step 2.3 / Step 2.2; extras ``alpha``, ``support`` (|S_t|),
         ``mean_weight`` (mean of w_t over S_t), ``J``, ``train_accuracy`` and
         model-specific ones (``feature``, ``leaf``, ``threshold``,
-        ``alpha_companion``, ``example``).  ``meta`` holds the final status
-        and the best edge left when the weak learner stopped.
+        ``alpha_companion``, ``example``).  ``meta`` holds the final status,
+        ``stop_reason`` and the best edge left when the weak learner stopped.
     loss_curve_ : ndarray (n_rounds_ + 1,)
         Phi(H_t, S) for t = 0..n_rounds_ (``loss_curve_[0] = Phi(0, S)``).
     n_rounds_ : int, weak-learner calls made.
@@ -586,7 +590,19 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
             if self.callback is not None and self.callback(record):
                 status = "stopped"
                 break
-        history.meta.update(status=status, final_edge=final_edge, n_rounds=len(history))
+        reasons = {
+            "converged": f"no hypothesis has a normalised edge >= gamma_wl={float(self.gamma_wl):g} "
+                         "(the weak learning assumption broke: the loss cannot be decreased further)",
+            "fitted": "every training example is fitted (its weight vanished)",
+            "stopped": "the callback asked to stop",
+            "max_rounds": f"max_rounds={max_rounds} weak-learner calls made while the weak learner "
+                          "still had an edge",
+        }
+        history.meta.update(status=status, final_edge=final_edge, n_rounds=len(history),
+                            stop_reason=reasons[status])
+        if status == "max_rounds":
+            warnings.warn(f"{type(self).__name__}: {reasons[status]}; raise max_rounds (or gamma_wl)",
+                          ConvergenceWarning, stacklevel=2)
         self.history_ = history
         self.loss_curve_ = np.asarray(curve)
         self.n_rounds_ = len(history)
