@@ -62,6 +62,20 @@ def test_rmboost_reaches_the_full_lp(option, prune):
     assert res.history[-1].extra.get("priced", "true").startswith("true")
 
 
+@pytest.mark.parametrize("data", sorted(DATASETS))
+def test_central_duals_reach_the_full_lp_to_the_interior_point_accuracy(data):
+    # HiGHS's interior point without crossover: central duals, accurate to about 1e-8
+    X, y = DATASETS[data]()
+    full = soft_margin_lp(all_stump_columns(X, y), 0.2)["value"]
+    res = column_generation(LPBoost(0.2), Stumps(X, y), backend="highspy:ipm", tol=1e-7)
+    assert res.converged and res.history.meta["backend"] == "highspy:ipm"
+    assert res.objective == pytest.approx(full, abs=1e-6)
+    lam = 1 / np.sqrt(y.size)
+    full_rm = minimax_lp(y[:, None] * all_stump_columns(X, y), y, lam)["value"]
+    rm = column_generation(RMBoost(), Stumps(X, y), backend="highspy:ipm", tol=1e-7, max_rounds=2000)
+    assert rm.converged and rm.objective == pytest.approx(full_rm, abs=1e-6)
+
+
 def test_the_smoothed_stop_is_certified_on_the_true_duals_or_the_best_bound():
     X, y = cancer_subset(80, 5, 0)
     full = soft_margin_lp(all_stump_columns(X, y), 0.1)["value"]
@@ -161,3 +175,20 @@ def test_bad_options_are_named(bad, match):
         column_generation(LPBoost(0.1), Stumps(X, y), **bad)
     with pytest.raises(ValueError, match="alpha must be in"):
         Smoothing(1.0)
+
+
+def test_a_run_continues_from_a_previous_result_or_given_columns():
+    X, y = cancer_subset(80, 5, 0)
+    full = soft_margin_lp(all_stump_columns(X, y), 0.1)["value"]
+    first = column_generation(LPBoost(0.1), Stumps(X, y), tol=1e-9, max_rounds=5)
+    assert first.status == "max_rounds"
+    more = column_generation(LPBoost(0.1), Stumps(X, y), tol=1e-9, initial_columns=first)
+    assert more.converged and more.objective == pytest.approx(full, abs=1e-7)
+    assert more.history[0].n_columns == 5 and more.history.meta["initial_columns"] == 5
+    np.testing.assert_array_equal(more.columns[:, :5], first.columns)
+    # round 1 of the continued run is the master of the first run's last round
+    assert more.history[0].dual == pytest.approx(first.history[-1].dual, abs=1e-12)
+    with pytest.raises(TypeError, match="Candidate"):
+        column_generation(LPBoost(0.1), Stumps(X, y), initial_columns=[np.ones(80)])
+    with pytest.raises(ValueError, match="empty"):
+        column_generation(LPBoost(0.1), Stumps(X, y), initial_columns=[])

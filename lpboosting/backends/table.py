@@ -149,7 +149,7 @@ def construct(name: str, **options: Any) -> "Backend":
     entry = BACKENDS.get(family.lower())
     unknown = UnknownBackendError(
         f"unknown backend {name!r}; known names: {', '.join(known_backends())}, "
-        "dedicated:newton, dedicated:minimax-simplex "
+        "highspy:ipm, dedicated:newton, dedicated:minimax-simplex "
         "(any solver cvxpy.installed_solvers() lists works as 'cvxpy:NAME')"
     )
     if entry is None or (":" in name and not variant):

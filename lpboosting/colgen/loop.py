@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Callable
 
 import numpy as np
@@ -12,7 +13,7 @@ from lpboosting.backends import Backend, get_backend
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.colgen.stabilization import Smoothing, make_stabilization
 from lpboosting.masters.base import Master, MasterSolution
-from lpboosting.oracles.base import Oracle
+from lpboosting.oracles.base import Candidate, Oracle
 
 
 @dataclass
@@ -85,6 +86,7 @@ def column_generation(
     stabilization: "str | Smoothing | None" = None,
     time_limit: float | None = None,
     stall_rounds: int | None = None,
+    initial_columns: "ColumnGenerationResult | Sequence[Candidate] | None" = None,
 ) -> ColumnGenerationResult:
     """Run column generation of ``master`` with pricing ``oracle``.
 
@@ -103,7 +105,10 @@ def column_generation(
     :mod:`lpboosting.colgen.stabilization`).  ``time_limit`` (seconds) ends
     the run with status ``"time_limit"``; ``stall_rounds=K`` ends it with
     ``"stalled"`` when neither the master's objective nor the best bound
-    moved by more than ``tol`` in the last K rounds.
+    moved by more than ``tol`` in the last K rounds.  ``initial_columns``
+    starts the master from given columns instead of the first pricing: a
+    previous :class:`ColumnGenerationResult` (its columns and hypotheses, to
+    continue a run) or a list of :class:`~lpboosting.oracles.Candidate`.
 
     ``callback(record)`` is called after every round; returning a truthy
     value stops the loop.  A KeyboardInterrupt, a callback stop, a limit or a
@@ -137,7 +142,11 @@ def column_generation(
     try:
         t0 = time.perf_counter()
         d0 = master.initial_distribution(oracle.n_samples)
-        pending = [(c, c.edge) for c in oracle.price_many(d0, k)]
+        if initial_columns is None:
+            pending = [(c, c.edge) for c in oracle.price_many(d0, k)]
+        else:
+            pending = _initial(initial_columns, d0)
+            history.meta["initial_columns"] = len(pending)
         history.meta["initial_edge"] = pending[0][0].edge
         history.meta["initial_pricing_seconds"] = time.perf_counter() - t0
         for rnd in range(1, int(max_rounds) + 1):
@@ -256,6 +265,24 @@ def column_generation(
         message=message,
         edges=edges[:best_columns],
     )
+
+
+def _initial(initial: Any, d0: np.ndarray) -> list[tuple[Candidate, float]]:
+    """The starting columns as (candidate, edge under the initial distribution)."""
+    if isinstance(initial, ColumnGenerationResult):
+        initial = [Candidate(h, u, float(d0 @ u)) for h, u in zip(initial.hypotheses, initial.columns.T)]
+    out = []
+    for candidate in initial:
+        if not isinstance(candidate, Candidate):
+            raise TypeError("initial_columns must be a ColumnGenerationResult or a list of Candidate "
+                            f"(lpboosting.oracles.Candidate), got an element of type {type(candidate).__name__}")
+        u = np.asarray(candidate.column, dtype=float)
+        if u.shape != d0.shape:
+            raise ValueError(f"an initial column has shape {u.shape}; the oracle's data has {d0.size} rows")
+        out.append((Candidate(candidate.hypothesis, u, float(d0 @ u)), float(d0 @ u)))
+    if not out:
+        raise ValueError("initial_columns is empty; pass None to start from the first pricing")
+    return out
 
 
 def _advice(status: str, master: Master, oracle: Oracle, stab: Smoothing | None, k: int, rounds: int,

@@ -75,16 +75,37 @@ def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> MasterSol
     return solution
 
 
+#: named HiGHS configurations: ``"highspy:ipm"`` gives central duals (interior point without
+#: crossover: a point in the relative interior of the optimal dual face, not a vertex)
+VARIANTS: dict[str, dict[str, Any]] = {
+    "ipm": {"solver": "ipm", "run_crossover": "off"},
+}
+
+
 class HighspyBackend(Backend):
     """Incremental HiGHS backend (the default for LPBoost).
 
     Options are HiGHS options (``HighspyBackend(simplex_strategy=4)``), set
-    on every model over :data:`DEFAULT_OPTIONS`.
+    on every model over :data:`DEFAULT_OPTIONS`.  ``HighspyBackend("ipm")``
+    (``"highspy:ipm"``) solves every round by interior point without
+    crossover: the duals handed to the oracle are *central* (the master's
+    optimal dual face is large when it is degenerate, and a vertex of it is
+    a poor price), at the cost of no warm start.
     """
 
     name = "highspy"
     solvers = ("highspy",)
     incremental = True
+
+    def __init__(self, variant: str | None = None, **options: Any) -> None:
+        if variant is not None:
+            key = variant.strip().lower()
+            if key not in VARIANTS:
+                raise ValueError(f"unknown HiGHS variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+            options = {**VARIANTS[key], **options}
+            self.name = f"highspy:{key}"
+            self.incremental = False
+        super().__init__(**options)
 
     def is_available(self) -> bool:
         try:
