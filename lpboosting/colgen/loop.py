@@ -167,26 +167,10 @@ def column_generation(
                     solution.seconds, 0.0, solution.iterations, status))
                 break
             t0 = time.perf_counter()
-            d = solution.distribution
-            priced_at = "true"
-            if stab is None:
-                found = oracle.price_many(d, k)
-                true_edges = [c.edge for c in found]
-            else:
-                smoothed = stab.point(d)
-                found = oracle.price_many(smoothed, k)
-                stab.update(smoothed, master.bound(solution, found[0].edge) if oracle.exact else None)
-                true_edges = [float(d @ c.column) for c in found]
-                if smoothed is not d:
-                    priced_at = "smoothed"
-                    if all(master.converged(solution, e, tol) for e in true_edges):  # mis-pricing
-                        priced_at = "true (mis-pricing)"
-                        found = oracle.price_many(d, k)
-                        true_edges = [c.edge for c in found]
-                        stab.update(d, master.bound(solution, found[0].edge) if oracle.exact else None)
+            found, true_edges, priced_at = _price(oracle, master, solution, stab, k, tol)
             pricing = time.perf_counter() - t0
             edge = found[0].edge  # the best edge at the point priced
-            bound = master.bound(solution, edge) if oracle.exact else None
+            bound = _lagrangian_bound(master, oracle, solution, edge)
             if bound is not None:
                 best_bound = min(best_bound, bound)
             at_true = priced_at != "smoothed"
@@ -265,6 +249,36 @@ def column_generation(
         message=message,
         edges=edges[:best_columns],
     )
+
+
+def _lagrangian_bound(master: Master, oracle: Oracle, solution: MasterSolution, edge: float) -> float | None:
+    """The master's bound from the best edge at a point priced (only an exact oracle gives one)."""
+    return master.bound(solution, edge) if oracle.exact else None
+
+
+def _price(oracle: Oracle, master: Master, solution: MasterSolution, stab: Smoothing | None, k: int,
+           tol: float) -> tuple[list[Candidate], list[float], str]:
+    """The round's candidates, their edges at the master's dual d_t, and where the round priced.
+
+    Without stabilisation: at d_t.  With it: at the smoothed point, whose
+    candidates are kept if one improves the master at d_t; otherwise
+    (mis-pricing) at d_t.  The stability centre moves with every point priced.
+    """
+    d = solution.distribution
+    if stab is None:
+        found = oracle.price_many(d, k)
+        return found, [c.edge for c in found], "true"
+    smoothed = stab.point(d)
+    found = oracle.price_many(smoothed, k)
+    stab.update(smoothed, _lagrangian_bound(master, oracle, solution, found[0].edge))
+    if smoothed is d:  # no centre yet
+        return found, [c.edge for c in found], "true"
+    true_edges = [float(d @ c.column) for c in found]
+    if not all(master.converged(solution, e, tol) for e in true_edges):
+        return found, true_edges, "smoothed"
+    found = oracle.price_many(d, k)
+    stab.update(d, _lagrangian_bound(master, oracle, solution, found[0].edge))
+    return found, [c.edge for c in found], "true (mis-pricing)"
 
 
 def _initial(initial: Any, d0: np.ndarray) -> list[tuple[Candidate, float]]:
