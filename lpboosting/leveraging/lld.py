@@ -68,8 +68,8 @@ class LLDClassifier(LeveragingClassifier):
     fit_intercept : bool, default True
         With "features", add the constant hypothesis h = 1.
     tol : float >= 0, default 1e-5
-        Stop when a step changes the loss L_LD by at most ``tol`` relative to
-        its value (or at a stationary point).
+        Stop when a step changes the loss L_LD by at most ``tol`` times
+        max(L_LD, 1) (or at a stationary point).
     n_rounds : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 

@@ -374,7 +374,7 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
         history.meta.update(status=status, n_rounds=len(history) - 1)
         if status == "max_rounds":
             previous, loss = history.records[-2].primal, history.records[-1].primal
-            change = abs(previous - loss) / max(abs(loss), np.finfo(float).tiny)
+            change = abs(previous - loss) / max(abs(loss), 1.0)
             reason = (f"the loss still changed by {change:.1e} (relative) in the last round, above "
                       f"tol={tol:g}")
             history.meta["stop_reason"] = reason
@@ -413,9 +413,13 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
 
 
 def loss_settled(history: History, tol: float) -> bool:
-    """Did the last round change the loss by at most ``tol`` relative to its value?"""
+    """Did the last round change the loss by at most ``tol`` relative to its value (absolutely, below 1)?
+
+    The loss is a sum over the examples; on separable data it falls to 0
+    geometrically, so a purely relative test would never be met there.
+    """
     previous, loss = history.records[-2].primal, history.records[-1].primal
-    return abs(previous - loss) <= tol * max(abs(loss), np.finfo(float).tiny)
+    return abs(previous - loss) <= tol * max(abs(loss), 1.0)
 
 
 def _record_round(history: History, problem, t: int, loss: float, master: float, pricing: float,
@@ -558,8 +562,8 @@ class LLMClassifier(LeveragingClassifier):
         constants already).
     update_every : int, default 1
     tol : float >= 0, default 1e-5
-        Stop when a round changes the loss L_LM by at most ``tol`` relative to
-        its value (or when no template can increase Q: a stationary point).
+        Stop when a round changes the loss L_LM by at most ``tol`` times
+        max(L_LM, 1) (or when no template can increase Q: a stationary point).
     n_rounds : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
