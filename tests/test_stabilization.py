@@ -192,3 +192,24 @@ def test_a_run_continues_from_a_previous_result_or_given_columns():
         column_generation(LPBoost(0.1), Stumps(X, y), initial_columns=[np.ones(80)])
     with pytest.raises(ValueError, match="empty"):
         column_generation(LPBoost(0.1), Stumps(X, y), initial_columns=[])
+
+
+def test_the_classifiers_stop_honestly_and_keep_their_model():
+    from sklearn.exceptions import ConvergenceWarning
+
+    from lpboosting import LPBoostClassifier, RMBoostClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    with pytest.warns(ConvergenceWarning, match="no progress in 5 rounds"):
+        rm = RMBoostClassifier(stall_rounds=5).fit(X, y)
+    assert rm.status_ == "stalled" and rm.history_[-1].status == "stalled"
+    assert rm.predict(X).shape == y.shape and rm.minimax_risk_ == rm.history_[-1].primal
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        lp = LPBoostClassifier(time_limit=1e-9).fit(X, y)
+    assert lp.status_ == "time_limit" and lp.n_rounds_ == 1 and lp.score(X, y) > 0.5
+    smooth = LPBoostClassifier(stabilization="smoothing", columns_per_round=3, tol=1e-9).fit(X[:, :4], y)
+    plain = LPBoostClassifier(tol=1e-9).fit(X[:, :4], y)
+    assert smooth.status_ == plain.status_ == "converged"
+    assert smooth.objective_ == pytest.approx(plain.objective_, abs=1e-7)
+    with pytest.raises(ValueError, match="stabilization"):
+        LPBoostClassifier(stabilization="box").fit(X, y)

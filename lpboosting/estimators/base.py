@@ -12,13 +12,13 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.backends import Backend, get_backend
-from lpboosting.colgen import column_generation
+from lpboosting.colgen import Smoothing, column_generation
 from lpboosting.errors import SolverError
 from lpboosting.masters.base import Master
 from lpboosting.masters.entropy import DELTA_ADVICE, DELTA_MEANING
 from lpboosting.masters.lpboost import NU_ADVICE, NU_MEANING
 from lpboosting.oracles import make_oracle
-from lpboosting.params import Explain, Integral, Interval, Real, check_params
+from lpboosting.params import Explain, Integral, Interval, Real, StrOptions, check_params
 
 #: ``nu`` of the capped masters (LPBoost, SoftBoost, ERLPBoost): constraint and wording
 NU = [Interval(Real, 0, 1, closed="right")]
@@ -94,6 +94,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         "tol": [Interval(Real, 0, None, closed="left")],
         "max_rounds": [Interval(Integral, 1, None, closed="left")],
         "callback": [None, callable],
+        "columns_per_round": [Interval(Integral, 1, None, closed="left")],
+        "stabilization": [None, StrOptions({"smoothing", "none"}), Smoothing],
+        "time_limit": [None, Interval(Real, 0, None, closed="neither")],
+        "stall_rounds": [None, Interval(Integral, 1, None, closed="left")],
     }
     _parameter_messages: dict[str, Explain] = {}
 
@@ -123,7 +127,8 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         oracle = make_oracle(self.oracle, X, y_pm, **self._oracle_params())
         result = column_generation(
             master, oracle, backend=backend, tol=self.tol, max_rounds=self.max_rounds,
-            callback=self.callback,
+            callback=self.callback, columns_per_round=self.columns_per_round,
+            stabilization=self.stabilization, time_limit=self.time_limit, stall_rounds=self.stall_rounds,
         )
         if result.solution is None:
             if result.status == "interrupted":

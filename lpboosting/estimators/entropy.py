@@ -27,6 +27,11 @@ _SHARED_DOC = """
     max_rounds : int, default 1000
     callback : callable, optional
         Called with each RoundRecord; a truthy return stops the fit.
+    columns_per_round, stabilization, time_limit, stall_rounds : optional
+        Passed to :func:`lpboosting.column_generation`: k columns a round,
+        dual smoothing ("smoothing" or a ``Smoothing``), a time limit in
+        seconds, the rounds without progress after which the fit stops as
+        "stalled".  A fit that ends early keeps its model and warns.
 
     Attributes
     ----------
@@ -48,7 +53,9 @@ class _CappedEntropyClassifier(ColumnGenerationClassifier):
     def __init__(self, nu: float = 0.1, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
                  oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,
                  tol: float = 1e-6, max_rounds: int = 1000,
-                 callback: Callable[..., Any] | None = None) -> None:
+                 callback: Callable[..., Any] | None = None, columns_per_round: int = 1,
+                 stabilization: Any = None, time_limit: float | None = None,
+                 stall_rounds: int | None = None) -> None:
         self.nu = nu
         self.delta = delta
         self.oracle = oracle
@@ -57,6 +64,10 @@ class _CappedEntropyClassifier(ColumnGenerationClassifier):
         self.tol = tol
         self.max_rounds = max_rounds
         self.callback = callback
+        self.columns_per_round = columns_per_round
+        self.stabilization = stabilization
+        self.time_limit = time_limit
+        self.stall_rounds = stall_rounds
 
 
 class SoftBoostClassifier(_CappedEntropyClassifier):
@@ -90,7 +101,9 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
     def __init__(self, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
                  oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,
                  tol: float = 1e-6, max_rounds: int = 1000,
-                 callback: Callable[..., Any] | None = None) -> None:
+                 callback: Callable[..., Any] | None = None, columns_per_round: int = 1,
+                 stabilization: Any = None, time_limit: float | None = None,
+                 stall_rounds: int | None = None) -> None:
         self.delta = delta
         self.oracle = oracle
         self.oracle_params = oracle_params
@@ -98,6 +111,10 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
         self.tol = tol
         self.max_rounds = max_rounds
         self.callback = callback
+        self.columns_per_round = columns_per_round
+        self.stabilization = stabilization
+        self.time_limit = time_limit
+        self.stall_rounds = stall_rounds
 
     def _make_master(self, n_samples: int) -> TotalBoost:
         return TotalBoost(self.delta)

@@ -33,6 +33,11 @@ class LPBoostClassifier(ColumnGenerationClassifier):
     callback : callable, optional
         Called with each :class:`~lpboosting.colgen.RoundRecord`; a truthy
         return stops the fit (the model so far is kept).
+    columns_per_round, stabilization, time_limit, stall_rounds : optional
+        Passed to :func:`lpboosting.column_generation`: k columns a round,
+        dual smoothing ("smoothing" or a ``Smoothing``), a time limit in
+        seconds, the rounds without progress after which the fit stops as
+        "stalled".  A fit that ends early keeps its model and warns.
 
     Attributes
     ----------
@@ -52,6 +57,10 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         tol: float = 1e-6,
         max_rounds: int = 1000,
         callback: Callable[..., Any] | None = None,
+        columns_per_round: int = 1,
+        stabilization: Any = None,
+        time_limit: float | None = None,
+        stall_rounds: int | None = None,
     ) -> None:
         self.nu = nu
         self.oracle = oracle
@@ -60,6 +69,10 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         self.tol = tol
         self.max_rounds = max_rounds
         self.callback = callback
+        self.columns_per_round = columns_per_round
+        self.stabilization = stabilization
+        self.time_limit = time_limit
+        self.stall_rounds = stall_rounds
 
     def _make_master(self, n_samples: int) -> LPBoost:
         return LPBoost(self.nu)

@@ -60,6 +60,11 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         Called with each :class:`~lpboosting.colgen.RoundRecord` (its
         ``extra`` holds ``risk``, ``removed``, ``active``); a truthy return
         stops the fit.
+    columns_per_round, stabilization, time_limit, stall_rounds : optional
+        Passed to :func:`lpboosting.column_generation`: k columns a round,
+        dual smoothing ("smoothing" or a ``Smoothing``), a time limit in
+        seconds, the rounds without progress after which the fit stops as
+        "stalled".  A fit that ends early keeps its model and warns.
 
     Attributes
     ----------
@@ -100,6 +105,10 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         max_rounds: int = 200,
         prune: bool = True,
         callback: Callable[..., Any] | None = None,
+        columns_per_round: int = 1,
+        stabilization: Any = None,
+        time_limit: float | None = None,
+        stall_rounds: int | None = None,
     ) -> None:
         self.lam = lam
         self.oracle = oracle
@@ -110,6 +119,10 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         self.max_rounds = max_rounds
         self.prune = prune
         self.callback = callback
+        self.columns_per_round = columns_per_round
+        self.stabilization = stabilization
+        self.time_limit = time_limit
+        self.stall_rounds = stall_rounds
 
     def _make_master(self, n_samples: int) -> RMBoost:
         return RMBoost(self.lam, prune=self.prune)
