@@ -103,22 +103,47 @@ def test_features_and_a_column_pool_with_k_columns():
 
 
 # -- the k best columns -----------------------------------------------------------------------------
+def _feature_best(X, y, d):
+    """Brute force: the largest |edge| of any stump on each feature (constants included)."""
+    best = []
+    for j in range(X.shape[1]):
+        edges = [abs(d @ y)]
+        values = np.unique(X[:, j])
+        for lo, hi in zip(values[:-1], values[1:]):
+            edges.append(abs(d @ (y * np.where(X[:, j] > (lo + hi) / 2, 1.0, -1.0))))
+        best.append(max(edges))
+    return np.array(best)
+
+
 @pytest.mark.parametrize("seed", range(4))
-def test_the_k_best_stumps_are_the_best_distinct_columns(seed):
+def test_the_k_best_stumps_spread_over_the_features(seed):
     rng = np.random.default_rng(seed)
-    X = rng.integers(0, 6, (40, 3)).astype(float)
+    X = rng.integers(0, 6, (40, 5)).astype(float)
     y = rng.choice([-1.0, 1.0], 40)
     d = rng.dirichlet(np.ones(40))
     oracle = Stumps(X, y)
-    brute = np.sort(d @ all_stump_columns(X, y))[::-1]  # every distinct column, both signs
-    for k in (1, 2, 5, 12):
+    distinct = all_stump_columns(X, y)  # every distinct column, both signs
+    feature_best = _feature_best(X, y, d)
+    for k in (1, 2, 4, 5, 9, 30):
         found = oracle.price_many(d, k)
-        assert len(found) == min(k, brute.size)
+        assert len(found) == min(k, distinct.shape[1] // 2)  # a stump and its negation: one column
         assert found[0].column.tolist() == oracle.price(d).column.tolist()
-        np.testing.assert_allclose([c.edge for c in found], brute[:len(found)], atol=1e-12)
         assert len({c.column.tobytes() for c in found}) == len(found)
         for c in found:
             assert c.edge == pytest.approx(d @ (y * c.hypothesis.predict(X)), abs=1e-12)
+            assert c.edge >= 0  # the better sign of every stump
+        # first the best stump of each feature, best features first (unless its column is taken)
+        head = found[:min(k, X.shape[1])]
+        for c in head:
+            if np.isfinite(c.hypothesis.threshold):
+                assert c.edge == pytest.approx(feature_best[c.hypothesis.feature], abs=1e-12)
+        edges = [c.edge for c in head]
+        assert edges == sorted(edges, reverse=True)
+        # past the features, the next best columns overall
+        if k > X.shape[1]:
+            chosen = {c.column.tobytes() for c in found} | {(-c.column).tobytes() for c in found}
+            left = [d @ u for u in distinct.T if u.tobytes() not in chosen]
+            assert min(c.edge for c in found[X.shape[1]:]) >= max(left, default=-1) - 1e-12
 
 
 def test_the_k_best_of_a_pool_and_of_the_features():

@@ -76,27 +76,40 @@ class Stumps(Oracle):
         return self._candidate(d, e, int(k), int(j))
 
     def price_many(self, distribution, k):
-        """The ``k`` stumps of largest |edge| over all features and splits, with distinct columns.
+        """``k`` stumps of large |edge| with distinct columns, spread over the features.
 
-        Candidates are ranked by score, ties by position (so the first is
-        :meth:`price`'s); a stump whose column equals a better one's (the
-        constants of every feature, splits that order the rows alike) is skipped.
+        First the best stump of each feature, the features ranked by that
+        score (the first is :meth:`price`'s); when ``k`` exceeds the number
+        of features, the next stumps by score over all features and splits.
+        Ties go by position, and a stump whose column equals a better one's
+        (the constants of every feature, splits that order the rows alike)
+        is skipped.  One stump per feature first because stumps at adjacent
+        thresholds of one feature are nearly the same column: measured with
+        LPBoost on KEEL twonorm, 20 columns a round spread over the features
+        took 27 master solves against 390 one at a time.
         """
         k = int(k)
         if k <= 1:
             return [self.price(distribution)]
         d = self._check_distribution(distribution)
         e = self._split_edges(d)
-        flat = np.abs(e).ravel()
-        flat[self._invalid.ravel()] = -1.0
-        m = min(flat.size, 4 * k + 2 * self.X.shape[1])  # room for the constants and duplicates
-        top = np.argpartition(-flat, m - 1)[:m] if m < flat.size else np.arange(flat.size)
-        top = top[np.lexsort((top, -flat[top]))]
+        score = np.abs(e)
+        score[self._invalid] = -1.0
+        n_splits, n_features = score.shape
+        rows = np.argmax(score, axis=0)
+        per_feature = rows * n_features + np.arange(n_features)  # flat index of each feature's best
+        best = score.ravel()[per_feature]
+        order = list(per_feature[np.lexsort((per_feature, -best))])
+        if k > n_features:
+            flat = score.ravel()
+            m = min(flat.size, 4 * k + 2 * n_features)  # room for the constants and duplicates
+            top = np.argpartition(-flat, m - 1)[:m] if m < flat.size else np.arange(flat.size)
+            order += list(top[np.lexsort((top, -flat[top]))])
         out, seen = [], set()
-        for index in top:
-            if flat[index] < 0:
-                break
+        for index in order:
             kk, j = np.unravel_index(int(index), e.shape)
+            if score[kk, j] < 0:
+                continue
             candidate = self._candidate(d, e, int(kk), int(j))
             key = candidate.column.tobytes()
             if key not in seen:
