@@ -10,7 +10,8 @@ process, side by side:
     Wentges smoothing (``stabilization=Smoothing(alpha)``), mis-pricing
     handled, the stop certified on the true duals or the best bound;
 ``smoothing+k``
-    the same with the ``--k`` best distinct stumps a round;
+    the same with ``--k`` stumps a round (``Stumps.price_many``: the best of
+    each of the best features first);
 ``k``
     plain pricing, ``--k`` columns a round.
 
@@ -96,9 +97,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--datasets", nargs="+", default=list(SETS), help="KEEL sets (default: %(default)s)")
     p.add_argument("--nus", nargs="+", type=float, help="nu per set (default: twonorm/ring 0.1, banana 0.2, "
                    "magic 0.5)")
-    p.add_argument("--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS[:3]))
+    p.add_argument("--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS))
     p.add_argument("--alpha", type=float, default=0.5, help="smoothing weight on the centre (default 0.5)")
-    p.add_argument("--k", type=int, default=5, help="columns per round of the k configs (default 5)")
+    p.add_argument("--k", type=int, default=20, help="columns per round of the k configs (default 20)")
     p.add_argument("--tol", type=float, default=1e-6)
     p.add_argument("--time-limit", type=float, default=600.0, help="seconds per run (default 600)")
     p.add_argument("--max-rounds", type=int, default=100_000)
