@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any, Callable
@@ -62,13 +63,16 @@ class _Stall:
 
     def __init__(self, rounds: int | None, tol: float) -> None:
         self.rounds, self.tol = rounds, tol
-        self.values: list[tuple[float, float]] = []
+        # the last K + 1 rounds' (objective, best bound)
+        self.values: deque[tuple[float, float]] = deque(maxlen=(rounds or 0) + 1)
 
     def stalled(self, objective: float, bound: float) -> bool:
-        self.values.append((objective, bound))
-        if self.rounds is None or len(self.values) <= self.rounds:
+        if self.rounds is None:
             return False
-        old_objective, old_bound = self.values[-1 - self.rounds]
+        self.values.append((objective, bound))
+        if len(self.values) <= self.rounds:
+            return False
+        old_objective, old_bound = self.values[0]
         moved = abs(objective - old_objective) > self.tol or (
             np.isfinite(old_bound) and old_bound - bound > self.tol)
         return not moved
