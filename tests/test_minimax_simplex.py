@@ -204,11 +204,11 @@ def test_a_rejected_answer_is_resolved_by_highs_and_recorded(monkeypatch, failur
     assert result.objective == pytest.approx(minimax_lp(y[:, None] * pool, y, lam)["value"], abs=1e-8)
 
 
-def test_dedicated_is_the_default_and_matches_highspy_on_the_same_columns():
+def test_dedicated_matches_highspy_on_the_same_columns():
     y, pool = graded_pool(50, 15, 4)
     lam = 0.1
-    assert RMBoost(lam).default_backend == "dedicated"
-    ours = column_generation(RMBoost(lam, prune=False), Columns(pool), tol=1e-10, max_rounds=200)
+    ours = column_generation(RMBoost(lam, prune=False), Columns(pool), backend="dedicated", tol=1e-10,
+                             max_rounds=200)
     assert ours.history[-1].extra["solver"] == "dedicated"
     highs = get_backend("highspy").open(RMBoost(lam, prune=False), y.size)
     for ref in ours.hypotheses:
@@ -235,7 +235,7 @@ def test_when_highs_fails_too_the_run_stops_with_its_history(monkeypatch):
     wrap_solve(monkeypatch, fails_at_round_4)
     monkeypatch.setattr(module, "solve_minimax_with_highs",
                         lambda U, lam: (SolveStatus.ERROR, np.zeros(U.shape[1]), np.zeros(U.shape[0]), 0))
-    result = column_generation(RMBoost(0.1), Columns(pool), tol=1e-9, max_rounds=50)
+    result = column_generation(RMBoost(0.1), Columns(pool), backend="dedicated", tol=1e-9, max_rounds=50)
     assert result.status == "solver_error"
     assert "test failure" in result.message and "HiGHS returned error" in result.message
     # the three solved rounds are kept, with the last optimal model
@@ -257,7 +257,7 @@ def test_ctrl_c_inside_the_simplex_keeps_the_last_model(monkeypatch):
 
     wrap_solve(monkeypatch, interrupted_at_round_5)
     with pytest.warns(RuntimeWarning, match="interrupted"):
-        clf = RMBoostClassifier(oracle="stumps", max_rounds=50).fit(X, y)
+        clf = RMBoostClassifier(oracle="stumps", backend="dedicated", max_rounds=50).fit(X, y)
     assert clf.status_ == "interrupted" and clf.n_rounds_ == 4
     assert clf.minimax_risk_ == clf.history_[3].primal
     assert np.count_nonzero(clf.weights_) >= 1

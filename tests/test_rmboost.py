@@ -29,10 +29,10 @@ from tests.conftest import REFERENCE_LP_BACKENDS, all_stump_columns
 from tests.test_column_generation import blobs, cancer_subset
 
 # accuracy each backend is held to; interior-point solvers stop at ~1e-8 relative gaps
-TOL = {"dedicated": 1e-9, "highspy": 1e-9, "cvxpy:HIGHS": 1e-9, "cvxpy:CLARABEL": 1e-6,
+TOL = {"dedicated": 1e-9, "highspy": 1e-9, "highspy:ipm": 1e-9, "cvxpy:HIGHS": 1e-9, "cvxpy:CLARABEL": 1e-6,
        "cvxpy:ECOS": 1e-6}
-#: every backend that solves the RMBoost master: the dedicated dual simplex (the default) first
-RMBOOST_BACKENDS = ["dedicated", *REFERENCE_LP_BACKENDS]
+#: every backend that solves the RMBoost master: the dedicated dual simplex, HiGHS IPM (the default), ...
+RMBOOST_BACKENDS = ["dedicated", "highspy:ipm", *REFERENCE_LP_BACKENDS]
 
 
 @pytest.fixture(params=RMBOOST_BACKENDS)
@@ -469,10 +469,10 @@ def test_trees_get_the_leaf_budget():
     X, y = cancer_subset(150, 6, 2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        clf = RMBoostClassifier(max_leaf_nodes=4, max_rounds=5).fit(X, y)
-        deep = RMBoostClassifier(max_rounds=5).fit(X, y)
-    assert max(h.tree.get_n_leaves() for h in clf.hypotheses_) <= 4
-    assert max(h.tree.get_n_leaves() for h in deep.hypotheses_) > 4
+        clf = RMBoostClassifier(max_rounds=5).fit(X, y)
+        deep = RMBoostClassifier(max_leaf_nodes=10, max_rounds=5).fit(X, y)
+    assert max(h.tree.get_n_leaves() for h in clf.hypotheses_) <= 3
+    assert max(h.tree.get_n_leaves() for h in deep.hypotheses_) > 3
     assert all(h.tree.get_n_leaves() <= 10 for h in deep.hypotheses_)
     assert clf.history_.meta["params"] == {"lam": None, "prune": True}
     assert {"risk", "removed", "active"} <= set(clf.history_[0].extra)
@@ -603,3 +603,65 @@ def test_noise_needs_two_classes_and_1d_labels():
         flip_labels(np.array([0, 1, 2]), 0.1)
     with pytest.raises(ValueError, match="1-D"):
         flip_labels(np.zeros((3, 2)), 0.1)
+
+
+# -- the classifier's defaults converge on real data (issue: RMBoost's defaults) ---------------
+def _real(name: str) -> tuple[np.ndarray, np.ndarray]:
+    from lpboosting.datasets.loaders import breast_cancer, load_keel
+
+    return breast_cancer() if name == "breast-cancer" else load_keel(name)
+
+
+def _certify_over_all_stumps(clf: RMBoostClassifier, X: np.ndarray, y: np.ndarray, tol: float) -> None:
+    """The fitted master's duals are feasible for (17) over every stump (enumerated by brute
+    force) and its dual value equals R: weak duality makes R the optimum over all stumps."""
+    sol = clf.result_.solution
+    alpha, beta = sol.info["alpha"], sol.info["beta"]
+    assert alpha.min() >= 0 and beta.min() >= 0
+    d = 1.0 / y.size - (alpha - beta)
+    edges = d @ all_stump_columns(X, y)
+    assert np.abs(edges).max() <= clf.lam_ + tol
+    assert dual_value(alpha, beta) == pytest.approx(clf.minimax_risk_, abs=tol)
+
+
+@pytest.mark.parametrize("name", ["breast-cancer", "pima"])
+def test_defaults_converge_with_trees(name):
+    X, y = _real(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf = RMBoostClassifier().fit(X, y)
+    assert clf.status_ == "converged" and clf.result_.converged
+    assert clf.history_.meta["backend"] == "highspy:ipm"
+    assert all(h.tree.get_n_leaves() <= 3 for h in clf.hypotheses_)
+    # the last tree does not violate (17) by more than tol at the master's duals
+    assert clf.history_[-1].edge <= clf.lam_ + clf.tol
+    # R is the optimum of the LP over the trees kept, stated independently
+    keep = np.flatnonzero(np.isfinite(clf.result_.solution.info["dual_edges"]))
+    H = np.column_stack([clf.hypotheses_[j].predict(X) for j in keep])
+    assert clf.minimax_risk_ == pytest.approx(minimax_lp(H, y, clf.lam_)["value"], abs=1e-7)
+
+
+@pytest.mark.parametrize("name", ["breast-cancer", "pima"])
+def test_defaults_converge_with_stumps_to_the_lp_over_all_stumps(name):
+    X, y = _real(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf = RMBoostClassifier(oracle="stumps").fit(X, y)
+    assert clf.status_ == "converged"
+    assert clf.history_[-1].gap <= clf.tol
+    _certify_over_all_stumps(clf, X, y, 1e-7)
+    if name == "pima":  # small enough (2494 stumps) for the full LP by scipy in a few seconds
+        full = minimax_lp(y[:, None] * all_stump_columns(X, y), y, clf.lam_)
+        assert clf.minimax_risk_ == pytest.approx(full["value"], abs=1e-7)
+
+
+def test_the_previous_defaults_do_not_converge_and_say_so():
+    """Round 1's R is already the optimum on Pima with stumps, but the vertex duals of a simplex
+    backend keep pricing violated stumps: the dedicated backend ends at max_rounds with the
+    advice to change the loop's options; the default (central duals) converges."""
+    X, y = _real("pima")
+    with pytest.warns(ConvergenceWarning, match="max_rounds=60 .*stabilization"):
+        vertex = RMBoostClassifier(oracle="stumps", backend="dedicated", max_rounds=60).fit(X, y)
+    central = RMBoostClassifier(oracle="stumps", max_rounds=60).fit(X, y)
+    assert vertex.status_ == "max_rounds" and central.status_ == "converged"
+    assert vertex.minimax_risk_ == pytest.approx(central.minimax_risk_, abs=1e-7)

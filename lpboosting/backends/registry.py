@@ -35,6 +35,9 @@ __all__ = [
 _DESCRIPTIONS = {
     "highspy": "HiGHS through highspy: one live model, a column/row added per round, "
                "re-solved by simplex from the previous basis",
+    "highspy:ipm": "HiGHS's interior point without crossover, one live model: central duals "
+                   "(a point inside the optimal dual face, not a vertex), no warm start; "
+                   "RMBoost's default",
     "dedicated": "lpboosting's verified solvers: dual Newton for the entropy projections "
                  "(dedicated:newton), a dense dual simplex for RMBoost's LP "
                  "(dedicated:minimax-simplex); warm-started, every answer checked",

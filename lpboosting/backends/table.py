@@ -138,8 +138,13 @@ def other_masters(backend: "Backend") -> tuple[str, ...]:
 
 
 def known_backends() -> list[str]:
-    """Every backend name :func:`available` lists (installed or not)."""
-    return list(BACKENDS) + [f"cvxpy:{s}" for s in SOLVER_KINDS]
+    """Every backend name :func:`available` lists (installed or not).
+
+    The backends of :data:`BACKENDS`, HiGHS's interior point without crossover
+    (``highspy:ipm``, RMBoost's default) and one ``cvxpy:SOLVER`` per solver of
+    :data:`SOLVER_KINDS`.
+    """
+    return list(BACKENDS) + ["highspy:ipm"] + [f"cvxpy:{s}" for s in SOLVER_KINDS]
 
 
 def construct(name: str, **options: Any) -> "Backend":
@@ -149,7 +154,7 @@ def construct(name: str, **options: Any) -> "Backend":
     entry = BACKENDS.get(family.lower())
     unknown = UnknownBackendError(
         f"unknown backend {name!r}; known names: {', '.join(known_backends())}, "
-        "highspy:ipm, dedicated:newton, dedicated:minimax-simplex "
+        "dedicated:newton, dedicated:minimax-simplex "
         "(any solver cvxpy.installed_solvers() lists works as 'cvxpy:NAME')"
     )
     if entry is None or (":" in name and not variant):

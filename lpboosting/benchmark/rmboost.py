@@ -34,11 +34,17 @@ master is degenerate (many margins at +-1/2, several optimal duals): the
 backends may return different optimal duals, grow different trees and end
 at different R.
 
+``--defaults`` compares instead ``RMBoostClassifier()`` with the previous
+defaults (the dedicated backend and 10-leaf trees) and with 10-leaf trees on
+the new default backend, over ``--splits`` splits: how many fits converge, in
+how many rounds, their R and test error.
+
 Run::
 
     PYTHONPATH=. python -m lpboosting.benchmark.rmboost
     PYTHONPATH=. python -m lpboosting.benchmark.rmboost --rounds 100 --no-prune --json out.json
     PYTHONPATH=. python -m lpboosting.benchmark.rmboost --splits 5    # + R and test error, 5 splits
+    PYTHONPATH=. python -m lpboosting.benchmark.rmboost --defaults --splits 5   # defaults, before/now
     PYTHONPATH=. python -m lpboosting.benchmark.rmboost --dataset breast-cancer --oracle stumps \
         --rounds 400 --no-prune --backends dedicated highspy
 """
@@ -176,6 +182,47 @@ def over_splits(args: argparse.Namespace, prune: bool) -> dict[str, Any]:
     return out
 
 
+#: RMBoostClassifier settings compared by ``--defaults``: the defaults before the loop
+#: options and central duals, the defaults now, and the paper's 10-leaf trees on today's backend
+DEFAULTS = {
+    "previous default (dedicated, 10 leaves)": {"backend": "dedicated", "max_leaf_nodes": 10},
+    "default (highspy:ipm, 3 leaves)": {},
+    "highspy:ipm, 10 leaves": {"max_leaf_nodes": 10},
+}
+
+
+def defaults_over_splits(args: argparse.Namespace) -> dict[str, Any]:
+    """Rounds to convergence, R and test error of :data:`DEFAULTS` over ``args.splits`` splits.
+
+    Each setting is ``RMBoostClassifier(**setting)`` with ``max_rounds=args.rounds``; a fit that
+    ends at ``max_rounds`` did not converge (its R is that of the last master, not the optimum).
+    """
+    seeds = list(range(args.seed, args.seed + args.splits))
+    splits = [load_split(args.dataset, args.test_size, seed) for seed in seeds]
+    print(f"  defaults over {args.splits} splits (seeds {seeds[0]}..{seeds[-1]}), "
+          f"max_rounds {args.rounds}:")
+    print(f"  {'setting':<42} {'converged':>9} {'rounds':>7} {'R':>8} {'test err':>8} {'fit s':>7}")
+    out: dict[str, Any] = {"seeds": seeds}
+    for label, setting in DEFAULTS.items():
+        rows = []
+        for Xtr, Xte, ytr, yte in splits:
+            clf = RMBoostClassifier(max_rounds=args.rounds, **setting)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # ConvergenceWarning at max_rounds is counted
+                start = time.perf_counter()
+                clf.fit(Xtr, ytr)
+                seconds = time.perf_counter() - start
+            rows.append((clf.status_ == "converged", clf.n_rounds_, clf.minimax_risk_,
+                         float(np.mean(clf.predict(Xte) != yte)), seconds))
+        done, rounds, risk, error, seconds = (np.array(c, dtype=float) for c in zip(*rows))
+        print(f"  {label:<42} {int(done.sum()):>4} of {len(rows):<2} {rounds.mean():>7.0f} "
+              f"{risk.mean():>8.4f} {error.mean():>8.4f} {seconds.mean():>7.2f}", flush=True)
+        out[label] = {"setting": setting, "converged": done.astype(bool).tolist(),
+                      "rounds": rounds.tolist(), "minimax_risk": risk.tolist(),
+                      "test_error": error.tolist(), "seconds": seconds.tolist()}
+    return out
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m lpboosting.benchmark.rmboost",
@@ -197,6 +244,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--splits", type=int, default=1,
                    help="also fit every backend once on this many train/test splits (seeds "
                         "seed, seed+1, ...) and show R and the test error over them (default 1: off)")
+    p.add_argument("--defaults", action="store_true",
+                   help="only compare the classifier's defaults with the previous ones (and with "
+                        "10-leaf trees) over --splits splits: converged fits, rounds, R, test error")
     p.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
     return p.parse_args(argv)
 
@@ -213,6 +263,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         print(f"skipped: {exc}")
         return {"machine": info, "skipped": str(exc)}
     Xtr, Xte = split[0], split[1]
+    if args.defaults:
+        print(f"== {args.dataset}: train {Xtr.shape[0]} x {Xtr.shape[1]}, test {Xte.shape[0]}")
+        report = {"machine": info, "dataset": args.dataset, "defaults": defaults_over_splits(args)}
+        if args.json:
+            write_json(args.json, report)
+            print(f"wrote {args.json}")
+        return report
     lam = 1.0 / math.sqrt(Xtr.shape[0])
     print(f"== {args.dataset}: train {Xtr.shape[0]} x {Xtr.shape[1]}, test {Xte.shape[0]} "
           f"(stratified, seed {args.seed}); RMBoost(lam=1/sqrt(n)={lam:.4f}, prune={prune}), "

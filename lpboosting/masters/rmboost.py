@@ -70,23 +70,36 @@ rules forever at the optimum.  With it, a finite class of base rules gives a
 finite number of removals, after which the column set only grows, so column
 generation terminates.
 
-Backends (:mod:`lpboosting.backends`).  ``"dedicated"`` (the default; its
-solver is named ``"dedicated:minimax-simplex"``) solves the dual (17) by a
-dense dual simplex whose basis has one row per active base rule
-(:mod:`lpboosting.backends.dedicated.minimax_simplex`), checks every answer
-and re-solves a rejected one with HiGHS.  ``"highspy"``
-(:mod:`lpboosting.backends.highs.rmboost`) keeps one live HiGHS model of
-(16), n rows and a column pair per base rule.  ``"cvxpy:SOLVER"`` rebuilds
-the statement.
+Backends (:mod:`lpboosting.backends`).  ``"highspy:ipm"`` (the default)
+keeps one HiGHS model of (16) and solves it by interior point without
+crossover, to a tolerance of 1e-10: the duals are *central*.
+``"dedicated"`` (its solver is named ``"dedicated:minimax-simplex"``)
+solves the dual (17) by a dense dual simplex whose basis has one row per
+active base rule (:mod:`lpboosting.backends.dedicated.minimax_simplex`),
+checks every answer and re-solves a rejected one with HiGHS.
+``"highspy"`` (:mod:`lpboosting.backends.highs.rmboost`) keeps one live
+HiGHS model of (16) solved by simplex, warm started.  ``"cvxpy:SOLVER"``
+rebuilds the statement.
 
-Degeneracy also means that a simplex backend (dedicated, highspy,
-cvxpy:HIGHS) hands the oracle a *vertex* of the optimal dual face, often
-concentrated on a few examples; with a heuristic oracle (trees) R can then
-stay flat for many rounds while the edges stay far above lam.  Backends
-pick different vertices, so with trees they grow different ensembles.  An
-interior-point backend (cvxpy:CLARABEL, or
-``HighspyBackend(solver="ipm", run_crossover="off")``) returns a more
-central dual; which one makes better progress is data dependent.
+Why central duals by default.  The master is degenerate: many margins sit
+at +-1/2, so the optimal duals are not unique.  A simplex backend hands the
+oracle a *vertex* of the optimal dual face, concentrated on a few examples;
+the oracle then keeps finding rules that violate (17) at that vertex but
+not at other optimal duals, so adding them leaves R where it was and column
+generation does not stop (with exact stumps on breast cancer, R is optimal
+from round 1 yet the dedicated simplex had not stopped after 2000 rounds).
+Interior point without crossover returns a point in the relative interior
+of the optimal face, where a rule violates (17) only if it is priced out by
+few optimal duals: the same runs stop in 50-60 rounds at the same R.  The
+stop decision is the same test (the best edge at optimal duals <= lam + tol)
+and with an exact oracle it certifies optimality whichever optimal dual is
+priced.
+
+Sparsity.  If one training example is classified correctly by every rule of
+positive weight, its upper constraint gives ||mu||_1 <= 1/2 and so
+R >= 1/2 - (max_j tau_j - lam)/2, attained by the best single rule with
+mu_j = 1/2: the LP often keeps one base rule (or a face of equally good
+ones), as the paper's L1 term intends.
 
 The pricing class must be closed under negation (the paper assumes
 -h in H): the loop only sees the largest edge d . u, and optimality needs
@@ -201,9 +214,9 @@ class RMBoost(Master):
 
     kind = "lp"
     name = "RMBoost"
-    #: solved by default by the "dedicated" backend (its minimax dual simplex on (17));
-    #: "highspy" (one live HiGHS model of (16)) and cvxpy too
-    default_backend = "dedicated"
+    #: solved by default by HiGHS's interior point without crossover (central duals, see the
+    #: module docstring); "dedicated" (its minimax dual simplex on (17)), "highspy" and cvxpy too
+    default_backend = "highspy:ipm"
     #: a dual constraint counts as strictly satisfied when |d . u_j| < lam - prune_tol
     prune_tol: float = 1e-7
     #: a weight counts as zero when |mu_j| <= zero_tol
