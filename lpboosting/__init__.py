@@ -19,6 +19,8 @@ __version__ = "0.1.0"
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     "ColumnGenerationResult": "lpboosting.colgen",
+    "ColumnPool": "lpboosting.colgen",
+    "Smoothing": "lpboosting.colgen",
     "History": "lpboosting.colgen",
     "RoundRecord": "lpboosting.colgen",
     "column_generation": "lpboosting.colgen",

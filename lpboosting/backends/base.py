@@ -64,44 +64,67 @@ def _digest(u: np.ndarray) -> bytes:
 class ColumnStore:
     """Every column a session was given, and which of them are still in the live master.
 
-    Columns are numbered by the order of :meth:`add` (session index j) and
-    kept in a matrix that grows by doubling.  ``active`` lists the session
-    indices of the columns in the live master, in order; :meth:`remove`
-    takes columns out of it (Algorithm 1 of RMBoost, Steps 14-16).  A column
-    is removed at most once: a column equal to one removed before is kept
-    for good (``removable`` is False for it), which bounds the removals by
-    the size of a finite class and so keeps column generation finite.
+    Columns are numbered by the order of :meth:`add` (session index j); with
+    ``keep_data`` they are kept in a matrix that grows by doubling (sessions
+    that re-read the active columns need them).  ``active`` lists the
+    session indices of the columns in the live master, in order; ``idle``
+    counts, per active column, the consecutive solves it has been inactive;
+    :meth:`remove` takes columns out.  A column is known by its values: one
+    equal to a removed column *re-enters*, and one that has been removed
+    ``max_removals`` times is kept for good (``removable`` is False for it),
+    which bounds the removals by the size of a finite class and so keeps
+    column generation finite (:mod:`lpboosting.masters.pool`).
     """
 
-    def __init__(self, n_samples: int) -> None:
-        self.data = np.empty((n_samples, 16))
+    def __init__(self, n_samples: int, keep_data: bool = True, max_removals: int = 1) -> None:
+        self.keep_data = keep_data
+        self.max_removals = max_removals
+        self.data = np.empty((n_samples, 16 if keep_data else 0))
         self.size = 0
         #: session indices of the columns in the live master
         self.active: list[int] = []
         #: session indices removed so far, in order of removal
         self.removed: list[int] = []
-        #: per active column: may it be removed
+        #: per active column: may it be removed, and for how many solves it has been inactive
         self.removable: list[bool] = []
-        self._removed_keys: set[bytes] = set()
+        self.idle: list[int] = []
+        #: columns added again after a removal
+        self.reentered = 0
+        self._keys: list[bytes] = []
+        self._removals: dict[bytes, int] = {}
 
     def add(self, u: np.ndarray) -> int:
         """Store u as a new active column; returns its session index."""
-        if self.size == self.data.shape[1]:
-            grown = np.empty((self.data.shape[0], 2 * self.data.shape[1]))
-            grown[:, :self.size] = self.data[:, :self.size]
-            self.data = grown
-        self.data[:, self.size] = u
-        self.removable.append(not (self._removed_keys and _digest(u) in self._removed_keys))
+        if self.keep_data:
+            if self.size == self.data.shape[1]:
+                grown = np.empty((self.data.shape[0], 2 * self.data.shape[1]))
+                grown[:, :self.size] = self.data[:, :self.size]
+                self.data = grown
+            self.data[:, self.size] = u
+        key = _digest(u)
+        removals = self._removals.get(key, 0)
+        self.reentered += removals > 0
+        self._keys.append(key)
+        self.removable.append(removals < self.max_removals)
+        self.idle.append(0)
         self.active.append(self.size)
         self.size += 1
         return self.size - 1
 
     def columns(self, index: np.ndarray) -> np.ndarray:
         """The stored columns with these session indices (N x len(index))."""
+        if not self.keep_data:
+            raise RuntimeError("this column store keeps no column data")
         return self.data[:, index]
 
     def active_columns(self) -> np.ndarray:
         return self.columns(np.asarray(self.active, dtype=int))
+
+    def due(self, inactive: np.ndarray, inactive_rounds: int) -> np.ndarray:
+        """Count this solve's inactive columns; positions (in ``active``) due for removal:
+        inactive in ``inactive_rounds`` consecutive solves and still removable."""
+        self.idle = [i + 1 if flag else 0 for i, flag in zip(self.idle, inactive)]
+        return np.flatnonzero([i >= inactive_rounds and r for i, r in zip(self.idle, self.removable)])
 
     def remove(self, positions: np.ndarray) -> None:
         """Take the active columns at these positions (in ``active``) out of the live master."""
@@ -109,28 +132,34 @@ class ColumnStore:
             return
         index = np.asarray(self.active, dtype=int)
         for j in index[positions]:
-            self._removed_keys.add(_digest(self.data[:, j]))
+            key = self._keys[j]
+            self._removals[key] = self._removals.get(key, 0) + 1
         self.removed.extend(int(j) for j in index[positions])
         keep = np.ones(index.size, dtype=bool)
         keep[positions] = False
         self.active = [int(j) for j in index[keep]]
         self.removable = [r for r, k in zip(self.removable, keep) if k]
+        self.idle = [i for i, k in zip(self.idle, keep) if k]
 
 
 class ColumnStoreSession(MasterSession):
-    """A session that keeps its columns in a :class:`ColumnStore`, for masters that remove columns.
+    """A session that keeps its columns in a :class:`ColumnStore`, for masters with a column pool.
 
-    After each solve :meth:`finish` asks the master which active columns to
-    remove (``master.removable(solution)``: a mask over the active columns,
-    or None), never removes a column that came back after a removal, and
-    expands ``weights`` (and ``info["dual_edges"]``, when present) to one
-    entry per column ever added (0 and NaN for removed columns).
+    After each solve :meth:`finish` asks the master which active columns are
+    inactive (``master.inactive(solution)``), and removes those that the
+    master's pool (``master.pool``, a
+    :class:`~lpboosting.masters.pool.ColumnPool`) says are due; it expands
+    ``weights`` (and ``info["dual_edges"]``, when present) to one entry per
+    column ever added (0 and NaN for removed columns).  A session removes
+    the columns from its own live model with the positions :meth:`finish`
+    returns.
     """
 
-    def __init__(self, master: Master, n_samples: int) -> None:
+    def __init__(self, master: Master, n_samples: int, keep_data: bool = True) -> None:
         super().__init__(n_samples)
         self.master = master
-        self.store = ColumnStore(n_samples)
+        self.pool = master.pool
+        self.store = ColumnStore(n_samples, keep_data, self.pool.max_removals if self.pool else 1)
 
     @property
     def active(self) -> list[int]:
@@ -151,11 +180,11 @@ class ColumnStoreSession(MasterSession):
             raise ValueError(f"add at least one column before solving the {self.master.name} master")
 
     def finish(self, solution: MasterSolution) -> np.ndarray:
-        """Expand the solution to every added column, then remove what the master removes.
+        """Expand the solution to every added column, then remove what the pool says is due.
 
         Returns the positions (in ``active`` before removal) of the removed columns.
         """
-        mask = self.master.removable(solution)
+        mask = self.master.inactive(solution) if self.pool is not None else None
         index = np.asarray(self.store.active, dtype=int)
         weights = np.zeros(self.n_columns)
         weights[index] = solution.weights
@@ -167,11 +196,13 @@ class ColumnStoreSession(MasterSession):
         solution.info["active_columns"] = index.copy()
         positions = np.empty(0, dtype=int)
         if mask is not None and index.size:
-            positions = np.flatnonzero(mask & np.asarray(self.store.removable, dtype=bool))
+            positions = self.store.due(mask, self.pool.inactive_rounds)
         self.store.remove(positions)
         record = solution.info.setdefault("record", {})
         record["removed"] = int(positions.size)
         record["active"] = len(self.store.active)
+        if self.pool is not None:
+            record["reentered"] = self.store.reentered
         return positions
 
 

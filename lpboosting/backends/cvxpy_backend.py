@@ -16,13 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from lpboosting.backends.base import Backend, ColumnStoreSession, MasterSession, check_column
+from lpboosting.backends.base import Backend, ColumnStoreSession, check_column
 from lpboosting.backends.entropy_session import EntropySession
 from lpboosting.backends.table import SOLVER_KINDS, SOLVER_PACKAGES
 from lpboosting.errors import SolverNotInstalledError
 from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution
 from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
-from lpboosting.masters.rmboost import RMBoost
 from lpboosting.status import SolveStatus
 
 #: tightened tolerances of the interior-point / first-order solvers, at which their answers
@@ -164,33 +163,12 @@ def project_with_cvxpy(master: EntropyMaster, U: np.ndarray, state: dict[str, An
     )
 
 
-class CvxpyRebuildSession(MasterSession):
-    """Keeps the columns; rebuilds and solves the cvxpy statement on each solve."""
+class CvxpyRebuildSession(ColumnStoreSession):
+    """Keeps the columns; rebuilds and solves the cvxpy statement over the active ones on each
+    solve (the reference path).  A master with a column pool (LPBoost's ``pool``, RMBoost's
+    ``prune``) has its inactive columns left out of later statements."""
 
     def __init__(self, master: Master, n_samples: int, backend: CvxpyBackend) -> None:
-        super().__init__(n_samples)
-        self.master = master
-        self.backend = backend
-        self.backend_name = backend.name
-        self._columns: list[np.ndarray] = []
-        self.edges: list[float | None] = []
-
-    def add_column(self, column, edge=None):
-        column = np.asarray(column, dtype=float)
-        if column.shape != (self.n_samples,):
-            raise ValueError(f"a column must have shape ({self.n_samples},), got {column.shape}")
-        self._columns.append(column)
-        self.edges.append(edge)
-        self.n_columns += 1
-
-    def solve(self) -> MasterSolution:
-        return self.backend.solve_master(self.master, np.column_stack(self._columns))
-
-
-class RMBoostCvxpySession(ColumnStoreSession):
-    """RMBoost's cvxpy statement rebuilt over the active columns at each solve (reference path)."""
-
-    def __init__(self, master: RMBoost, n_samples: int, backend: CvxpyBackend) -> None:
         super().__init__(master, n_samples)
         self.backend = backend
         self.backend_name = backend.name
@@ -200,8 +178,11 @@ class RMBoostCvxpySession(ColumnStoreSession):
 
     def solve(self) -> MasterSolution:
         self.require_columns()
-        solution = self.backend.solve_master(self.master, self.store.active_columns())
+        U = self.store.active_columns()
+        solution = self.backend.solve_master(self.master, U)
         if solution.ok:
+            if self.pool is not None and "dual_edges" not in solution.info:
+                solution.info["dual_edges"] = solution.distribution @ U
             self.finish(solution)
         return solution
 

@@ -48,7 +48,6 @@ SESSIONS: dict[tuple[str, type[Master]], Any] = {
     ("minimax-simplex", RMBoost): _B + "dedicated.minimax_session:MinimaxSimplexSession",
     ("newton", SoftBoost): _B + "dedicated.newton_projection:softboost_session",
     ("newton", ERLPBoost): _B + "dedicated.newton_projection:erlpboost_session",
-    ("cvxpy", RMBoost): _B + "cvxpy_backend:RMBoostCvxpySession",
     ("cvxpy", EntropyMaster): _B + "cvxpy_backend:entropy_session",
     ("cvxpy", Master): _B + "cvxpy_backend:CvxpyRebuildSession",
 }

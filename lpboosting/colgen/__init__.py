@@ -4,8 +4,9 @@ from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.colgen.loop import ColumnGenerationResult, column_generation
 from lpboosting.colgen.solve import project_master, solve_master
 from lpboosting.colgen.stabilization import Smoothing
+from lpboosting.masters.pool import ColumnPool
 
 __all__ = [
-    "ColumnGenerationResult", "History", "RoundRecord", "Smoothing", "column_generation",
+    "ColumnGenerationResult", "ColumnPool", "History", "RoundRecord", "Smoothing", "column_generation",
     "project_master", "solve_master",
 ]

@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 from lpboosting.estimators.base import NU, NU_MESSAGE, ColumnGenerationClassifier
 from lpboosting.masters.lpboost import LPBoost
+from lpboosting.masters.pool import ColumnPool
 
 
 class LPBoostClassifier(ColumnGenerationClassifier):
@@ -38,6 +39,13 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         dual smoothing ("smoothing" or a ``Smoothing``), a time limit in
         seconds, the rounds without progress after which the fit stops as
         "stalled".  A fit that ends early keeps its model and warns.
+    pool : ColumnPool, dict or None, default None
+        Column management (:mod:`lpboosting.masters.pool`): e.g.
+        ``ColumnPool(inactive_rounds=10, max_removals=2)`` deletes a
+        hypothesis from the master once it has had zero weight and a slack
+        edge constraint for 10 solves; it re-enters when priced again.  The
+        optimum is the same; ``weights_`` keeps one entry per hypothesis
+        added (0 for deleted ones).  None keeps every hypothesis.
 
     Attributes
     ----------
@@ -45,7 +53,8 @@ class LPBoostClassifier(ColumnGenerationClassifier):
     weights_, distribution_, hypotheses_, n_rounds_, status_, result_.
     """
 
-    _parameter_constraints: dict[str, Any] = {**ColumnGenerationClassifier._parameter_constraints, "nu": NU}
+    _parameter_constraints: dict[str, Any] = {**ColumnGenerationClassifier._parameter_constraints, "nu": NU,
+                                              "pool": [None, dict, ColumnPool]}
     _parameter_messages = {"nu": NU_MESSAGE}
 
     def __init__(
@@ -61,6 +70,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         stabilization: Any = None,
         time_limit: float | None = None,
         stall_rounds: int | None = None,
+        pool: "ColumnPool | dict | None" = None,
     ) -> None:
         self.nu = nu
         self.oracle = oracle
@@ -73,6 +83,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         self.stabilization = stabilization
         self.time_limit = time_limit
         self.stall_rounds = stall_rounds
+        self.pool = pool
 
     def _make_master(self, n_samples: int) -> LPBoost:
-        return LPBoost(self.nu)
+        return LPBoost(self.nu, pool=self.pool)

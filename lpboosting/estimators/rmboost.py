@@ -7,6 +7,7 @@ from typing import Any, Callable
 import numpy as np
 
 from lpboosting.estimators.base import ColumnGenerationClassifier
+from lpboosting.masters.pool import ColumnPool
 from lpboosting.masters.rmboost import RMBoost
 from lpboosting.params import Explain, Integral, Interval, Real
 
@@ -66,9 +67,11 @@ class RMBoostClassifier(ColumnGenerationClassifier):
     tol : float, default 1e-6
         Stop when the best new edge is <= lam + tol.
     max_rounds : int, default 200
-    prune : bool, default True
+    prune : bool or ColumnPool, default True
         Remove base rules whose dual constraints are strictly satisfied
-        (Algorithm 1, Steps 14-16).
+        (Algorithm 1, Steps 14-16; a rule removed once stays when it comes
+        back).  A :class:`~lpboosting.masters.pool.ColumnPool` removes them by
+        another policy (after K inactive solves, at most m times).
     callback : callable, optional
         Called with each :class:`~lpboosting.colgen.RoundRecord` (its
         ``extra`` holds ``risk``, ``removed``, ``active``); a truthy return
@@ -106,7 +109,7 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         **ColumnGenerationClassifier._parameter_constraints,
         "lam": [Interval(Real, 0, None, closed="neither"), None],
         "max_leaf_nodes": [Interval(Integral, 2, None, closed="left"), None],
-        "prune": ["boolean"],
+        "prune": ["boolean", ColumnPool],
     }
     _parameter_messages = {
         "lam": Explain(

@@ -8,11 +8,12 @@ from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution
 from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
 from lpboosting.masters.erlpboost import ERLPBoost
 from lpboosting.masters.lpboost import LPBoost, soft_margin
+from lpboosting.masters.pool import ColumnPool
 from lpboosting.masters.registry import MASTERS, MasterSpec, make_master
 from lpboosting.masters.rmboost import RMBoost
 from lpboosting.masters.softboost import SoftBoost, TotalBoost
 
 __all__ = [
-    "CvxpyStatement", "ERLPBoost", "EntropyMaster", "LPBoost", "MASTERS", "Master", "MasterSolution",
+    "ColumnPool", "CvxpyStatement", "ERLPBoost", "EntropyMaster", "LPBoost", "MASTERS", "Master", "MasterSolution",
     "MasterSpec", "ProjectionResult", "RMBoost", "SoftBoost", "TotalBoost", "make_master", "soft_margin",
 ]

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from lpboosting.masters.pool import ColumnPool
 from lpboosting.status import SolveStatus
 
 
@@ -151,8 +152,14 @@ class Master(ABC):
     def converged(self, solution: MasterSolution, edge: float, tol: float) -> bool:
         """True when no column with this edge can improve the master by more than tol."""
 
-    def removable(self, solution: MasterSolution) -> np.ndarray | None:
-        """Mask of the active columns to remove from the master after this solve (None: keep all)."""
+    #: the column pool of the restricted master (:mod:`lpboosting.masters.pool`): when a session
+    #: deletes inactive columns; None keeps every column
+    pool: "ColumnPool | None" = None
+
+    def inactive(self, solution: MasterSolution) -> np.ndarray | None:
+        """Mask of the solution's columns that are inactive: zero weight and a strictly
+        satisfied dual constraint, so that deleting them keeps the solution optimal.
+        None when the master has no such notion (then its columns are never deleted)."""
         return None
 
     def params(self) -> dict[str, Any]:

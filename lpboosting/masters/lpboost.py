@@ -15,6 +15,7 @@ from lpboosting.masters.base import (
     MasterSolution,
     check_unit_interval,
 )
+from lpboosting.masters.pool import ColumnPool, make_pool
 from lpboosting.status import SolveStatus
 
 
@@ -72,22 +73,40 @@ class LPBoost(Master):
     nu:
         Fraction in (0, 1]; the paper's capping parameter is nu * N.  At most
         about nu*N examples can have margin below rho.
+    pool:
+        None keeps every hypothesis in the master.  A
+        :class:`~lpboosting.masters.pool.ColumnPool` (or a dict of its
+        fields) deletes hypotheses that stayed inactive, w_m = 0 and
+        d . u^m < gamma, for its ``inactive_rounds`` solves; they re-enter
+        when the oracle prices them again.  The optimum is unchanged.
     """
 
     kind = "lp"
     name = "LPBoost"
+    #: a weight counts as zero when w_m <= zero_tol
+    zero_tol: float = 1e-9
+    #: an edge row counts as strictly satisfied when d . u^m < gamma - slack_tol
+    slack_tol: float = 1e-7
 
-    def __init__(self, nu: float = 0.1) -> None:
+    def __init__(self, nu: float = 0.1, pool: "ColumnPool | dict | None" = None) -> None:
         self.nu = check_nu(nu)
+        self.pool = make_pool(pool)
 
     def cap(self, n_samples: int) -> float:
         return 1.0 / (self.nu * n_samples)
 
     def params(self):
-        return {"nu": self.nu}
+        return {"nu": self.nu} | ({"pool": self.pool.to_dict()} if self.pool else {})
 
     def __repr__(self) -> str:
-        return f"LPBoost(nu={self.nu!r})"
+        return f"LPBoost(nu={self.nu!r}" + (f", pool={self.pool!r})" if self.pool else ")")
+
+    def inactive(self, solution: MasterSolution) -> np.ndarray | None:
+        """w_m = 0 and d . u^m < gamma strictly (needs ``info["dual_edges"]`` from the session)."""
+        edges = solution.info.get("dual_edges")
+        if edges is None:
+            return None
+        return (solution.weights <= self.zero_tol) & (np.asarray(edges) < solution.gamma - self.slack_tol)
 
     # -- column generation ---------------------------------------------------------
     def bound(self, solution: MasterSolution, edge: float) -> float:

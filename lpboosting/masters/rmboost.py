@@ -68,7 +68,10 @@ unique); without the safeguard a solver that returns a different optimal
 dual each round (e.g. a cvxpy rebuild) can remove and re-add the same base
 rules forever at the optimum.  With it, a finite class of base rules gives a
 finite number of removals, after which the column set only grows, so column
-generation terminates.
+generation terminates.  This rule is one policy of the column pool
+(:mod:`lpboosting.masters.pool`, ``ColumnPool(inactive_rounds=1,
+max_removals=1)``); ``prune`` also takes any other ``ColumnPool``, e.g. one
+that deletes a column only after 10 inactive solves.
 
 Backends (:mod:`lpboosting.backends`).  ``"highspy:ipm"`` (the default)
 keeps one HiGHS model of (16) and solves it by interior point without
@@ -115,6 +118,7 @@ from typing import Any
 import numpy as np
 
 from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution
+from lpboosting.masters.pool import ColumnPool, make_pool
 from lpboosting.status import SolveStatus
 
 __all__ = ["RMBoost", "check_lam", "minimax_objective", "oracle_weighting", "paper_duals"]
@@ -205,11 +209,13 @@ class RMBoost(Master):
     lam:
         lam > 0 (finite); None means 1/sqrt(n), fixed when the session opens.
     prune:
-        Remove columns whose dual constraint is strictly satisfied
+        True: remove columns whose dual constraint is strictly satisfied
         (|d . u_j| < lam - ``prune_tol``) and whose weight is zero
         (|mu_j| <= ``zero_tol``) after each solve (Algorithm 1, Steps 14-16),
         except columns equal to one removed before (anti-cycling safeguard,
-        see the module docstring).
+        see the module docstring).  False: keep every column.  A
+        :class:`~lpboosting.masters.pool.ColumnPool`: delete such columns by
+        that policy.
     """
 
     kind = "lp"
@@ -222,11 +228,17 @@ class RMBoost(Master):
     #: a weight counts as zero when |mu_j| <= zero_tol
     zero_tol: float = 1e-9
 
-    def __init__(self, lam: float | None = None, prune: bool = True) -> None:
+    def __init__(self, lam: float | None = None, prune: "bool | ColumnPool" = True) -> None:
         self.lam = check_lam(lam)
-        if not isinstance(prune, (bool, np.bool_)):
-            raise ValueError(f"prune must be True or False, got {prune!r}")
-        self.prune = bool(prune)
+        if not isinstance(prune, (bool, np.bool_, ColumnPool)):
+            raise ValueError(f"prune must be True, False or a ColumnPool, got {prune!r}")
+        self.prune = prune if isinstance(prune, ColumnPool) else bool(prune)
+
+    @property
+    def pool(self) -> ColumnPool | None:  # type: ignore[override]
+        """``prune=True``: Algorithm 1's rule (:data:`~lpboosting.masters.pool.ALGORITHM_1`);
+        False: keep every column; a :class:`~lpboosting.masters.pool.ColumnPool`: that policy."""
+        return make_pool(self.prune)
 
     def lam_for(self, n_samples: int) -> float:
         """lam for n examples: the given value, or 1/sqrt(n) (the paper's default)."""
@@ -237,7 +249,8 @@ class RMBoost(Master):
         return 1.0 / math.sqrt(n_samples)
 
     def params(self) -> dict[str, Any]:
-        return {"lam": self.lam, "prune": self.prune}
+        prune = self.prune.to_dict() if isinstance(self.prune, ColumnPool) else self.prune
+        return {"lam": self.lam, "prune": prune}
 
     def __repr__(self) -> str:
         return f"RMBoost(lam={self.lam!r}, prune={self.prune!r})"
@@ -325,8 +338,6 @@ class RMBoost(Master):
         """Mask of the columns Algorithm 1 removes: |d . u_j| < lam strictly and mu_j = 0."""
         return (np.abs(dual_edges) < lam - self.prune_tol) & (np.abs(mu) <= self.zero_tol)
 
-    def removable(self, solution: MasterSolution) -> np.ndarray | None:
-        """With ``prune``: :meth:`prunable` over the solution's columns (Algorithm 1, Steps 14-16)."""
-        if not self.prune:
-            return None
+    def inactive(self, solution: MasterSolution) -> np.ndarray:
+        """:meth:`prunable` over the solution's columns; the pool deletes them (Steps 14-16)."""
         return self.prunable(solution.info["dual_edges"], solution.weights, float(solution.gamma))
