@@ -350,7 +350,7 @@ def _write_mps(master, U: np.ndarray, path: Path) -> None:
     from lpboosting.backends import HighspyBackend
 
     n, t = U.shape
-    session = HighspyBackend().open(master, n)
+    session = HighspyBackend("rows").open(master, n)  # one dense row d . u_j - gamma <= 0 per column
     for j in range(t):
         session.add_column(U[:, j])
     h = session.model
@@ -466,7 +466,7 @@ def _cancer_lpboost_snapshots() -> list[dict[str, Any]]:
 
     X, y = breast_cancer()
     nu, tol = 0.1, 1e-9
-    res = column_generation(LPBoost(nu), Stumps(X, y), backend="highspy", tol=tol, max_rounds=1000)
+    res = column_generation(LPBoost(nu), Stumps(X, y), backend="highspy:rows", tol=tol, max_rounds=1000)
     if res.status != "converged":
         raise AssertionError(f"the breast-cancer LPBoost run did not converge: {res.status}")
     T = res.columns.shape[1]
@@ -478,7 +478,7 @@ def _cancer_lpboost_snapshots() -> list[dict[str, Any]]:
             "name": f"lpboost-cancer-{label}", "master": "LPBoost", "params": {"nu": nu},
             "arrays": _stump_arrays(res, X, y, t),
             "source": ("lpboosting.datasets.breast_cancer() (scikit-learn's bundled copy, 569 x 30); "
-                       f"column_generation(LPBoost({nu}), Stumps(X, y), backend='highspy', tol={tol:g})"),
+                       f"column_generation(LPBoost({nu}), Stumps(X, y), backend='highspy:rows', tol={tol:g})"),
             "description": (f"LPBoost with exact stumps on breast cancer (nu = {nu}): {what}."),
         })
     return out

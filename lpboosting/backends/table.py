@@ -43,7 +43,8 @@ _B = "lpboosting.backends."
 #: (solver, master class) -> the session factory ``factory(master, n_samples, backend)``, named
 #: by "module:attribute" (or given as the callable itself, e.g. by a plug-in at run time)
 SESSIONS: dict[tuple[str, type[Master]], Any] = {
-    ("highspy", LPBoost): _B + "highs.lpboost:HighsEdgeLP",
+    ("highspy", LPBoost): _B + "highs.lpboost:HighsDeltaEdgeLP",
+    ("highspy-rows", LPBoost): _B + "highs.lpboost:HighsEdgeLP",
     ("highspy", RMBoost): _B + "highs.rmboost:HighsMinimaxLP",
     ("minimax-simplex", RMBoost): _B + "dedicated.minimax_session:MinimaxSimplexSession",
     ("newton", SoftBoost): _B + "dedicated.newton_projection:softboost_session",
@@ -140,10 +141,11 @@ def known_backends() -> list[str]:
     """Every backend name :func:`available` lists (installed or not).
 
     The backends of :data:`BACKENDS`, HiGHS's interior point without crossover
-    (``highspy:ipm``, RMBoost's default) and one ``cvxpy:SOLVER`` per solver of
+    (``highspy:ipm``, RMBoost's default), LPBoost's model with dense rows
+    (``highspy:rows``) and one ``cvxpy:SOLVER`` per solver of
     :data:`SOLVER_KINDS`.
     """
-    return list(BACKENDS) + ["highspy:ipm"] + [f"cvxpy:{s}" for s in SOLVER_KINDS]
+    return list(BACKENDS) + ["highspy:ipm", "highspy:rows"] + [f"cvxpy:{s}" for s in SOLVER_KINDS]
 
 
 def construct(name: str, **options: Any) -> "Backend":

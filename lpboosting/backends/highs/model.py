@@ -80,7 +80,11 @@ def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> MasterSol
 #: optimality tolerance of 1e-10 (HiGHS's 1e-8 leaves objectives off by about 1e-8)
 VARIANTS: dict[str, dict[str, Any]] = {
     "ipm": {"solver": "ipm", "run_crossover": "off", "ipm_optimality_tolerance": 1e-10},
+    "rows": {},
 }
+#: variants that run other sessions of the table first: ``"highspy:rows"`` writes LPBoost's
+#: hypotheses as dense rows d . u - gamma <= 0 (the model before the difference encoding)
+VARIANT_SOLVERS: dict[str, tuple[str, ...]] = {"rows": ("highspy-rows", "highspy")}
 
 
 class HighspyBackend(Backend):
@@ -91,7 +95,11 @@ class HighspyBackend(Backend):
     (``"highspy:ipm"``) solves every round by interior point without
     crossover: the duals handed to the oracle are *central* (the master's
     optimal dual face is large when it is degenerate, and a vertex of it is
-    a poor price), at the cost of no warm start.
+    a poor price), at the cost of no warm start.  LPBoost's model writes each
+    +-1 hypothesis as its difference from the closest earlier one
+    (:class:`~lpboosting.backends.highs.lpboost.HighsDeltaEdgeLP`);
+    ``"highspy:rows"`` keeps the dense rows d . u - gamma <= 0
+    (:class:`~lpboosting.backends.highs.lpboost.HighsEdgeLP`).
     """
 
     name = "highspy"
@@ -105,7 +113,8 @@ class HighspyBackend(Backend):
                 raise ValueError(f"unknown HiGHS variant {variant!r}; choose one of {', '.join(VARIANTS)}")
             options = {**VARIANTS[key], **options}
             self.name = f"highspy:{key}"
-            self.incremental = False
+            self.solvers = VARIANT_SOLVERS.get(key, self.solvers)
+            self.incremental = key != "ipm"
         super().__init__(**options)
 
     def is_available(self) -> bool:
