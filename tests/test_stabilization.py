@@ -238,3 +238,18 @@ def test_the_classifiers_stop_honestly_and_keep_their_model():
     assert smooth.objective_ == pytest.approx(plain.objective_, abs=1e-7)
     with pytest.raises(ValueError, match="stabilization"):
         LPBoostClassifier(stabilization="box").fit(X, y)
+
+
+@pytest.mark.parametrize("data", sorted(DATASETS))
+def test_the_classifier_defaults_smoothing_and_20_columns_reach_the_full_lp(data):
+    from lpboosting import LPBoostClassifier
+
+    X, y = DATASETS[data]()
+    clf = LPBoostClassifier(tol=1e-9)
+    assert (clf.columns_per_round, clf.stabilization) == (20, "smoothing")
+    clf.fit(X, y)
+    assert clf.status_ == "converged"
+    assert clf.history_.meta["columns_per_round"] == 20 and clf.history_.meta["stabilization"]
+    full = soft_margin_lp(all_stump_columns(X, y), clf.nu)["value"]
+    assert clf.objective_ == pytest.approx(full, abs=1e-7)
+    assert clf.history_[-1].gap <= 1e-9
