@@ -193,3 +193,10 @@ class HighsDeltaEdgeLP(ColumnStoreSession):
             return solution
 
         return run_model(h, n, self.backend_name, read)
+
+    @property
+    def model(self):
+        """The live ``highspy.Highs`` model (for inspection or export), with the columns added
+        since the last solve written in."""
+        self._write_pending()
+        return self._h
