@@ -479,12 +479,13 @@ def backends_cmd(show_all: bool) -> int:
 
 
 @cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-@click.argument("which", type=click.Choice(["lpboost", "entropy", "rmboost", "colgen"]))
+@click.argument("which", type=click.Choice(["lpboost", "entropy", "rmboost", "colgen", "scale"]))
 @click.argument("rest", nargs=-1, type=click.UNPROCESSED)
 def bench(which: str, rest: tuple[str, ...]) -> int:
     """Benchmarks: lpboost (highspy vs cvxpy rebuild vs bare HiGHS), entropy (dedicated vs conic),
-    rmboost (Pima, 10-leaf trees), colgen (plain vs stabilised vs k columns a round); options after
-    the name go to the benchmark (see its --help)."""
+    rmboost (Pima, 10-leaf trees), colgen (plain vs stabilised vs k columns a round), scale (LPBoost
+    on the twonorm generator up to 10^6 rows, peak memory); options after the name go to the
+    benchmark (see its --help)."""
     import importlib
 
     importlib.import_module(f"lpboosting.benchmark.{which}").main(list(rest))

@@ -41,3 +41,24 @@ def softboost_synthetic(
     perm = rng.permutation(n_rows)
     train, test = perm[:n_train], perm[n_train:]
     return X[train], y[train], X[test], y[test]
+
+
+def twonorm(n_rows: int = 7400, n_features: int = 20, random_state: int | None = 0
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Breiman's twonorm (*Bias, variance and arcing classifiers*, 1996), of any size.
+
+    Two Gaussians with identity covariance and means +-a (1, ..., 1),
+    a = 2 / sqrt(n_features); each row's class is +1 or -1 with probability
+    1/2.  The Bayes rule is sign(sum x) with error Phi(-2), about 2.3 %.
+    KEEL's ``twonorm`` is one draw of 7400 rows.  Returns X (n_rows x
+    n_features) and y in {-1, +1}.
+    """
+    if int(n_rows) != n_rows or n_rows < 2:
+        raise ValueError(f"n_rows must be an integer >= 2, got {n_rows!r}")
+    if int(n_features) != n_features or n_features < 1:
+        raise ValueError(f"n_features must be an integer >= 1, got {n_features!r}")
+    rng = np.random.default_rng(random_state)
+    y = rng.choice([-1.0, 1.0], size=int(n_rows))
+    X = rng.standard_normal((int(n_rows), int(n_features)))
+    X += (2.0 / np.sqrt(n_features)) * y[:, None]
+    return X, y

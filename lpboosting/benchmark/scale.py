@@ -1,0 +1,168 @@
+"""LPBoost at scale: rounds, seconds and peak memory on Breiman's twonorm generator, N = 5 000 to 10^6.
+
+What is measured
+----------------
+LPBoost (nu = ``--nu``, 0.1) with exact stumps on ``lpboosting.datasets.twonorm``
+(20 features) at each ``--sizes`` N, run to a certified gap <= ``--tol``
+(1e-4) or to ``--time-limit`` seconds:
+
+``default``
+    the library's defaults for a user: ``LPBoostClassifier``'s loop
+    (smoothing, 20 columns a round) on the default ``highspy`` model (each
+    hypothesis written as its difference from the closest earlier one);
+``rows``
+    the loop and model the library had before: one column a round at the
+    master's vertex dual, every hypothesis a dense row of the HiGHS model
+    (``backend="highspy:rows"``); run only up to ``--rows-max`` rows, where it
+    finishes.
+
+Every run is a separate process (so its peak resident memory is its own,
+read from ``getrusage`` of the child), started one after the other. Per run:
+status, rounds, columns, the final gap (certified: the best bound of an
+exact oracle minus the master's value), seconds in all, in the master and in
+pricing, and the peak memory; per size, the time ratio of ``rows`` to
+``default`` where both ran.  Progress lines go to stderr while a run works.
+
+Run::
+
+    python -m lpboosting.benchmark.scale                       # 5e3, 5e4, 5e5, 1e6 rows (long)
+    python -m lpboosting.benchmark.scale --sizes 5000 20000 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import resource
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from lpboosting.benchmark.common import machine_info, write_json
+
+SIZES = (5_000, 50_000, 500_000, 1_000_000)
+CONFIGS = ("default", "rows")
+
+
+def _peak_gb() -> float:
+    """Peak resident memory of this process in GB (ru_maxrss is in KB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024.0 ** 3 if sys.platform == "darwin" else 1024.0 ** 2)
+
+
+def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: int, progress: int) -> dict[str, Any]:
+    """One run, in a child process: the figures of the table row."""
+    from lpboosting import column_generation
+    from lpboosting.datasets import twonorm
+    from lpboosting.masters import LPBoost
+    from lpboosting.oracles import Stumps
+
+    X, y = twonorm(n, random_state=seed)
+    options = ({"columns_per_round": 20, "stabilization": "smoothing"} if config == "default"
+               else {"backend": "highspy:rows"})
+    start = time.perf_counter()
+
+    def report(record):
+        if progress and record.round % progress == 0:
+            gap = "-" if record.gap is None else f"{record.gap:.1e}"
+            print(f"    [{config} N={n}] round {record.round}, {record.n_columns} columns, gap {gap}, "
+                  f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+
+    setup = time.perf_counter()
+    oracle = Stumps(X, y)
+    setup = time.perf_counter() - setup
+    res = column_generation(LPBoost(nu), oracle, tol=tol, max_rounds=1_000_000, time_limit=time_limit,
+                            callback=report, **options)
+    seconds = time.perf_counter() - start
+    history = res.history
+    return {
+        "config": config, "n": n, "status": res.status, "rounds": len(history),
+        "columns": int(res.columns.shape[1]), "objective": float(res.objective),
+        "gap": history[-1].gap if len(history) else None, "seconds": seconds,
+        "setup_seconds": setup,
+        "master_seconds": float(sum(r.master_seconds for r in history)),
+        "pricing_seconds": float(sum(r.pricing_seconds for r in history))
+        + float(history.meta.get("initial_pricing_seconds", 0.0)),
+        "peak_gb": _peak_gb(),
+    }
+
+
+def _child(queue: Any, args: tuple) -> None:
+    try:
+        queue.put(_run(*args))
+    except BaseException as exc:  # reported in the table, not lost in the child
+        queue.put({"config": args[0], "n": args[1], "status": f"error: {type(exc).__name__}: {exc}"})
+
+
+def run_in_child(*args: Any) -> dict[str, Any]:
+    """:func:`_run` in a fresh process (spawned), so that its peak memory is its own."""
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_child, args=(queue, args))
+    proc.start()
+    result = queue.get()
+    proc.join()
+    return result
+
+
+def format_row(r: dict[str, Any]) -> str:
+    if "rounds" not in r:
+        return f"  {r['config']:8s} {r['n']:>9d}  {r['status']}"
+    gap = "-" if r["gap"] is None else f"{r['gap']:.1e}"
+    return (f"  {r['config']:8s} {r['n']:>9d} {r['status']:10s} {r['rounds']:>6d} {r['columns']:>6d} "
+            f"{gap:>8s} {r['seconds']:>9.1f} {r['master_seconds']:>9.1f} {r['pricing_seconds']:>8.1f} "
+            f"{r['peak_gb']:>7.2f}")
+
+
+HEADER = (f"  {'config':8s} {'N':>9s} {'status':10s} {'rounds':>6s} {'cols':>6s} {'gap':>8s} "
+          f"{'total s':>9s} {'master s':>9s} {'price s':>8s} {'peak GB':>7s}")
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m lpboosting.benchmark.scale",
+                                description=__doc__.splitlines()[0])
+    p.add_argument("--sizes", nargs="+", type=int, default=list(SIZES), help="N (default: %(default)s)")
+    p.add_argument("--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS))
+    p.add_argument("--rows-max", type=int, default=20_000,
+                   help="largest N the dense-row baseline runs at (default 20000)")
+    p.add_argument("--nu", type=float, default=0.1)
+    p.add_argument("--tol", type=float, default=1e-4)
+    p.add_argument("--time-limit", type=float, default=900.0, help="seconds per run (default 900)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--progress", type=int, default=10, help="a progress line every this many rounds (0: off)")
+    p.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
+    return p.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    args = parse_args(argv)
+    info = machine_info("highspy")
+    print("LPBoost at scale (each run in its own process)", flush=True)
+    print("machine: " + ", ".join(f"{k} {v}" for k, v in info.items()), flush=True)
+    print(f"twonorm generator, 20 features; LPBoost(nu={args.nu}), exact stumps, gap <= {args.tol:g}, "
+          f"time limit {args.time_limit:g} s", flush=True)
+    print(HEADER, flush=True)
+    rows = []
+    for n in args.sizes:
+        by_config = {}
+        for config in args.configs:
+            if config == "rows" and n > args.rows_max:
+                continue
+            r = run_in_child(config, n, args.nu, args.tol, args.time_limit, args.seed, args.progress)
+            print(format_row(r), flush=True)
+            rows.append(r)
+            by_config[config] = r
+        a, b = by_config.get("default"), by_config.get("rows")
+        if a and b and "seconds" in a and "seconds" in b:
+            bound = ">= " if b["status"] == "time_limit" else ""
+            print(f"  N={n}: rows / default time {bound}{b['seconds'] / a['seconds']:.1f}x "
+                  f"(default takes {a['seconds'] / b['seconds']:.2f} of the time of rows)", flush=True)
+    if args.json:
+        write_json(args.json, {"machine": info, "args": vars(args), "runs": rows})
+        print(f"wrote {args.json}")
+    return rows
+
+
+if __name__ == "__main__":
+    main()
