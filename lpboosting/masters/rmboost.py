@@ -92,8 +92,9 @@ not at other optimal duals, so adding them leaves R where it was and column
 generation does not stop (with exact stumps on breast cancer, R is optimal
 from round 1 yet the dedicated simplex had not stopped after 2000 rounds).
 Interior point without crossover returns a point in the relative interior
-of the optimal face, where a rule violates (17) only if it is priced out by
-few optimal duals: the same runs stop in 50-60 rounds at the same R.  The
+of the optimal face, not at one of its extremes, so a rule that violates
+(17) there cuts off much of the face: the same runs stop in 50-60 rounds at
+the same R.  The
 stop decision is the same test (the best edge at optimal duals <= lam + tol)
 and with an exact oracle it certifies optimality whichever optimal dual is
 priced.
