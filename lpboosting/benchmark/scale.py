@@ -101,7 +101,15 @@ def run_in_child(*args: Any) -> dict[str, Any]:
     queue = ctx.Queue()
     proc = ctx.Process(target=_child, args=(queue, args))
     proc.start()
-    result = queue.get()
+    while True:
+        try:
+            result = queue.get(timeout=1.0)
+            break
+        except Exception:  # queue.Empty: still working, or the child died (e.g. out of memory)
+            if not proc.is_alive():
+                result = {"config": args[0], "n": args[1],
+                          "status": f"error: the run's process ended with exit code {proc.exitcode}"}
+                break
     proc.join()
     return result
 
