@@ -226,3 +226,39 @@ def test_trees_oracle_fits_the_same_tree_as_plain_scikit_learn():
         assert candidate.edge == pytest.approx(float(d @ (y * plain.predict(X))), abs=1e-12)
     with pytest.raises(ValueError):  # parameters are still validated on the first fit
         Trees(X, y, max_leaf_nodes=1).price(np.full(y.size, 1 / y.size))
+
+
+def test_one_stumps_oracle_priced_many_times_stays_exact_and_allocates_no_n_by_f_array():
+    import pickle
+    import tracemalloc
+
+    rng = np.random.default_rng(7)
+    X = np.round(rng.normal(size=(60, 3)), 1)  # ties
+    y = rng.choice([-1.0, 1.0], 60)
+    oracle = Stumps(X, y)
+    U = all_stump_columns(X, y)
+    for _ in range(20):  # the reused buffer leaves nothing behind from an earlier call
+        d = rng.dirichlet(np.ones(60))
+        assert oracle.price(d).edge == pytest.approx(np.max(d @ U), abs=1e-12)
+        many = oracle.price_many(d, 7)
+        best_seven = np.sort(np.unique(np.round(d @ U, 12)))[::-1]
+        assert many[0].edge == pytest.approx(best_seven[0], abs=1e-12)
+        assert len({c.column.tobytes() for c in many}) == len(many) == 7
+        table = oracle.edges(d)
+        assert np.isnan(table[oracle._invalid]).all()
+    assert pickle.loads(pickle.dumps(oracle))._buffer is None
+    # large N: after the first call, pricing allocates nothing of size N x F
+    n, f = 100_000, 60
+    X = rng.normal(size=(n, f))
+    y = rng.choice([-1.0, 1.0], n)
+    big = Stumps(X, y)
+    d = np.full(n, 1.0 / n)
+    big.price_many(d, 12)
+    tracemalloc.start()
+    big.price(d)
+    big.price_many(d, 12)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    # what may be allocated: the 12 candidate columns returned and a few length-N vectors,
+    # well below one N x F float array (48 MB here; before pricing worked in place: 97 MB at F = 40)
+    assert peak < 12 * n * 8 + 8 * n * 8 < n * f * 8 / 2, f"a pricing call allocated {peak / 1e6:.0f} MB"

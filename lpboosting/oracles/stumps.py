@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,28 +52,55 @@ class Stumps(Oracle):
         valid = np.ones((n + 1, f), dtype=bool)
         valid[1:n] = xs[1:] > xs[:-1]
         self._invalid = ~valid
+        self._buffer: np.ndarray | None = None  # the (N+1) x F edges, reused by every pricing call
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_buffer"] = None  # scratch space, rebuilt by the next call
+        return state
 
     def _split_edges(self, d: np.ndarray) -> np.ndarray:
-        """Edge of the sign +1 stump at every split k = 0..N of every feature, (N+1, F)."""
+        """Edge of the sign +1 stump at every split k = 0..N of every feature, (N+1, F).
+
+        Written into one (N+1) x F buffer that the oracle keeps and reuses: the
+        gather, the cumulative sums and the edges are computed in place, so a
+        pricing call allocates nothing of size N x F.  Splits inside ties hold
+        0 (:attr:`_invalid` marks them).  The result is overwritten by the next call.
+        """
         a = d * self.y
         n, f = self.X.shape
-        s = np.empty((n + 1, f))
+        if self._buffer is None:
+            self._buffer = np.empty((n + 1, f))
+        s = self._buffer
         s[0] = 0.0
-        np.cumsum(a[self._order], axis=0, out=s[1:])
-        return a.sum() - 2.0 * s
+        np.take(a, self._order, out=s[1:], mode="clip")  # "clip": no buffered copy (indices are valid)
+        np.cumsum(s[1:], axis=0, out=s[1:])
+        s *= -2.0
+        s += a.sum()
+        s[self._invalid] = 0.0
+        return s
 
     def edges(self, distribution: np.ndarray) -> np.ndarray:
-        """Edge of every sign +1 stump, shape (N+1, F); splits inside ties are NaN."""
-        e = self._split_edges(self._check_distribution(distribution))
+        """Edge of every sign +1 stump, shape (N+1, F) (a new array); splits inside ties are NaN."""
+        e = self._split_edges(self._check_distribution(distribution)).copy()
         e[self._invalid] = np.nan
         return e
+
+    @staticmethod
+    def _best_abs(e: np.ndarray) -> int:
+        """Index of the largest |e| (the first one on ties), without an |e| temporary.
+
+        ``e`` is the flat table or one feature's column; numpy's argmax along
+        axis 0 of the 2-D table would copy it, so callers go feature by feature.
+        """
+        hi, lo = int(np.argmax(e)), int(np.argmin(e))
+        a, b = abs(e.flat[hi]), abs(e.flat[lo])
+        return hi if a > b or (a == b and hi < lo) else lo
 
     def price(self, distribution):
         d = self._check_distribution(distribution)
         e = self._split_edges(d)
-        score = np.abs(e)
-        score[self._invalid] = -1.0
-        k, j = np.unravel_index(int(np.argmax(score)), score.shape)
+        k, j = np.unravel_index(self._best_abs(e), e.shape)
         return self._candidate(d, e, int(k), int(j))
 
     def price_many(self, distribution, k):
@@ -86,32 +114,36 @@ class Stumps(Oracle):
         is skipped.  One stump per feature first because stumps at adjacent
         thresholds of one feature are nearly the same column: measured with
         LPBoost on KEEL twonorm, 20 columns a round spread over the features
-        took 27 master solves against 390 one at a time.
+        took 27 master solves against 390 one at a time.  The search works
+        feature by feature (temporaries of size N, not N x F).
         """
         k = int(k)
         if k <= 1:
             return [self.price(distribution)]
         d = self._check_distribution(distribution)
         e = self._split_edges(d)
-        score = np.abs(e)
-        score[self._invalid] = -1.0
-        n_splits, n_features = score.shape
-        rows = np.argmax(score, axis=0)
+        n_splits, n_features = e.shape
+        rows = np.array([self._best_abs(e[:, j]) for j in range(n_features)], dtype=np.intp)
         per_feature = rows * n_features + np.arange(n_features)  # flat index of each feature's best
-        best = score.ravel()[per_feature]
+        best = np.abs(e[rows, np.arange(n_features)])
         order = list(per_feature[np.lexsort((per_feature, -best))])
         if k > n_features:
-            flat = score.ravel()
-            m = min(flat.size, 4 * k + 2 * n_features)  # room for the constants and duplicates
-            top = np.argpartition(-flat, m - 1)[:m] if m < flat.size else np.arange(flat.size)
-            order += list(top[np.lexsort((top, -flat[top]))])
+            m = min(n_splits, 4 * k + 2 * n_features)  # room for the constants and duplicates
+            top = []
+            for j in range(n_features):  # the m largest |e| of each feature hold the m largest overall
+                score = np.abs(e[:, j])
+                pick = np.argpartition(-score, m - 1)[:m] if m < n_splits else np.arange(n_splits)
+                top.append(pick * n_features + j)
+            top = np.concatenate(top)
+            flat_score = np.abs(e.ravel()[top])
+            order += list(top[np.lexsort((top, -flat_score))])
         out, seen = [], set()
         for index in order:
             kk, j = np.unravel_index(int(index), e.shape)
-            if score[kk, j] < 0:
+            if self._invalid[kk, j]:
                 continue
             candidate = self._candidate(d, e, int(kk), int(j))
-            key = candidate.column.tobytes()
+            key = hashlib.blake2b(candidate.column.tobytes(), digest_size=16).digest()
             if key not in seen:
                 seen.add(key)
                 out.append(candidate)
