@@ -18,9 +18,12 @@ process, side by side:
     the same with ``--k`` stumps a round (``Stumps.price_many``: the best of
     each of the best features first);
 ``k``
-    plain pricing, ``--k`` columns a round.
+    plain pricing, ``--k`` columns a round;
+``smoothing+k+pool`` (not run by default)
+    ``smoothing+k`` with a column pool that deletes a hypothesis after 10
+    inactive solves, at most twice (``ColumnPool(10, 2)``).
 
-The last three run on the default model too.  Per run: status, master
+The others run on the default model too.  Per run: status, master
 solves (= rounds), columns, objective, final gap, seconds (total and in the
 master); per set: the ratios of master solves and seconds of ``plain-rows``
 and of ``plain`` to every other configuration (above 1 means fewer /
@@ -43,13 +46,13 @@ import numpy as np
 
 from lpboosting import column_generation
 from lpboosting.benchmark.common import machine_info, write_json
-from lpboosting.colgen import Smoothing
+from lpboosting.colgen import ColumnPool, Smoothing
 from lpboosting.masters import LPBoost
 from lpboosting.oracles import Stumps
 
 #: the issue's sets and their nu
 SETS = {"twonorm": 0.1, "ring": 0.1, "banana": 0.2, "magic": 0.5}
-CONFIGS = ("plain-rows", "plain", "smoothing", "k", "smoothing+k")
+CONFIGS = ("plain-rows", "plain", "smoothing", "k", "smoothing+k", "smoothing+k+pool")
 
 
 def _options(config: str, alpha: float, k: int) -> dict[str, Any]:
@@ -59,6 +62,7 @@ def _options(config: str, alpha: float, k: int) -> dict[str, Any]:
         "smoothing": {"stabilization": Smoothing(alpha)},
         "smoothing+k": {"stabilization": Smoothing(alpha), "columns_per_round": k},
         "k": {"columns_per_round": k},
+        "smoothing+k+pool": {"stabilization": Smoothing(alpha), "columns_per_round": k},
     }[config]
 
 
@@ -72,12 +76,13 @@ def run(name: str, nu: float, configs: Sequence[str], alpha: float, k: int, tol:
     oracle = Stumps(data.X, y)
     print(f"== {name}: {data.X.shape[0]} x {data.X.shape[1]}, LPBoost(nu={nu}), exact stumps, "
           f"tol {tol:g}, time limit {time_limit:g} s", flush=True)
-    print(f"  {'config':14s} {'status':10s} {'solves':>6s} {'cols':>6s} {'objective':>12s} {'gap':>9s} "
+    print(f"  {'config':16s} {'status':10s} {'solves':>6s} {'cols':>6s} {'objective':>12s} {'gap':>9s} "
           f"{'total s':>8s} {'master s':>8s}", flush=True)
     runs = {}
     for config in configs:
         start = time.perf_counter()
-        res = column_generation(LPBoost(nu), oracle, tol=tol, max_rounds=max_rounds,
+        pool = ColumnPool(inactive_rounds=10, max_removals=2) if config.endswith("+pool") else None
+        res = column_generation(LPBoost(nu, pool=pool), oracle, tol=tol, max_rounds=max_rounds,
                                 time_limit=time_limit, **_options(config, alpha, k))
         seconds = time.perf_counter() - start
         history = res.history
@@ -88,7 +93,7 @@ def run(name: str, nu: float, configs: Sequence[str], alpha: float, k: int, tol:
         }
         runs[config] = run
         gap = "-" if run["gap"] is None else f"{run['gap']:.2e}"
-        print(f"  {config:14s} {run['status']:10s} {run['solves']:>6d} {run['columns']:>6d} "
+        print(f"  {config:16s} {run['status']:10s} {run['solves']:>6d} {run['columns']:>6d} "
               f"{run['objective']:>12.8f} {gap:>9s} {seconds:>8.2f} {run['master_seconds']:>8.2f}", flush=True)
     for base in ("plain-rows", "plain"):
         if base not in runs:
@@ -109,7 +114,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--datasets", nargs="+", default=list(SETS), help="KEEL sets (default: %(default)s)")
     p.add_argument("--nus", nargs="+", type=float, help="nu per set (default: twonorm/ring 0.1, banana 0.2, "
                    "magic 0.5)")
-    p.add_argument("--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS))
+    p.add_argument("--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS[:-1]))
     p.add_argument("--alpha", type=float, default=0.5, help="smoothing weight on the centre (default 0.5)")
     p.add_argument("--k", type=int, default=20, help="columns per round of the k configs (default 20)")
     p.add_argument("--tol", type=float, default=1e-6)

@@ -55,7 +55,13 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         hypothesis from the master once it has had zero weight and a slack
         edge constraint for 10 solves; it re-enters when priced again.  The
         optimum is the same; ``weights_`` keeps one entry per hypothesis
-        added (0 for deleted ones).  None keeps every hypothesis.
+        added (0 for deleted ones).  None (the default) keeps every
+        hypothesis: measured with the other defaults (``python -m
+        lpboosting.benchmark.colgen --configs smoothing+k smoothing+k+pool``),
+        ``ColumnPool(10, 2)`` changed the time by at most 7% on KEEL twonorm,
+        ring, banana and magic (a slack row costs the dual simplex little)
+        and cost banana 7% more rounds; a pool bounds the master's size on
+        long runs.
 
     Attributes
     ----------
