@@ -69,15 +69,18 @@ class ColumnStore:
     that re-read the active columns need them).  ``active`` lists the
     session indices of the columns in the live master, in order; ``idle``
     counts, per active column, the consecutive solves it has been inactive;
-    :meth:`remove` takes columns out.  A column is known by its values: one
+    :meth:`remove` takes columns out.  With ``identify`` (a session with a
+    column pool) a column is known by its values (a hash of them): one
     equal to a removed column *re-enters*, and one that has been removed
     ``max_removals`` times is kept for good (``removable`` is False for it),
     which bounds the removals by the size of a finite class and so keeps
     column generation finite (:mod:`lpboosting.masters.pool`).
     """
 
-    def __init__(self, n_samples: int, keep_data: bool = True, max_removals: int = 1) -> None:
+    def __init__(self, n_samples: int, keep_data: bool = True, max_removals: int = 1,
+                 identify: bool = True) -> None:
         self.keep_data = keep_data
+        self.identify = identify
         self.max_removals = max_removals
         self.data = np.empty((n_samples, 16 if keep_data else 0))
         self.size = 0
@@ -101,8 +104,9 @@ class ColumnStore:
                 grown[:, :self.size] = self.data[:, :self.size]
                 self.data = grown
             self.data[:, self.size] = u
-        key = _digest(u)
-        removals = self._removals.get(key, 0)
+        # a column is known by its values only where it may be removed (a pool is on)
+        key = _digest(u) if self.identify else b""
+        removals = self._removals.get(key, 0) if self.identify else 0
         self.reentered += removals > 0
         self._keys.append(key)
         self.removable.append(removals < self.max_removals)
@@ -159,7 +163,8 @@ class ColumnStoreSession(MasterSession):
         super().__init__(n_samples)
         self.master = master
         self.pool = master.pool
-        self.store = ColumnStore(n_samples, keep_data, self.pool.max_removals if self.pool else 1)
+        self.store = ColumnStore(n_samples, keep_data, self.pool.max_removals if self.pool else 1,
+                                 identify=self.pool is not None)
 
     @property
     def active(self) -> list[int]:

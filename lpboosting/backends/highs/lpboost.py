@@ -20,6 +20,18 @@ from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.lpboost import LPBoost
 
 
+def capped_simplex_model(backend, n: int, cap: float):
+    """A new HiGHS model of d_1..d_N in [0, cap] (columns 0..N-1), gamma free with cost 1
+    (column N), and the row sum d = 1 (row 0): what both LPBoost models start from."""
+    inf = import_highspy().kHighsInf
+    h = backend.new_model()
+    h.addVars(n, np.zeros(n), np.full(n, cap))
+    h.addVar(-inf, inf)
+    h.changeColCost(n, 1.0)
+    h.addRow(1.0, 1.0, n, np.arange(n, dtype=np.int32), np.ones(n))
+    return h, inf
+
+
 class HighsEdgeLP(ColumnStoreSession):
     """The LPBoost dual in one live HiGHS model; a new hypothesis is a new row.
 
@@ -32,19 +44,10 @@ class HighsEdgeLP(ColumnStoreSession):
 
     def __init__(self, master: LPBoost, n_samples: int, backend) -> None:
         super().__init__(master, n_samples, keep_data=False)
-        self._highspy = import_highspy()
         self.backend_name = backend.name
         self.cap = master.cap(n_samples)
-        n = n_samples
-        inf = self._highspy.kHighsInf
-        h = backend.new_model()
-        h.addVars(n, np.zeros(n), np.full(n, self.cap))
-        h.addVar(-inf, inf)
-        h.changeColCost(n, 1.0)
-        self._index = np.arange(n + 1, dtype=np.int32)
-        h.addRow(1.0, 1.0, n, self._index[:n], np.ones(n))
-        self._h = h
-        self._inf = inf
+        self._h, self._inf = capped_simplex_model(backend, n_samples, self.cap)
+        self._index = np.arange(n_samples + 1, dtype=np.int32)
 
     def add_column(self, column, edge=None):
         u = check_column(column, self.n_samples)
@@ -101,23 +104,14 @@ class HighsDeltaEdgeLP(ColumnStoreSession):
 
     def __init__(self, master: LPBoost, n_samples: int, backend) -> None:
         super().__init__(master, n_samples, keep_data=True)
-        self._highspy = import_highspy()
         self.backend_name = backend.name
         self.cap = master.cap(n_samples)
-        n = n_samples
-        inf = self._highspy.kHighsInf
-        h = backend.new_model()
-        h.addVars(n, np.zeros(n), np.full(n, self.cap))
-        h.addVar(-inf, inf)
-        h.changeColCost(n, 1.0)
-        h.addRow(1.0, 1.0, n, np.arange(n, dtype=np.int32), np.ones(n))
-        self._h = h
-        self._inf = inf
+        self._h, self._inf = capped_simplex_model(backend, n_samples, self.cap)
         self._is_sign = np.zeros(16, dtype=bool)  # per session index: a +-1 column (a reference)
         self._pending: list[int] = []  # session indices added since the last solve
         self._edge_rows: list[int] = []  # HiGHS row of each active hypothesis' edge row
         self._n_rows = 1
-        self.nonzeros = n
+        self.nonzeros = n_samples
 
     def _var(self, j: int) -> int:
         return self.n_samples + 1 + j
