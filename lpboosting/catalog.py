@@ -387,7 +387,7 @@ def _mps_objective(path: Path) -> float:
 def _stump_arrays(result, X: np.ndarray, y: np.ndarray, t: int) -> dict[str, np.ndarray]:
     stumps = result.hypotheses[:t]
     H = np.column_stack([s.predict(X) for s in stumps])
-    U = result.columns[:, :t]
+    U = result.columns[:, :t].astype(float)
     if not np.array_equal(y[:, None] * H, U):
         raise AssertionError("the stumps' outputs do not reproduce the run's columns")
     return {
@@ -565,7 +565,7 @@ def _softboost_projection() -> dict[str, Any]:
 
     def arrays(res, t):
         H = np.column_stack([h.predict(X) for h in res.hypotheses[:t]])
-        U = res.columns[:, :t]
+        U = res.columns[:, :t].astype(float)
         if not np.array_equal(y[:, None] * H, U):
             raise AssertionError("the features' outputs do not reproduce the run's columns")
         return {"U": U, "y": y, "H": H}

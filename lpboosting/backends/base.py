@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from lpboosting.backends import table
+from lpboosting.columns import compact
 from lpboosting.errors import BackendCapabilityError
 from lpboosting.masters.base import Master, MasterSolution
 
@@ -65,8 +66,10 @@ class ColumnStore:
     """Every column a session was given, and which of them are still in the live master.
 
     Columns are numbered by the order of :meth:`add` (session index j); with
-    ``keep_data`` they are kept in a matrix that grows by doubling (sessions
-    that re-read the active columns need them).  ``active`` lists the
+    ``keep_data`` they are kept in a matrix (N x capacity, Fortran order)
+    that grows by doubling (sessions that re-read the active columns need
+    them): int8 while every column is -1/0/1 (stumps, trees), float64 from
+    the first column that is not (:mod:`lpboosting.columns`).  ``active`` lists the
     session indices of the columns in the live master, in order; ``idle``
     counts, per active column, the consecutive solves it has been inactive;
     :meth:`remove` takes columns out.  With ``identify`` (a session with a
@@ -82,7 +85,7 @@ class ColumnStore:
         self.keep_data = keep_data
         self.identify = identify
         self.max_removals = max_removals
-        self.data = np.empty((n_samples, 16 if keep_data else 0))
+        self.data = np.empty((n_samples, 16 if keep_data else 0), dtype=np.int8, order="F")
         self.size = 0
         #: session indices of the columns in the live master
         self.active: list[int] = []
@@ -99,8 +102,11 @@ class ColumnStore:
     def add(self, u: np.ndarray) -> int:
         """Store u as a new active column; returns its session index."""
         if self.keep_data:
-            if self.size == self.data.shape[1]:
-                grown = np.empty((self.data.shape[0], 2 * self.data.shape[1]))
+            u = compact(u)
+            dtype = np.result_type(self.data.dtype, u.dtype)
+            if self.size == self.data.shape[1] or dtype != self.data.dtype:
+                width = 2 * self.data.shape[1] if self.size == self.data.shape[1] else self.data.shape[1]
+                grown = np.empty((self.data.shape[0], width), dtype=dtype, order="F")
                 grown[:, :self.size] = self.data[:, :self.size]
                 self.data = grown
             self.data[:, self.size] = u
@@ -116,10 +122,10 @@ class ColumnStore:
         return self.size - 1
 
     def columns(self, index: np.ndarray) -> np.ndarray:
-        """The stored columns with these session indices (N x len(index))."""
+        """The stored columns with these session indices (N x len(index), float64)."""
         if not self.keep_data:
             raise RuntimeError("this column store keeps no column data")
-        return self.data[:, index]
+        return self.data[:, index].astype(float)
 
     def active_columns(self) -> np.ndarray:
         return self.columns(np.asarray(self.active, dtype=int))

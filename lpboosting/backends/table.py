@@ -45,6 +45,8 @@ _B = "lpboosting.backends."
 SESSIONS: dict[tuple[str, type[Master]], Any] = {
     ("highspy", LPBoost): _B + "highs.lpboost:HighsDeltaEdgeLP",
     ("highspy-rows", LPBoost): _B + "highs.lpboost:HighsEdgeLP",
+    ("highspy-delta", LPBoost): _B + "highs.lpboost:HighsDeltaEdgeLP",
+    ("highspy-sifting", LPBoost): _B + "highs.sifting:HighsSiftingLP",
     ("highspy", RMBoost): _B + "highs.rmboost:HighsMinimaxLP",
     ("minimax-simplex", RMBoost): _B + "dedicated.minimax_session:MinimaxSimplexSession",
     ("newton", SoftBoost): _B + "dedicated.newton_projection:softboost_session",

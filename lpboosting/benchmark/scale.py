@@ -42,7 +42,7 @@ from typing import Any
 from lpboosting.benchmark.common import machine_info, write_json
 
 SIZES = (5_000, 50_000, 500_000, 1_000_000)
-CONFIGS = ("default", "rows")
+CONFIGS = ("default", "delta", "sifting", "rows")
 
 
 def _peak_gb() -> float:
@@ -59,8 +59,11 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
     from lpboosting.oracles import Stumps
 
     X, y = twonorm(n, random_state=seed)
-    options = ({"columns_per_round": 20, "stabilization": "smoothing"} if config == "default"
-               else {"backend": "highspy:rows"})
+    options = {"columns_per_round": 20, "stabilization": "smoothing"}
+    if config in ("delta", "sifting"):
+        options["backend"] = f"highspy:{config}"
+    elif config == "rows":
+        options = {"backend": "highspy:rows"}
     start = time.perf_counter()
 
     def report(record):

@@ -13,6 +13,7 @@ import numpy as np
 from lpboosting.backends import Backend, get_backend
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.colgen.stabilization import Smoothing, make_stabilization
+from lpboosting.columns import compact, stack
 from lpboosting.masters.base import Master, MasterSolution
 from lpboosting.oracles.base import Candidate, Oracle
 
@@ -23,7 +24,8 @@ class ColumnGenerationResult:
 
     ``weights``, ``distribution`` and ``objective`` come from the last master
     that was solved successfully; ``columns`` (N x T) and ``hypotheses`` are
-    the T columns that master was solved over.
+    the T columns that master was solved over (``columns`` is int8 when every
+    column is -1/0/1, as for stumps and trees; see :mod:`lpboosting.columns`).
     """
 
     objective: float
@@ -156,7 +158,7 @@ def column_generation(
         for rnd in range(1, int(max_rounds) + 1):
             for candidate, edge in pending:
                 session.add_column(candidate.column, edge)
-                columns.append(candidate.column)
+                columns.append(compact(candidate.column))
                 hypotheses.append(candidate.hypothesis)
                 edges.append(candidate.edge)
             solution = session.solve()
@@ -243,7 +245,7 @@ def column_generation(
         objective=best.objective,
         weights=best.weights,
         distribution=best.distribution,
-        columns=np.column_stack(columns[:best_columns]),
+        columns=stack(columns[:best_columns], oracle.n_samples),
         hypotheses=hypotheses[:best_columns],
         n_rounds=len(history),
         history=history,

@@ -16,6 +16,7 @@ import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
 from lpboosting.backends.highs.model import import_highspy, run_model
+from lpboosting.columns import gram
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.lpboost import LPBoost
 
@@ -137,9 +138,9 @@ class HighsDeltaEdgeLP(ColumnStoreSession):
             self._is_sign = grown
         self._is_sign[first:self.store.size] = signs
         # |u . v| = N - 2 (entries where u and +-v differ): dots with every earlier column at once
-        dots = new.T @ data[:, :self.store.size] if signs.any() else None
+        dots = gram(new, data[:, :self.store.size]) if signs.any() else None
         for offset, j in enumerate(self._pending):
-            u = data[:, j]
+            u = data[:, j].astype(float)
             ref, s = -1, 0.0
             if signs[offset] and self._is_sign[:j].any():
                 row = np.abs(dots[offset, :j])

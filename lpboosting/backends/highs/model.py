@@ -81,10 +81,18 @@ def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> MasterSol
 VARIANTS: dict[str, dict[str, Any]] = {
     "ipm": {"solver": "ipm", "run_crossover": "off", "ipm_optimality_tolerance": 1e-10},
     "rows": {},
+    "delta": {},
+    "sifting": {},
 }
 #: variants that run other sessions of the table first: ``"highspy:rows"`` writes LPBoost's
 #: hypotheses as dense rows d . u - gamma <= 0 (the model before the difference encoding)
-VARIANT_SOLVERS: dict[str, tuple[str, ...]] = {"rows": ("highspy-rows", "highspy")}
+VARIANT_SOLVERS: dict[str, tuple[str, ...]] = {
+    "rows": ("highspy-rows", "highspy"),
+    "delta": ("highspy-delta", "highspy"),
+    "sifting": ("highspy-sifting", "highspy"),
+}
+#: options of the sessions, not of HiGHS: taken out of a backend's options and handed to its sessions
+SESSION_OPTIONS = ("working_size", "max_entering")
 
 
 class HighspyBackend(Backend):
@@ -115,6 +123,7 @@ class HighspyBackend(Backend):
             self.name = f"highspy:{key}"
             self.solvers = VARIANT_SOLVERS.get(key, self.solvers)
             self.incremental = key != "ipm"
+        self.session_options = {k: options.pop(k) for k in SESSION_OPTIONS if k in options}
         super().__init__(**options)
 
     def is_available(self) -> bool:

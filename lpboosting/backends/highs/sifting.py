@@ -1,0 +1,338 @@
+"""LPBoost's dual by sifting: a live HiGHS model over a working set of examples, checked on all N.
+
+The master (:class:`lpboosting.masters.LPBoost`) is long and thin::
+
+    min gamma  s.t.  d . u^m <= gamma (m = 1..t),  sum d = 1,  0 <= d <= c = 1/(nu N)
+
+with N columns d and t + 1 rows.  At an optimum at most t + 1 of the d's lie
+strictly between their bounds; an example's reduced cost z_n = margin_n -
+rho (margin = U w) says where it belongs: d_n = 0 when z_n > 0, d_n = c
+when z_n < 0.  Every simplex iteration of the full model prices all N
+columns; sifting solves the LP over a *working set* W of examples instead.
+The others are fixed: L_0 at 0, L_c at the cap, and folded into constants:
+
+    sum_{n in W} d_n = 1 - c |L_c|
+    e_m - s_m e_(r_m) - sum_{n in W} (u^m - s_m u^(r_m))_n d_n = c sum_{n in L_c} (u^m - s_m u^(r_m))_n
+    e_m - gamma <= 0                                               dual: -w_m
+
+(each hypothesis written as its difference from the closest earlier one,
+as in :class:`~lpboosting.backends.highs.lpboost.HighsDeltaEdgeLP`).  After
+each solve one pass over all N examples computes the margins U w and the
+reduced costs z; a fixed example on the wrong side of rho (z_n < 0 in L_0,
+z_n > 0 in L_c) is a violator and enters W as a new column of the live
+model; the model is re-solved from its basis until no violator is left.
+Then (d, gamma) is feasible for the full LP and (w, rho, psi = (rho -
+margin)^+) is dual feasible for it with equal objectives: the answer is the
+full LP's optimum, certified by that last pass.
+
+Examples far from rho leave W between rounds (only nonbasic ones, at their
+bound, so the basis stays optimal), keeping the live model near
+``working_size`` columns.  The first working set is the ``working_size``
+examples ranked nearest the cap's boundary (the floor(nu N)-th smallest
+margin under uniform weights on the first columns); the sets are feasible
+at all times (|L_c| <= nu N <= |W| + |L_c|).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from lpboosting.backends.base import ColumnStoreSession, check_column
+from lpboosting.backends.highs.model import import_highspy, map_highs_status
+from lpboosting.columns import gram, weighted_sum
+from lpboosting.masters.base import MasterSolution
+from lpboosting.masters.lpboost import LPBoost
+
+#: example states
+FIXED_ZERO, WORKING, FIXED_CAP = 0, 1, 2
+
+
+class HighsSiftingLP(ColumnStoreSession):
+    """LPBoost's dual over a working set of examples, the rest fixed at 0 or the cap.
+
+    ``working_size`` is the size the working set starts at and is trimmed
+    back to between rounds; ``max_entering`` bounds the examples that enter
+    per pass (default: the working set's size, so it at most doubles);
+    ``tol`` is the reduced cost beyond which a fixed example is a violator.
+    ``info["record"]`` of each solution holds the passes, the working-set
+    size and the examples that entered.
+    """
+
+    def __init__(self, master: LPBoost, n_samples: int, backend, working_size: int | None = None,
+                 max_entering: int | None = None, tol: float = 1e-9) -> None:
+        super().__init__(master, n_samples, keep_data=True)
+        options = getattr(backend, "session_options", {})
+        working_size = options.get("working_size", 2000) if working_size is None else working_size
+        max_entering = options.get("max_entering", max_entering)
+        if int(working_size) != working_size or working_size < 1:
+            raise ValueError(f"working_size must be a positive integer, got {working_size!r}")
+        self.backend_name = backend.name
+        self.working_size = int(working_size)
+        self.max_entering = max_entering
+        self.tol = float(tol)
+        self.cap = master.cap(n_samples)
+        highspy = import_highspy()
+        self._inf = highspy.kHighsInf
+        h = self._h = backend.new_model()
+        h.addVar(-self._inf, self._inf)  # gamma, column 0
+        h.changeColCost(0, 1.0)
+        h.addRow(1.0, 1.0, 0, np.empty(0, dtype=np.int32), np.empty(0))  # sum d_W = 1 - c |L_c|
+        self.state: np.ndarray | None = None  # per example: FIXED_ZERO, WORKING or FIXED_CAP
+        self._n_capped = 0
+        # per model column: the example of a d column, -1 for gamma, -2 - j for e_j
+        self._cols = np.array([-1], dtype=np.int64)
+        # per hypothesis j: reference r_j (-1: none), sign s_j, its definition and edge rows
+        self._ref: list[int] = []
+        self._sign: list[float] = []
+        self._is_sign: list[bool] = []  # per hypothesis: +-1 on every example (may be a reference)
+        self._constant: list[float] = []  # per hypothesis: right-hand side of its definition row
+        self._def_row = np.empty(0, dtype=np.int64)
+        self._edge_row = np.empty(0, dtype=np.int64)
+        self._n_rows = 1
+        self._pending: list[int] = []
+
+    # ---- columns (hypotheses) -------------------------------------------------------------
+
+    def add_column(self, column, edge=None):
+        u = check_column(column, self.n_samples)
+        self.remember(u)
+        self._is_sign.append(bool(np.all(np.abs(u) == 1.0)))
+        self._pending.append(self.store.size - 1)
+
+    def _differences(self, examples: np.ndarray, upto: int | None = None) -> np.ndarray:
+        """D[i, j] = (u^j - s_j u^(r_j))_n for the examples n (rows) and hypotheses j < upto."""
+        t = len(self._ref) if upto is None else upto
+        data = self.store.data
+        rows = data[examples, :t].astype(float)
+        ref = np.asarray(self._ref[:t], dtype=np.intp)
+        has = ref >= 0
+        if has.any():
+            rows[:, has] -= data[np.ix_(examples, ref[has])] * np.asarray(self._sign[:t])[has]
+        return rows
+
+    def _working(self) -> np.ndarray:
+        return np.flatnonzero(self.state == WORKING)
+
+    def _write_pending(self) -> None:
+        """Write the hypotheses added since the last solve: an edge variable, its definition
+        over W (from the closest earlier +-1 column on W) and its edge row."""
+        if not self._pending:
+            return
+        h, inf, data = self._h, self._inf, self.store.data
+        W = self._working()
+        capped = np.flatnonzero(self.state == FIXED_CAP)
+        where = self._where()
+        first = self._pending[0]
+        is_sign = np.asarray(self._is_sign)
+        dots = gram(data[W, first:self.store.size], data[W, :self.store.size]) if W.size else None
+        for offset, j in enumerate(self._pending):
+            ref, s = -1, 0.0
+            if is_sign[j] and dots is not None and is_sign[:j].any():
+                row = np.abs(dots[offset, :j])
+                row[~is_sign[:j]] = -1.0
+                ref = int(np.argmax(row))
+                s = float(np.sign(dots[offset, ref]) or 1.0)
+            self._ref.append(ref)
+            self._sign.append(s)
+            diff = data[:, j].astype(float)
+            if ref >= 0:
+                diff -= s * data[:, ref]
+            on_w = diff[W]
+            nz = np.flatnonzero(on_w)
+            constant = self.cap * float(diff[capped].sum())
+            self._constant.append(constant)
+            h.addVar(-inf, inf)
+            e = self._cols.size
+            self._cols = np.append(self._cols, -2 - j)
+            idx = [where[W[nz]], [e]]
+            val = [-on_w[nz], [1.0]]
+            if ref >= 0:
+                idx.append([int(np.flatnonzero(self._cols == -2 - ref)[0])])
+                val.append([-s])
+            idx_all = np.concatenate(idx).astype(np.int32)
+            h.addRow(constant, constant, idx_all.size, idx_all, np.concatenate(val))
+            h.addRow(-inf, 0.0, 2, np.array([e, 0], dtype=np.int32), np.array([1.0, -1.0]))
+            self._def_row = np.append(self._def_row, self._n_rows)
+            self._edge_row = np.append(self._edge_row, self._n_rows + 1)
+            self._n_rows += 2
+        self._pending = []
+
+    # ---- examples (the working set) -------------------------------------------------------
+
+    def _where(self) -> np.ndarray:
+        """Model column of each example in W (-1 for fixed examples)."""
+        where = np.full(self.n_samples, -1, dtype=np.int64)
+        d = self._cols >= 0
+        where[self._cols[d]] = np.flatnonzero(d)
+        return where
+
+    def _initial_sets(self) -> None:
+        """W: the working_size examples ranked around floor(nu N) by their margin under uniform
+        weights on the columns so far; below them L_c, above them L_0."""
+        n = self.n_samples
+        t = self.store.size
+        margins = weighted_sum(self.store.data, np.arange(t), np.full(t, 1.0 / t))
+        order = np.argsort(margins, kind="stable")
+        k = min(n, int(np.floor(1.0 / self.cap * (1 + 1e-12))))
+        half = self.working_size // 2
+        lo, hi = max(0, k - half), min(n, k + (self.working_size - half) + 1)
+        self.state = np.full(n, FIXED_ZERO, dtype=np.int8)
+        self.state[order[:lo]] = FIXED_CAP
+        self._n_capped = lo
+        self._set_sum_row()
+        self._enter(order[lo:hi])
+
+    def _set_sum_row(self) -> None:
+        rhs = max(0.0, 1.0 - self.cap * self._n_capped)
+        self._h.changeRowBounds(0, rhs, rhs)
+
+    def _shift_constants(self, examples: np.ndarray, sign: float) -> None:
+        """Add sign * c * (sum over these examples of each definition row's differences)."""
+        if not examples.size or not self._ref:
+            return
+        delta = sign * self.cap * self._differences(examples).sum(axis=0)
+        constant = np.asarray(self._constant) + delta
+        self._constant = constant.tolist()
+        changed = np.flatnonzero(delta)
+        if changed.size:
+            r = self._def_row[changed].astype(np.int32)
+            self._h.changeRowsBounds(r.size, r, constant[changed], constant[changed])
+
+    def _enter(self, examples: np.ndarray) -> None:
+        """Fixed examples become columns of the live model (their constants leave the rows)."""
+        if not examples.size:
+            return
+        from_cap = examples[self.state[examples] == FIXED_CAP]
+        self._shift_constants(from_cap, -1.0)
+        self._n_capped -= from_cap.size
+        self._set_sum_row()
+        D = self._differences(examples) if self._ref else np.zeros((examples.size, 0))
+        nz_rows, nz_cols = np.nonzero(D)
+        counts = np.bincount(nz_rows, minlength=examples.size) + 1
+        starts = np.zeros(examples.size, dtype=np.int32)
+        starts[1:] = np.cumsum(counts)[:-1]
+        index = np.empty(int(counts.sum()), dtype=np.int32)
+        value = np.empty(index.size)
+        index[starts] = 0  # the sum row
+        value[starts] = 1.0
+        # entries of each example after its sum-row entry, in row order of np.nonzero
+        position = starts[nz_rows] + 1 + (np.arange(nz_rows.size) - np.searchsorted(nz_rows, nz_rows))
+        index[position] = self._def_row[nz_cols]
+        value[position] = -D[nz_rows, nz_cols]
+        m = examples.size
+        self._h.addCols(m, np.zeros(m), np.zeros(m), np.full(m, self.cap), index.size, starts, index, value)
+        self._cols = np.append(self._cols, examples)
+        self.state[examples] = WORKING
+
+    def _leave(self, examples: np.ndarray, to_cap: np.ndarray) -> None:
+        """Examples of W (nonbasic at 0, or at the cap where ``to_cap``) become fixed again."""
+        if not examples.size:
+            return
+        where = self._where()
+        capped = examples[to_cap]
+        self._shift_constants(capped, 1.0)
+        self._n_capped += capped.size
+        self._set_sum_row()
+        self.state[examples] = np.where(to_cap, FIXED_CAP, FIXED_ZERO)
+        gone = np.sort(where[examples]).astype(np.int32)
+        self._h.deleteCols(gone.size, gone)
+        self._cols = np.delete(self._cols, gone)
+
+    # ---- solve ----------------------------------------------------------------------------
+
+    def solve(self) -> MasterSolution:
+        self.require_columns()
+        highspy = import_highspy()
+        start = time.perf_counter()
+        if self.state is None:
+            self._initial_sets()
+        self._write_pending()
+        h, n = self._h, self.n_samples
+        iterations, passes, entered = 0, 0, 0
+        while True:
+            passes += 1
+            h.run()
+            status = map_highs_status(highspy, h.getModelStatus())
+            iterations += int(h.getInfo().simplex_iteration_count)
+            if not status.ok:
+                solution = MasterSolution.failed(n, status, h.modelStatusToString(h.getModelStatus()))
+                break
+            sol = h.getSolution()
+            y = np.asarray(sol.row_dual)
+            active = np.asarray(self.store.active, dtype=np.intp)
+            w = -y[self._edge_row[active]]
+            rho = float(y[0])
+            used = np.flatnonzero(w != 0.0)
+            z = weighted_sum(self.store.data, active[used], w[used]) - rho
+            wrong = ((self.state == FIXED_ZERO) & (z < -self.tol)) | ((self.state == FIXED_CAP) & (z > self.tol))
+            violators = np.flatnonzero(wrong)
+            if not violators.size:
+                solution = self._read(status, sol, w, rho, z)
+                self._trim(z)
+                break
+            limit = self.max_entering or max(self.working_size, int(np.sum(self.state == WORKING)))
+            if violators.size > limit:
+                violators = violators[np.argsort(-np.abs(z[violators]), kind="stable")[:limit]]
+            self._enter(np.sort(violators))
+            entered += violators.size
+        solution.seconds = time.perf_counter() - start
+        solution.iterations = iterations
+        solution.backend = self.backend_name
+        if solution.ok:
+            record = solution.info.setdefault("record", {})
+            record.update({"passes": passes, "working": int(np.sum(self.state == WORKING)),
+                           "entered": entered})
+        return solution
+
+    def _read(self, status, sol, w, rho, z) -> MasterSolution:
+        """The full-N solution: d from the model on W and from the sets elsewhere."""
+        x = np.asarray(sol.col_value)
+        d = np.where(self.state == FIXED_CAP, self.cap, 0.0)
+        cols = self._cols >= 0
+        d[self._cols[cols]] = x[cols]
+        psi = np.maximum(-z, 0.0)
+        solution = self.master.read_back(status, d, float(x[0]), w, rho, psi)
+        active = np.asarray(self.store.active, dtype=np.intp)
+        e_cols = np.flatnonzero(self._cols <= -2)
+        e_col = np.empty(len(self._ref), dtype=np.intp)
+        e_col[-2 - self._cols[e_cols]] = e_cols
+        solution.info["dual_edges"] = x[e_col[active]]
+        positions = self.finish(solution)
+        if positions.size:
+            gone = np.sort(self._edge_row[active[positions]]).astype(np.int32)
+            self._h.deleteRows(gone.size, gone)
+            self._edge_row[active[positions]] = -1
+            for rows in (self._def_row, self._edge_row):
+                keep = rows >= 0
+                rows[keep] -= np.searchsorted(gone, rows[keep])
+            self._n_rows -= gone.size
+        return solution
+
+    def _trim(self, z: np.ndarray) -> None:
+        """Back to ``working_size`` examples: nonbasic ones at a bound, farthest from rho first."""
+        working = np.sum(self.state == WORKING)
+        if working <= self.working_size:
+            return
+        highspy = import_highspy()
+        status = np.asarray([int(s) for s in self._h.getBasis().col_status])
+        lower, upper = int(highspy.HighsBasisStatus.kLower), int(highspy.HighsBasisStatus.kUpper)
+        cols = np.flatnonzero(self._cols >= 0)
+        examples = self._cols[cols]
+        at_zero = (status[cols] == lower) & (z[examples] > self.tol)
+        at_cap = (status[cols] == upper) & (z[examples] < -self.tol)
+        movable = np.flatnonzero(at_zero | at_cap)
+        surplus = min(movable.size, int(working - self.working_size))
+        if surplus <= 0:
+            return
+        far = movable[np.argsort(-np.abs(z[examples[movable]]), kind="stable")[:surplus]]
+        self._leave(examples[far], at_cap[far])
+
+    @property
+    def model(self):
+        """The live ``highspy.Highs`` model over the working set (for inspection or export)."""
+        if self.state is None and self.store.size:
+            self._initial_sets()
+        self._write_pending()
+        return self._h

@@ -1,0 +1,77 @@
+"""Margin columns stored compactly: int8 for stump and tree columns, products in row chunks.
+
+A stump's or a tree's margin column u_n = y_n h(x_n) is +-1; as int8 it
+takes one byte an example instead of eight.  A matrix of such columns is
+never converted to float64 as a whole: :func:`weighted_sum` (U w) and
+:func:`gram` (A^T B) work on blocks of rows, so their temporaries stay
+near :data:`CHUNK_BYTES` whatever N is.  Sums of int8 entries in float32
+are exact while they stay below 2^24 (N < 16 777 216 for +-1 columns).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: size of the float temporaries of one block of rows
+CHUNK_BYTES = 1 << 25
+
+
+def is_sign_valued(u: np.ndarray) -> bool:
+    """True when every entry of u is -1, 0 or 1 (the column fits int8 exactly)."""
+    return bool(np.all((u == 1.0) | (u == -1.0) | (u == 0.0)))
+
+
+def compact(u: np.ndarray) -> np.ndarray:
+    """u as int8 when its entries are -1, 0, 1; otherwise u itself (float)."""
+    u = np.asarray(u)
+    if u.dtype == np.int8:
+        return u
+    return u.astype(np.int8) if is_sign_valued(u) else np.asarray(u, dtype=float)
+
+
+def stack(columns: list[np.ndarray], n_rows: int) -> np.ndarray:
+    """The columns side by side (N x T, Fortran order): int8 when all are, float64 otherwise."""
+    if not columns:
+        return np.empty((n_rows, 0))
+    dtype = np.int8 if all(c.dtype == np.int8 for c in columns) else np.float64
+    out = np.empty((n_rows, len(columns)), dtype=dtype, order="F")
+    for j, c in enumerate(columns):
+        out[:, j] = c
+    return out
+
+
+def _rows_per_block(width: int, itemsize: int = 8) -> int:
+    return max(1, CHUNK_BYTES // max(1, width * itemsize))
+
+
+def weighted_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """sum_j weights_j U[:, index_j] in float64, block by block of rows (U may be int8)."""
+    index = np.asarray(index, dtype=np.intp)
+    weights = np.asarray(weights, dtype=float)
+    out = np.zeros(U.shape[0])
+    if index.size == 0:
+        return out
+    if U.dtype != np.int8:
+        return U[:, index] @ weights
+    step = _rows_per_block(index.size)
+    for start in range(0, U.shape[0], step):
+        block = U[start:start + step, index].astype(float)
+        out[start:start + step] = block @ weights
+    return out
+
+
+def gram(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """A^T B (A: N x p, B: N x q) without converting either to float64 as a whole.
+
+    Exact for int8 entries (float32 block products of integers, summed in float64).
+    """
+    if A.dtype != np.int8 or B.dtype != np.int8:
+        return np.asarray(A, dtype=float).T @ np.asarray(B, dtype=float)
+    out = np.zeros((A.shape[1], B.shape[1]))
+    step = _rows_per_block(A.shape[1] + B.shape[1], 4)
+    step = min(step, 1 << 23)  # float32 sums of +-1 stay exact below 2^24
+    for start in range(0, A.shape[0], step):
+        a = A[start:start + step].astype(np.float32)
+        b = B[start:start + step].astype(np.float32)
+        out += a.T @ b
+    return out
