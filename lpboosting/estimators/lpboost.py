@@ -20,8 +20,9 @@ class LPBoostClassifier(ColumnGenerationClassifier):
     ----------
     nu : float in (0, 1], default 0.1
         Soft-margin parameter: the distribution is capped at 1/(nu N).
-    oracle : {"stumps", "features", "trees"} or callable, default "stumps"
-        Pricing oracle; a callable ``fn(X, y, d)`` returns a hypothesis with
+    oracle : {"stumps", "binned-stumps", "features", "trees"} or callable, default "stumps"
+        Pricing oracle ("binned-stumps": thresholds at up to 255 count-quantile
+        bin edges a feature, exact over that class; for N in the millions); a callable ``fn(X, y, d)`` returns a hypothesis with
         ``predict(X)`` in [-1, 1] (labels y are -1/+1).
     oracle_params : dict, optional
         Keyword arguments for the oracle (e.g. ``{"max_depth": 2}`` for trees).

@@ -6,6 +6,7 @@ from typing import Any
 
 from lpboosting.errors import UnknownOracleError
 from lpboosting.oracles.base import Candidate, Oracle
+from lpboosting.oracles.binned import BinnedStumps
 from lpboosting.oracles.columns import (
     CallableOracle,
     ColumnRef,
@@ -18,12 +19,13 @@ from lpboosting.oracles.trees import TreeHypothesis, Trees
 
 __all__ = [
     "CallableOracle", "Candidate", "ColumnRef", "Columns", "Features", "HypothesisOracle",
-    "Oracle", "ScaledFeature", "Stump", "Stumps", "TreeHypothesis", "Trees", "ORACLES",
+    "BinnedStumps", "Oracle", "ScaledFeature", "Stump", "Stumps", "TreeHypothesis", "Trees", "ORACLES",
     "make_oracle",
 ]
 
 #: oracles that can be named by a string
-ORACLES: dict[str, type[Oracle]] = {"stumps": Stumps, "features": Features, "trees": Trees}
+ORACLES: dict[str, type[Oracle]] = {"stumps": Stumps, "binned-stumps": BinnedStumps, "features": Features,
+                                    "trees": Trees}
 
 
 def make_oracle(spec: Any, X, y, **params: Any) -> Oracle:

@@ -222,8 +222,18 @@ class HighsSiftingLP(ColumnStoreSession):
         index[position] = self._def_row[nz_cols]
         value[position] = -D[nz_rows, nz_cols]
         m = examples.size
+        first = self._cols.size
         self._h.addCols(m, np.zeros(m), np.zeros(m), np.full(m, self.cap), index.size, starts, index, value)
         self._cols = np.append(self._cols, examples)
+        if from_cap.size and self._h.getBasis().valid:
+            # examples that were at the cap enter at the cap: the primal point stays where it was
+            highspy = import_highspy()
+            basis = self._h.getBasis()
+            status = list(basis.col_status)
+            for i in np.flatnonzero(self.state[examples] == FIXED_CAP):
+                status[first + i] = highspy.HighsBasisStatus.kUpper
+            basis.col_status = status
+            self._h.setBasis(basis)
         self.state[examples] = WORKING
 
     def _leave(self, examples: np.ndarray, to_cap: np.ndarray) -> None:
@@ -311,7 +321,8 @@ class HighsSiftingLP(ColumnStoreSession):
         return solution
 
     def _trim(self, z: np.ndarray) -> None:
-        """Back to ``working_size`` examples: nonbasic ones at a bound, farthest from rho first."""
+        """Back to ``working_size`` examples: nonbasic ones leave at their bound (so the basis stays
+        optimal), those whose margin is farthest from rho first."""
         working = np.sum(self.state == WORKING)
         if working <= self.working_size:
             return
@@ -320,8 +331,8 @@ class HighsSiftingLP(ColumnStoreSession):
         lower, upper = int(highspy.HighsBasisStatus.kLower), int(highspy.HighsBasisStatus.kUpper)
         cols = np.flatnonzero(self._cols >= 0)
         examples = self._cols[cols]
-        at_zero = (status[cols] == lower) & (z[examples] > self.tol)
-        at_cap = (status[cols] == upper) & (z[examples] < -self.tol)
+        at_zero = status[cols] == lower  # z >= 0 up to HiGHS's tolerance: optimal at 0
+        at_cap = status[cols] == upper
         movable = np.flatnonzero(at_zero | at_cap)
         surplus = min(movable.size, int(working - self.working_size))
         if surplus <= 0:
