@@ -19,8 +19,9 @@ from tests.test_column_generation import DATASETS
 from tests.test_lpboost_master import check_optimality
 
 
-def test_the_default_model_is_the_difference_encoding_and_rows_is_a_variant():
-    assert isinstance(get_backend("highspy").open(LPBoost(0.2), 5), HighsDeltaEdgeLP)
+def test_the_difference_model_and_rows_are_variants():
+    delta = get_backend("highspy:delta")
+    assert isinstance(delta.open(LPBoost(0.2), 5), HighsDeltaEdgeLP) and delta.incremental
     rows = get_backend("highspy:rows")
     assert isinstance(rows.open(LPBoost(0.2), 5), HighsEdgeLP) and rows.incremental
     assert rows.name == "highspy:rows"
@@ -31,7 +32,7 @@ def test_the_default_model_is_the_difference_encoding_and_rows_is_a_variant():
 def test_both_models_reach_the_full_lp_with_the_same_optimum(data, nu):
     X, y = DATASETS[data]()
     full = soft_margin_lp(all_stump_columns(X, y), nu)["value"]
-    for name in ("highspy", "highspy:rows"):
+    for name in ("highspy:delta", "highspy:rows"):
         rec = RecordingBackend(name)
         res = column_generation(LPBoost(nu), Stumps(X, y), backend=rec, tol=1e-10, columns_per_round=3)
         assert res.converged and res.objective == pytest.approx(full, abs=1e-8), name
@@ -52,7 +53,7 @@ def test_differences_are_sparser_than_rows_and_solve_the_same_master():
     cols = [y * oracle._candidate(np.full(300, 1 / 300), e, k, 0).hypothesis.predict(X)
             for k in range(100, 140)]
     U = np.column_stack(cols + [-c for c in cols[:5]])
-    delta = HighspyBackend().open(LPBoost(0.2), 300)
+    delta = HighspyBackend("delta").open(LPBoost(0.2), 300)
     rows = HighspyBackend("rows").open(LPBoost(0.2), 300)
     for u in U.T:
         delta.add_column(u)

@@ -84,7 +84,7 @@ def test_sifting_with_ties_many_equal_examples():
 def test_column_generation_with_sifting_reaches_the_lp_over_all_stumps(data, nu):
     X, y = DATASETS[data]()
     full = soft_margin_lp(all_stump_columns(X, y), nu)["value"]
-    rec = RecordingBackend(HighspyBackend("sifting", working_size=5))
+    rec = RecordingBackend(HighspyBackend(working_size=5))
     res = column_generation(LPBoost(nu), Stumps(X, y), backend=rec, tol=1e-10, columns_per_round=3)
     assert res.converged and res.objective == pytest.approx(full, abs=1e-8)
     for record, sol in zip(res.history, rec.solutions):
@@ -96,18 +96,18 @@ def test_column_generation_with_sifting_reaches_the_lp_over_all_stumps(data, nu)
 def test_sifting_with_a_column_pool_keeps_the_optimum():
     X, y = DATASETS["cancer-80x5"]()
     full = soft_margin_lp(all_stump_columns(X, y), 0.1)["value"]
-    backend = HighspyBackend("sifting", working_size=4)
+    backend = HighspyBackend(working_size=4)
     res = column_generation(LPBoost(0.1, pool=ColumnPool(1, 1)), Stumps(X, y), backend=backend, tol=1e-10)
     assert res.converged and res.objective == pytest.approx(full, abs=1e-8)
     assert sum(r.extra["removed"] for r in res.history) > 0
 
 
 def test_sifting_is_selected_by_name_and_takes_its_options():
-    session = HighspyBackend("sifting", working_size=7).open(LPBoost(0.2), 50)
+    session = HighspyBackend(working_size=7).open(LPBoost(0.2), 50)
     assert isinstance(session, HighsSiftingLP) and session.working_size == 7
-    assert get_backend("highspy:sifting").name == "highspy:sifting"
+    assert isinstance(get_backend("highspy").open(LPBoost(0.2), 5), HighsSiftingLP)  # the default
     with pytest.raises(ValueError, match="working_size"):
-        HighspyBackend("sifting", working_size=0).open(LPBoost(0.2), 50)
+        HighspyBackend(working_size=0).open(LPBoost(0.2), 50)
     # the model can be looked at before the first solve
     session.add_column(np.where(np.arange(50) % 3 == 0, 1.0, -1.0))
     assert session.model.getNumRow() == 3
@@ -148,7 +148,7 @@ def test_chunked_products_equal_float64_products(monkeypatch):
     np.testing.assert_array_equal(gram(U[:, :3], U), U[:, :3].astype(float).T @ U.astype(float))
 
 
-@pytest.mark.parametrize("backend", ["highspy", "highspy:sifting", "highspy:rows"])
+@pytest.mark.parametrize("backend", ["highspy", "highspy:delta", "highspy:rows"])
 def test_compact_columns_give_identical_results(monkeypatch, backend):
     X, y = DATASETS["cancer-60x8"]()
     a = column_generation(LPBoost(0.1), Stumps(X, y), backend=backend, tol=1e-9, columns_per_round=4)
@@ -171,7 +171,7 @@ def test_a_column_that_is_not_sign_valued_turns_the_store_to_float():
     rng = np.random.default_rng(3)
     U = np.column_stack([rng.choice([-1.0, 1.0], size=40), rng.uniform(-1, 1, size=40),
                          rng.choice([-1.0, 1.0], size=40)])
-    res = column_generation(LPBoost(0.2), Columns(U), backend="highspy:sifting", tol=1e-10)
+    res = column_generation(LPBoost(0.2), Columns(U), backend="highspy", tol=1e-10)
     assert res.objective == pytest.approx(soft_margin_lp(U, 0.2)["value"], abs=1e-9)
     s, _ = solve_growing(U, 0.2, working_size=3)
     assert s.store.data.dtype == np.float64

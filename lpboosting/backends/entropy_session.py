@@ -2,8 +2,8 @@
 
 Each round (see :mod:`lpboosting.masters.entropy`):
 
-1. the LPBoost LP over the chosen columns, in one live HiGHS model
-   (:class:`~lpboosting.backends.highs.lpboost.HighsEdgeLP`), gives gamma*_t
+1. the LPBoost LP over the chosen columns, in one live HiGHS model (highspy's
+   LPBoost session, :class:`~lpboosting.backends.highs.sifting.HighsSiftingLP`), gives gamma*_t
    and the final weights w;
 2. the master decides from it what the projection needs, or that the run
    stops (:meth:`~lpboosting.masters.entropy.EntropyMaster.round_state`);
@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from lpboosting.backends.base import Backend, MasterSession
-from lpboosting.backends.highs.lpboost import HighsEdgeLP
 from lpboosting.backends.highs.model import HighspyBackend
 from lpboosting.errors import SolverNotInstalledError
 from lpboosting.masters.base import MasterSolution
@@ -56,18 +55,17 @@ class EntropySession(MasterSession):
                 "is not installed; run `pip install highspy`"
             )
         self._lp_backend = lp_backend
-        self._lp: HighsEdgeLP | None = None
+        self._lp: MasterSession | None = None
         self.columns: list[np.ndarray] = []
         self.edges: list[float] = []
         self.entropies: list[float] = [0.0]  # Delta(d_{t-1}) for each column's pricing; d_0 uniform
         self.multipliers: np.ndarray | None = None
 
     @property
-    def lp(self) -> HighsEdgeLP:
+    def lp(self) -> MasterSession:
         """The live LPBoost LP over the chosen columns (built with the first column)."""
         if self._lp is None:
-            self._lp = HighsEdgeLP(LPBoost(self.master.lp_nu(self.n_samples)), self.n_samples,
-                                   self._lp_backend)
+            self._lp = self._lp_backend.open(LPBoost(self.master.lp_nu(self.n_samples)), self.n_samples)
         return self._lp
 
     def add_column(self, column, edge=None):

@@ -34,9 +34,11 @@ __all__ = [
 
 _DESCRIPTIONS = {
     "highspy": "HiGHS through highspy: one live model, a column/row added per round, "
-               "re-solved by simplex from the previous basis; LPBoost's +-1 hypotheses "
+               "re-solved by simplex from the previous basis; LPBoost's master by sifting "
+               "(a working set of examples, checked on all N), its +-1 hypotheses "
                "written as differences from the closest earlier one (sparse)",
-    "highspy:rows": "as highspy, with LPBoost's hypotheses as dense rows d.u - gamma <= 0",
+    "highspy:delta": "as highspy, LPBoost's master over all N examples (no sifting)",
+    "highspy:rows": "as highspy, LPBoost's master over all N with dense rows d.u - gamma <= 0",
     "highspy:ipm": "HiGHS's interior point without crossover, one live model: central duals "
                    "(a point inside the optimal dual face, not a vertex), no warm start; "
                    "RMBoost's default",

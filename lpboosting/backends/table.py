@@ -43,10 +43,9 @@ _B = "lpboosting.backends."
 #: (solver, master class) -> the session factory ``factory(master, n_samples, backend)``, named
 #: by "module:attribute" (or given as the callable itself, e.g. by a plug-in at run time)
 SESSIONS: dict[tuple[str, type[Master]], Any] = {
-    ("highspy", LPBoost): _B + "highs.lpboost:HighsDeltaEdgeLP",
+    ("highspy", LPBoost): _B + "highs.sifting:HighsSiftingLP",
     ("highspy-rows", LPBoost): _B + "highs.lpboost:HighsEdgeLP",
     ("highspy-delta", LPBoost): _B + "highs.lpboost:HighsDeltaEdgeLP",
-    ("highspy-sifting", LPBoost): _B + "highs.sifting:HighsSiftingLP",
     ("highspy", RMBoost): _B + "highs.rmboost:HighsMinimaxLP",
     ("minimax-simplex", RMBoost): _B + "dedicated.minimax_session:MinimaxSimplexSession",
     ("newton", SoftBoost): _B + "dedicated.newton_projection:softboost_session",
@@ -144,10 +143,10 @@ def known_backends() -> list[str]:
 
     The backends of :data:`BACKENDS`, HiGHS's interior point without crossover
     (``highspy:ipm``, RMBoost's default), LPBoost's model with dense rows
-    (``highspy:rows``) and one ``cvxpy:SOLVER`` per solver of
+    over all examples (``highspy:delta``, ``highspy:rows``) and one ``cvxpy:SOLVER`` per solver of
     :data:`SOLVER_KINDS`.
     """
-    return list(BACKENDS) + ["highspy:ipm", "highspy:rows"] + [f"cvxpy:{s}" for s in SOLVER_KINDS]
+    return list(BACKENDS) + ["highspy:ipm", "highspy:delta", "highspy:rows"] + [f"cvxpy:{s}" for s in SOLVER_KINDS]
 
 
 def construct(name: str, **options: Any) -> "Backend":

@@ -9,14 +9,18 @@ process, side by side:
     round, every hypothesis a dense row d . u - gamma <= 0 of the HiGHS model
     (``backend="highspy:rows"``);
 ``plain``
-    the same loop on the default model, where each +-1 hypothesis is written
-    as its difference from the closest earlier one (sparse);
+    the same loop on the default model: sifting over a working set of
+    examples, each +-1 hypothesis written as its difference from the
+    closest earlier one (sparse);
 ``smoothing``
     Wentges smoothing (``stabilization=Smoothing(alpha)``), mis-pricing
     handled, the stop certified on the true duals or the best bound;
 ``smoothing+k``
     the same with ``--k`` stumps a round (``Stumps.price_many``: the best of
     each of the best features first);
+``smoothing+k-delta``
+    ``smoothing+k`` on the difference model over all N, without sifting
+    (``backend="highspy:delta"``);
 ``k``
     plain pricing, ``--k`` columns a round;
 ``smoothing+k+pool`` (not run by default)
@@ -52,7 +56,7 @@ from lpboosting.oracles import Stumps
 
 #: the issue's sets and their nu
 SETS = {"twonorm": 0.1, "ring": 0.1, "banana": 0.2, "magic": 0.5}
-CONFIGS = ("plain-rows", "plain", "smoothing", "k", "smoothing+k", "smoothing+k+pool")
+CONFIGS = ("plain-rows", "plain", "smoothing", "k", "smoothing+k", "smoothing+k-delta", "smoothing+k+pool")
 
 
 def _options(config: str, alpha: float, k: int) -> dict[str, Any]:
@@ -61,6 +65,8 @@ def _options(config: str, alpha: float, k: int) -> dict[str, Any]:
         "plain": {},
         "smoothing": {"stabilization": Smoothing(alpha)},
         "smoothing+k": {"stabilization": Smoothing(alpha), "columns_per_round": k},
+        "smoothing+k-delta": {"stabilization": Smoothing(alpha), "columns_per_round": k,
+                              "backend": "highspy:delta"},
         "k": {"columns_per_round": k},
         "smoothing+k+pool": {"stabilization": Smoothing(alpha), "columns_per_round": k},
     }[config]

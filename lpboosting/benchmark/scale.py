@@ -8,8 +8,17 @@ LPBoost (nu = ``--nu``, 0.1) with exact stumps on ``lpboosting.datasets.twonorm`
 
 ``default``
     the library's defaults for a user: ``LPBoostClassifier``'s loop
-    (smoothing, 20 columns a round) on the default ``highspy`` model (each
-    hypothesis written as its difference from the closest earlier one);
+    (smoothing, 20 columns a round) on the default ``highspy`` session
+    (sifting: a model over a working set of examples, each hypothesis
+    written as its difference from the closest earlier one, certified on
+    all N);
+``binned``
+    the same with the histogram oracle ``BinnedStumps`` (255 bins a
+    feature; the gap is certified over that class); run from ``--binned-min``
+    rows;
+``delta``
+    the same loop on the difference model over all N examples, without
+    sifting (``backend="highspy:delta"``); run up to ``--delta-max`` rows;
 ``rows``
     the loop and model the library had before: one column a round at the
     master's vertex dual, every hypothesis a dense row of the HiGHS model
@@ -20,8 +29,8 @@ Every run is a separate process (so its peak resident memory is its own,
 read from ``getrusage`` of the child), started one after the other. Per run:
 status, rounds, columns, the final gap (certified: the best bound of an
 exact oracle minus the master's value), seconds in all, in the master and in
-pricing, and the peak memory; per size, the time ratio of ``rows`` to
-``default`` where both ran.  Progress lines go to stderr while a run works.
+pricing, and the peak memory; per size, the time ratios of ``rows`` and
+``delta`` to ``default`` where both ran.  Progress lines go to stderr while a run works.
 
 Run::
 
@@ -42,7 +51,7 @@ from typing import Any
 from lpboosting.benchmark.common import machine_info, write_json
 
 SIZES = (5_000, 50_000, 500_000, 1_000_000)
-CONFIGS = ("default", "delta", "sifting", "rows")
+CONFIGS = ("default", "binned", "delta", "rows")
 
 
 def _peak_gb() -> float:
@@ -56,12 +65,12 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
     from lpboosting import column_generation
     from lpboosting.datasets import twonorm
     from lpboosting.masters import LPBoost
-    from lpboosting.oracles import Stumps
+    from lpboosting.oracles import BinnedStumps, Stumps
 
     X, y = twonorm(n, random_state=seed)
     options = {"columns_per_round": 20, "stabilization": "smoothing"}
-    if config in ("delta", "sifting"):
-        options["backend"] = f"highspy:{config}"
+    if config == "delta":
+        options["backend"] = "highspy:delta"
     elif config == "rows":
         options = {"backend": "highspy:rows"}
     start = time.perf_counter()
@@ -73,7 +82,7 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
                   f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
 
     setup = time.perf_counter()
-    oracle = Stumps(X, y)
+    oracle = BinnedStumps(X, y) if config == "binned" else Stumps(X, y)
     setup = time.perf_counter() - setup
     res = column_generation(LPBoost(nu), oracle, tol=tol, max_rounds=1_000_000, time_limit=time_limit,
                             callback=report, **options)
@@ -137,6 +146,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS))
     p.add_argument("--rows-max", type=int, default=20_000,
                    help="largest N the dense-row baseline runs at (default 20000)")
+    p.add_argument("--delta-max", type=int, default=50_000,
+                   help="largest N the difference model over all N runs at (default 50000)")
+    p.add_argument("--binned-min", type=int, default=500_000,
+                   help="smallest N the binned oracle runs at (default 500000)")
     p.add_argument("--nu", type=float, default=0.1)
     p.add_argument("--tol", type=float, default=1e-4)
     p.add_argument("--time-limit", type=float, default=900.0, help="seconds per run (default 900)")
@@ -158,17 +171,20 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     for n in args.sizes:
         by_config = {}
         for config in args.configs:
-            if config == "rows" and n > args.rows_max:
+            if ((config == "rows" and n > args.rows_max) or (config == "delta" and n > args.delta_max)
+                    or (config == "binned" and n < args.binned_min)):
                 continue
             r = run_in_child(config, n, args.nu, args.tol, args.time_limit, args.seed, args.progress)
             print(format_row(r), flush=True)
             rows.append(r)
             by_config[config] = r
-        a, b = by_config.get("default"), by_config.get("rows")
-        if a and b and "seconds" in a and "seconds" in b:
-            bound = ">= " if b["status"] == "time_limit" else ""
-            print(f"  N={n}: rows / default time {bound}{b['seconds'] / a['seconds']:.1f}x "
-                  f"(default takes {a['seconds'] / b['seconds']:.2f} of the time of rows)", flush=True)
+        a = by_config.get("default")
+        for name in ("rows", "delta"):
+            b = by_config.get(name)
+            if a and b and "seconds" in a and "seconds" in b:
+                bound = ">= " if b["status"] == "time_limit" else ""
+                print(f"  N={n}: {name} / default time {bound}{b['seconds'] / a['seconds']:.1f}x "
+                      f"(default takes {a['seconds'] / b['seconds']:.2f} of the time of {name})", flush=True)
     if args.json:
         write_json(args.json, {"machine": info, "args": vars(args), "runs": rows})
         print(f"wrote {args.json}")

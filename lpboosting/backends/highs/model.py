@@ -82,14 +82,13 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "ipm": {"solver": "ipm", "run_crossover": "off", "ipm_optimality_tolerance": 1e-10},
     "rows": {},
     "delta": {},
-    "sifting": {},
 }
-#: variants that run other sessions of the table first: ``"highspy:rows"`` writes LPBoost's
-#: hypotheses as dense rows d . u - gamma <= 0 (the model before the difference encoding)
+#: variants that run other sessions of the table first, for LPBoost: ``"highspy:delta"`` the
+#: difference model over all N examples (no sifting), ``"highspy:rows"`` dense rows
+#: d . u - gamma <= 0 over all N (the model before the difference encoding)
 VARIANT_SOLVERS: dict[str, tuple[str, ...]] = {
     "rows": ("highspy-rows", "highspy"),
     "delta": ("highspy-delta", "highspy"),
-    "sifting": ("highspy-sifting", "highspy"),
 }
 #: options of the sessions, not of HiGHS: taken out of a backend's options and handed to its sessions
 SESSION_OPTIONS = ("working_size", "max_entering")
@@ -103,10 +102,14 @@ class HighspyBackend(Backend):
     (``"highspy:ipm"``) solves every round by interior point without
     crossover: the duals handed to the oracle are *central* (the master's
     optimal dual face is large when it is degenerate, and a vertex of it is
-    a poor price), at the cost of no warm start.  LPBoost's model writes each
-    +-1 hypothesis as its difference from the closest earlier one
-    (:class:`~lpboosting.backends.highs.lpboost.HighsDeltaEdgeLP`);
-    ``"highspy:rows"`` keeps the dense rows d . u - gamma <= 0
+    a poor price), at the cost of no warm start.  LPBoost's master is solved
+    by sifting (:class:`~lpboosting.backends.highs.sifting.HighsSiftingLP`):
+    a model over a working set of examples, each +-1 hypothesis written as
+    its difference from the closest earlier one, certified on all N; its
+    options ``working_size`` and ``max_entering`` are taken out of the HiGHS
+    options.  ``"highspy:delta"`` is the difference model over all N
+    (:class:`~lpboosting.backends.highs.lpboost.HighsDeltaEdgeLP`),
+    ``"highspy:rows"`` the dense rows d . u - gamma <= 0
     (:class:`~lpboosting.backends.highs.lpboost.HighsEdgeLP`).
     """
 
