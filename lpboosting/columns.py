@@ -44,19 +44,24 @@ def _rows_per_block(width: int, itemsize: int = 8) -> int:
     return max(1, CHUNK_BYTES // max(1, width * itemsize))
 
 
-def weighted_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """sum_j weights_j U[:, index_j] in float64, block by block of rows (U may be int8)."""
+def weighted_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray,
+                 rows: np.ndarray | None = None) -> np.ndarray:
+    """sum_j weights_j U[:, index_j] in float64, block by block of rows (U may be int8);
+    only at ``rows`` when given."""
     index = np.asarray(index, dtype=np.intp)
     weights = np.asarray(weights, dtype=float)
-    out = np.zeros(U.shape[0])
+    out = np.zeros(U.shape[0] if rows is None else len(rows))
     if index.size == 0:
         return out
     if U.dtype != np.int8:
-        return U[:, index] @ weights
+        return (U[:, index] if rows is None else U[np.ix_(rows, index)]) @ weights
     step = _rows_per_block(index.size)
-    for start in range(0, U.shape[0], step):
-        block = U[start:start + step, index].astype(float)
-        out[start:start + step] = block @ weights
+    for start in range(0, out.size, step):
+        if rows is None:
+            block = U[start:start + step, index]
+        else:
+            block = U[np.ix_(rows[start:start + step], index)]
+        out[start:start + step] = block.astype(float) @ weights
     return out
 
 

@@ -148,8 +148,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="largest N the dense-row baseline runs at (default 20000)")
     p.add_argument("--delta-max", type=int, default=50_000,
                    help="largest N the difference model over all N runs at (default 50000)")
-    p.add_argument("--binned-min", type=int, default=500_000,
-                   help="smallest N the binned oracle runs at (default 500000)")
+    p.add_argument("--binned-min", type=int, default=1_000_000,
+                   help="smallest N the binned oracle runs at (default 1000000)")
     p.add_argument("--nu", type=float, default=0.1)
     p.add_argument("--tol", type=float, default=1e-4)
     p.add_argument("--time-limit", type=float, default=900.0, help="seconds per run (default 900)")

@@ -11,12 +11,17 @@ when z_n < 0.  Every simplex iteration of the full model prices all N
 columns; sifting solves the LP over a *working set* W of examples instead.
 The others are fixed: L_0 at 0, L_c at the cap, and folded into constants:
 
-    sum_{n in W} d_n = 1 - c |L_c|
-    e_m - s_m e_(r_m) - sum_{n in W} (u^m - s_m u^(r_m))_n d_n = c sum_{n in L_c} (u^m - s_m u^(r_m))_n
-    e_m - gamma <= 0                                               dual: -w_m
+    sum_{n in W} d_n = 1 - c |L_c|                                                 dual: rho
+    f_m - s_m f_(r_m) + (1 - s_m) gamma - sum_{n in W} (u^m - s_m u^(r_m))_n d_n
+        = c sum_{n in L_c} (u^m - s_m u^(r_m))_n
+    f_m <= 0                                                   dual (reduced cost): -w_m
 
-(each hypothesis written as its difference from the closest earlier one,
-as in :class:`~lpboosting.backends.highs.lpboost.HighsDeltaEdgeLP`).  After
+Each hypothesis is written as its difference from the closest earlier one
+(s_m = +-1; s_m = 0 and no r_m for the first, or a column that is not
++-1), as in :class:`~lpboosting.backends.highs.lpboost.HighsDeltaEdgeLP`,
+and its edge constraint d . u^m <= gamma is the *bound* of its slack
+variable f_m = d . u^m - gamma: one row a hypothesis, not two (the basis
+is half the size, each simplex iteration about twice as fast).  After
 each solve one pass over all N examples computes the margins U w and the
 reduced costs z; a fixed example on the wrong side of rho (z_n < 0 in L_0,
 z_n > 0 in L_c) is a violator and enters W as a new column of the live
@@ -56,8 +61,11 @@ class HighsSiftingLP(ColumnStoreSession):
     back to between rounds; ``max_entering`` bounds the examples that enter
     per pass (default: the working set's size, so it at most doubles);
     ``tol`` is the reduced cost beyond which a fixed example is a violator.
-    ``info["record"]`` of each solution holds the passes, the working-set
-    size and the examples that entered.
+    A pass first checks only the 10 ``working_size`` fixed examples nearest
+    rho at the last full check (the likely violators); only when none of
+    them is violated does it check all N, and only a clean full check ends
+    the solve.  ``info["record"]`` of each solution holds the passes, the
+    full checks, the working-set size and the examples that entered.
     """
 
     def __init__(self, master: LPBoost, n_samples: int, backend, working_size: int | None = None,
@@ -71,6 +79,8 @@ class HighsSiftingLP(ColumnStoreSession):
         self.backend_name = backend.name
         self.working_size = int(working_size)
         self.max_entering = max_entering
+        self.watch = 10 * self.working_size
+        self._watch: np.ndarray | None = None  # fixed examples nearest rho at the last full check
         self.tol = float(tol)
         self.cap = master.cap(n_samples)
         highspy = import_highspy()
@@ -81,16 +91,14 @@ class HighsSiftingLP(ColumnStoreSession):
         h.addRow(1.0, 1.0, 0, np.empty(0, dtype=np.int32), np.empty(0))  # sum d_W = 1 - c |L_c|
         self.state: np.ndarray | None = None  # per example: FIXED_ZERO, WORKING or FIXED_CAP
         self._n_capped = 0
-        # per model column: the example of a d column, -1 for gamma, -2 - j for e_j
+        # per model column: the example of a d column, -1 for gamma, -2 - j for f_j
         self._cols = np.array([-1], dtype=np.int64)
-        # per hypothesis j: reference r_j (-1: none), sign s_j, its definition and edge rows
+        # per hypothesis j: reference r_j (-1: none), sign s_j, its row (1 + j: rows are never deleted)
         self._ref: list[int] = []
         self._sign: list[float] = []
         self._is_sign: list[bool] = []  # per hypothesis: +-1 on every example (may be a reference)
         self._constant: list[float] = []  # per hypothesis: right-hand side of its definition row
         self._def_row = np.empty(0, dtype=np.int64)
-        self._edge_row = np.empty(0, dtype=np.int64)
-        self._n_rows = 1
         self._pending: list[int] = []
 
     # ---- columns (hypotheses) -------------------------------------------------------------
@@ -116,8 +124,8 @@ class HighsSiftingLP(ColumnStoreSession):
         return np.flatnonzero(self.state == WORKING)
 
     def _write_pending(self) -> None:
-        """Write the hypotheses added since the last solve: an edge variable, its definition
-        over W (from the closest earlier +-1 column on W) and its edge row."""
+        """Write the hypotheses added since the last solve: a slack variable f_j <= 0 and its
+        row over W, from the closest earlier +-1 column on W."""
         if not self._pending:
             return
         h, inf, data = self._h, self._inf, self.store.data
@@ -143,20 +151,20 @@ class HighsSiftingLP(ColumnStoreSession):
             nz = np.flatnonzero(on_w)
             constant = self.cap * float(diff[capped].sum())
             self._constant.append(constant)
-            h.addVar(-inf, inf)
-            e = self._cols.size
+            h.addVar(-inf, 0.0)
+            f = self._cols.size
             self._cols = np.append(self._cols, -2 - j)
-            idx = [where[W[nz]], [e]]
+            idx = [where[W[nz]], [f]]
             val = [-on_w[nz], [1.0]]
             if ref >= 0:
                 idx.append([int(np.flatnonzero(self._cols == -2 - ref)[0])])
                 val.append([-s])
+            if s != 1.0:
+                idx.append([0])
+                val.append([1.0 - s])
             idx_all = np.concatenate(idx).astype(np.int32)
             h.addRow(constant, constant, idx_all.size, idx_all, np.concatenate(val))
-            h.addRow(-inf, 0.0, 2, np.array([e, 0], dtype=np.int32), np.array([1.0, -1.0]))
-            self._def_row = np.append(self._def_row, self._n_rows)
-            self._edge_row = np.append(self._edge_row, self._n_rows + 1)
-            self._n_rows += 2
+            self._def_row = np.append(self._def_row, 1 + j)
         self._pending = []
 
     # ---- examples (the working set) -------------------------------------------------------
@@ -260,7 +268,7 @@ class HighsSiftingLP(ColumnStoreSession):
             self._initial_sets()
         self._write_pending()
         h, n = self._h, self.n_samples
-        iterations, passes, entered = 0, 0, 0
+        iterations, passes, entered, checks = 0, 0, 0, 0
         while True:
             passes += 1
             h.run()
@@ -270,21 +278,31 @@ class HighsSiftingLP(ColumnStoreSession):
                 solution = MasterSolution.failed(n, status, h.modelStatusToString(h.getModelStatus()))
                 break
             sol = h.getSolution()
-            y = np.asarray(sol.row_dual)
             active = np.asarray(self.store.active, dtype=np.intp)
-            w = -y[self._edge_row[active]]
-            rho = float(y[0])
-            used = np.flatnonzero(w != 0.0)
-            z = weighted_sum(self.store.data, active[used], w[used]) - rho
-            wrong = ((self.state == FIXED_ZERO) & (z < -self.tol)) | ((self.state == FIXED_CAP) & (z > self.tol))
-            violators = np.flatnonzero(wrong)
-            if not violators.size:
-                solution = self._read(status, sol, w, rho, z)
-                self._trim(z)
-                break
+            w = -np.asarray(sol.col_dual)[self._slack_cols()[active]]
+            rho = float(sol.row_dual[0])
+            used = active[w != 0.0]
+            violators = np.empty(0, dtype=np.intp)
+            if self._watch is not None:
+                # a cheap check first: the fixed examples nearest rho at the last full check
+                watch = self._watch[self.state[self._watch] != WORKING]
+                z = weighted_sum(self.store.data, used, w[w != 0.0], rows=watch) - rho
+                bad = self._wrong(self.state[watch], z)
+                violators, scores = watch[bad], np.abs(z[bad])
+            if not violators.size:  # none near rho: check all N (the certificate)
+                checks += 1
+                z = weighted_sum(self.store.data, used, w[w != 0.0]) - rho
+                violators = np.flatnonzero(self._wrong(self.state, z))
+                if not violators.size:
+                    solution = self._read(status, sol, w, rho, z)
+                    self._trim(z)
+                    self._watch_nearest(z)
+                    break
+                scores = np.abs(z[violators])
+                self._watch_nearest(z)
             limit = self.max_entering or max(self.working_size, int(np.sum(self.state == WORKING)))
             if violators.size > limit:
-                violators = violators[np.argsort(-np.abs(z[violators]), kind="stable")[:limit]]
+                violators = violators[np.argsort(-scores, kind="stable")[:limit]]
             self._enter(np.sort(violators))
             entered += violators.size
         solution.seconds = time.perf_counter() - start
@@ -292,9 +310,22 @@ class HighsSiftingLP(ColumnStoreSession):
         solution.backend = self.backend_name
         if solution.ok:
             record = solution.info.setdefault("record", {})
-            record.update({"passes": passes, "working": int(np.sum(self.state == WORKING)),
+            record.update({"passes": passes, "checks": checks, "working": int(np.sum(self.state == WORKING)),
                            "entered": entered})
         return solution
+
+    def _wrong(self, state: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """Fixed examples on the wrong side of rho: at 0 with z < 0, at the cap with z > 0."""
+        return ((state == FIXED_ZERO) & (z < -self.tol)) | ((state == FIXED_CAP) & (z > self.tol))
+
+    def _watch_nearest(self, z: np.ndarray) -> None:
+        """Remember the ``watch`` fixed examples nearest rho (smallest |z|) for cheap passes."""
+        fixed = np.flatnonzero(self.state != WORKING)
+        m = min(fixed.size, self.watch)
+        if m == fixed.size:  # the watch would be every fixed example: check all N directly
+            self._watch = None
+            return
+        self._watch = fixed[np.argpartition(np.abs(z[fixed]), m - 1)[:m]]
 
     def _read(self, status, sol, w, rho, z) -> MasterSolution:
         """The full-N solution: d from the model on W and from the sets elsewhere."""
@@ -305,20 +336,23 @@ class HighsSiftingLP(ColumnStoreSession):
         psi = np.maximum(-z, 0.0)
         solution = self.master.read_back(status, d, float(x[0]), w, rho, psi)
         active = np.asarray(self.store.active, dtype=np.intp)
-        e_cols = np.flatnonzero(self._cols <= -2)
-        e_col = np.empty(len(self._ref), dtype=np.intp)
-        e_col[-2 - self._cols[e_cols]] = e_cols
-        solution.info["dual_edges"] = x[e_col[active]]
+        slack = self._slack_cols()
+        solution.info["dual_edges"] = x[slack[active]] + float(x[0])  # d . u^m = f_m + gamma
         positions = self.finish(solution)
         if positions.size:
-            gone = np.sort(self._edge_row[active[positions]]).astype(np.int32)
-            self._h.deleteRows(gone.size, gone)
-            self._edge_row[active[positions]] = -1
-            for rows in (self._def_row, self._edge_row):
-                keep = rows >= 0
-                rows[keep] -= np.searchsorted(gone, rows[keep])
-            self._n_rows -= gone.size
+            # a removed hypothesis' edge constraint is dropped: its slack becomes free (its row
+            # stays, later hypotheses may be written from it)
+            free = slack[active[positions]].astype(np.int32)
+            self._h.changeColsBounds(free.size, free, np.full(free.size, -self._inf),
+                                     np.full(free.size, self._inf))
         return solution
+
+    def _slack_cols(self) -> np.ndarray:
+        """Model column of each hypothesis' slack f_j."""
+        cols = np.flatnonzero(self._cols <= -2)
+        out = np.empty(len(self._ref), dtype=np.intp)
+        out[-2 - self._cols[cols]] = cols
+        return out
 
     def _trim(self, z: np.ndarray) -> None:
         """Back to ``working_size`` examples: nonbasic ones leave at their bound (so the basis stays
