@@ -93,3 +93,17 @@ def test_binned_oracle_by_name_and_bad_max_bins():
     with pytest.raises(ValueError, match="max_bins"):
         BinnedStumps(X, y, max_bins=1)
     assert BinnedStumps(X, y, max_bins=300).codes.dtype == np.uint16
+
+
+def test_the_classifier_takes_binned_stumps_by_name():
+    from sklearn.datasets import load_breast_cancer
+
+    from lpboosting import LPBoostClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    binned = LPBoostClassifier(oracle="binned-stumps", oracle_params={"max_bins": 32}).fit(X, y)
+    exact = LPBoostClassifier().fit(X, y)
+    assert binned.history_.meta["oracle"] == "binned-stumps"
+    # a smaller class: a soft margin no larger than with every stump
+    assert binned.objective_ <= exact.objective_ + 1e-7
+    assert binned.score(X, y) >= 0.9

@@ -18,7 +18,7 @@ from lpboosting.backends import HighspyBackend, RecordingBackend, get_backend
 from lpboosting.backends.highs.sifting import FIXED_CAP, WORKING, HighsSiftingLP
 from lpboosting.columns import compact, gram, stack, weighted_sum
 from lpboosting.masters import ColumnPool, LPBoost
-from lpboosting.oracles import Columns, Stumps
+from lpboosting.oracles import Columns, Stumps, Trees
 from tests.conftest import all_stump_columns, soft_margin_lp
 from tests.test_column_generation import DATASETS
 from tests.test_lpboost_master import check_optimality
@@ -175,3 +175,14 @@ def test_a_column_that_is_not_sign_valued_turns_the_store_to_float():
     assert res.objective == pytest.approx(soft_margin_lp(U, 0.2)["value"], abs=1e-9)
     s, _ = solve_growing(U, 0.2, working_size=3)
     assert s.store.data.dtype == np.float64
+
+
+def test_trees_oracle_with_sifting_and_compact_columns():
+    X, y = DATASETS["cancer-80x5"]()
+    rec = RecordingBackend(HighspyBackend(working_size=6))
+    res = column_generation(LPBoost(0.1), Trees(X, y, max_depth=2), backend=rec, tol=1e-9, max_rounds=30)
+    assert res.columns.dtype == np.int8  # tree columns are +-1
+    for record, sol in zip(res.history, rec.solutions):
+        U = res.columns[:, :record.n_columns].astype(float)
+        assert sol.objective == pytest.approx(soft_margin_lp(U, 0.1)["value"], abs=1e-9)
+        check_optimality(sol, U, 0.1, 1e-8)

@@ -20,15 +20,15 @@ Each hypothesis is written as its difference from the closest earlier one
 (s_m = +-1; s_m = 0 and no r_m for the first, or a column that is not
 +-1), as in :class:`~lpboosting.backends.highs.lpboost.HighsDeltaEdgeLP`,
 and its edge constraint d . u^m <= gamma is the *bound* of its slack
-variable f_m = d . u^m - gamma: one row a hypothesis, not two (the basis
-is half the size, each simplex iteration about twice as fast).  After
-each solve one pass over all N examples computes the margins U w and the
-reduced costs z; a fixed example on the wrong side of rho (z_n < 0 in L_0,
-z_n > 0 in L_c) is a violator and enters W as a new column of the live
-model; the model is re-solved from its basis until no violator is left.
+variable f_m = d . u^m - gamma: one row a hypothesis.  After each solve
+a check computes the margins U w and the reduced costs z of the fixed
+examples (first of those nearest rho at the last full check, then of all
+N); a fixed example on the wrong side of rho (z_n < 0 in L_0, z_n > 0 in
+L_c) is a violator and enters W as a new column of the live model; the
+model is re-solved from its basis until a check over all N finds none.
 Then (d, gamma) is feasible for the full LP and (w, rho, psi = (rho -
 margin)^+) is dual feasible for it with equal objectives: the answer is the
-full LP's optimum, certified by that last pass.
+full LP's optimum, certified by that last check.
 
 Examples far from rho leave W between rounds (only nonbasic ones, at their
 bound, so the basis stays optimal), keeping the live model near
@@ -109,9 +109,9 @@ class HighsSiftingLP(ColumnStoreSession):
         self._is_sign.append(bool(np.all(np.abs(u) == 1.0)))
         self._pending.append(self.store.size - 1)
 
-    def _differences(self, examples: np.ndarray, upto: int | None = None) -> np.ndarray:
-        """D[i, j] = (u^j - s_j u^(r_j))_n for the examples n (rows) and hypotheses j < upto."""
-        t = len(self._ref) if upto is None else upto
+    def _differences(self, examples: np.ndarray) -> np.ndarray:
+        """D[i, j] = (u^j - s_j u^(r_j))_n for the examples n (rows) and the hypotheses j written."""
+        t = len(self._ref)
         data = self.store.data
         rows = data[examples, :t].astype(float)
         ref = np.asarray(self._ref[:t], dtype=np.intp)
