@@ -102,6 +102,14 @@ def test_sifting_with_a_column_pool_keeps_the_optimum():
     assert sum(r.extra["removed"] for r in res.history) > 0
 
 
+def test_small_sets_keep_every_example_in_the_model():
+    s = sifting(0.2, 40, working_size=10)  # N = 4 working_size: no sifting
+    s.add_column(np.where(np.arange(40) % 3 == 0, 1.0, -1.0))
+    s.solve()
+    assert not s.sifting and np.all(s.state == WORKING)
+    assert sifting(0.2, 41, working_size=10).sifting
+
+
 def test_sifting_is_selected_by_name_and_takes_its_options():
     session = HighspyBackend(working_size=7).open(LPBoost(0.2), 50)
     assert isinstance(session, HighsSiftingLP) and session.working_size == 7
@@ -121,8 +129,9 @@ def test_the_working_set_is_trimmed_between_rounds():
     for j in range(30):
         s.add_column(U[:, j])
         entered += s.solve().info["record"]["entered"]
-        # only nonbasic examples leave: the basic ones (at most one a row) may stay
-        assert np.sum(s.state == WORKING) <= 10 + s.model.getNumRow()
+        # back to max(working_size, 2 t); only nonbasic examples leave, the basic ones (at most
+        # one a row) may stay
+        assert np.sum(s.state == WORKING) <= max(10, 2 * (j + 1)) + s.model.getNumRow()
     assert np.sum(s.state == WORKING) < 400
     assert entered > 0  # examples had to enter the working set
 
