@@ -372,8 +372,9 @@ def _write_mps(master, U: np.ndarray, path: Path) -> None:
 
 
 def _mps_objective(path: Path) -> float:
-    import highspy
+    from lpboosting.backends.highs.model import import_highspy
 
+    highspy = import_highspy()
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     if h.readModel(str(path)) != highspy.HighsStatus.kOk:

@@ -18,6 +18,7 @@ import numpy as np
 
 from lpboosting.backends.base import Backend, ColumnStoreSession, check_column
 from lpboosting.backends.entropy_session import EntropySession
+from lpboosting.backends.highs.model import import_highspy
 from lpboosting.backends.table import SOLVER_KINDS, SOLVER_PACKAGES
 from lpboosting.errors import SolverNotInstalledError
 from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution
@@ -66,9 +67,20 @@ class StatementRun:
     solver_seconds: float | None
 
 
+def spend_highs_banner() -> None:
+    """cvxpy's HiGHS builds highspy models: spend HiGHS's start-up banner first (see
+    :func:`lpboosting.backends.highs.model.spend_banner`)."""
+    try:
+        import_highspy()
+    except SolverNotInstalledError:
+        pass
+
+
 def solve_statement(statement: CvxpyStatement, solver: str | None, options: dict[str, Any]) -> StatementRun:
     """Solve a master's cvxpy statement with ``solver`` (None: cvxpy chooses)."""
     cp = import_cvxpy()
+    if solver is not None and solver.upper() == "HIGHS":
+        spend_highs_banner()
     start = time.perf_counter()
     message = ""
     try:

@@ -170,8 +170,9 @@ def run_framework(instance: Instance, path: str, max_rounds: int) -> PathRun:
 
 def _bare_model(n: int, cap: float) -> Any:
     """The capped edge game min gamma s.t. sum d = 1, 0 <= d <= cap (no edge rows yet)."""
-    import highspy
+    from lpboosting.backends.highs.model import import_highspy
 
+    highspy = import_highspy()
     h = highspy.Highs()
     for key, value in {"output_flag": False, "presolve": "off", "solver": "simplex",
                        "simplex_strategy": 1}.items():

@@ -8,6 +8,9 @@ model with :meth:`HighspyBackend.new_model` and re-solves it with
 
 from __future__ import annotations
 
+import ctypes
+import os
+import sys
 import time
 from typing import Any
 
@@ -27,6 +30,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 
 
 def import_highspy() -> Any:
+    """highspy, with HiGHS's start-up banner already spent (see :func:`spend_banner`)."""
     try:
         import highspy
     except ImportError as exc:  # pragma: no cover - exercised by monkeypatching
@@ -34,7 +38,47 @@ def import_highspy() -> Any:
             "the 'highspy' backend needs the highspy package, which is not installed; "
             "run `pip install highspy` or choose backend='cvxpy:CLARABEL'"
         ) from exc
+    spend_banner(highspy)
     return highspy
+
+
+_BANNER_SPENT = False
+
+
+def spend_banner(highspy: Any) -> None:
+    """Build one throw-away ``Highs`` with standard output sent to the null device.
+
+    HiGHS prints its banner ("Running HiGHS ... Copyright ...") on standard
+    output when the first ``Highs`` of a process is built, before any option
+    can be set, so it lands in the middle of a program's own output (a
+    ledger, a progress bar, a pipe).  It prints it once a process: spending
+    it here, at the file-descriptor level and with C's buffers flushed, keeps
+    every later model quiet, including those cvxpy builds.
+    """
+    global _BANNER_SPENT
+    if _BANNER_SPENT:
+        return
+    _BANNER_SPENT = True
+    try:
+        sys.stdout.flush()
+        saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError, AttributeError):  # no file descriptor 1 (embedded interpreters)
+        return
+    try:
+        os.dup2(null, 1)
+        highspy.Highs()
+        _flush_c_stdout()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+
+
+def _flush_c_stdout() -> None:
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError, TypeError):  # pragma: no cover - platforms without a C library handle
+        pass
 
 
 def map_highs_status(highspy: Any, status: Any) -> SolveStatus:
