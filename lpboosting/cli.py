@@ -428,8 +428,11 @@ def export(out: str | None) -> int:
 def plot(source: str, out: str, kind: str, data: str | None, target: str | None,
          positive: str | None) -> int:
     """Figures from a saved model (`fit --save`, a pickle) or a history (`fit --history`, JSON)."""
-    import matplotlib
-
+    try:
+        import matplotlib
+    except ImportError:
+        raise click.UsageError('`lpboosting plot` draws with matplotlib, which is not installed; '
+                               'run `pip install "lpboosting[plot]"` (or `pip install matplotlib`)') from None
     matplotlib.use("Agg")
     from lpboosting import plots
     from lpboosting.colgen import History

@@ -7,6 +7,7 @@ import json
 import pickle
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -138,6 +139,15 @@ def test_plot_from_saved_model_and_history(tmp_path, capsys):
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["plot", str(model), "--kind", "margins", "--out", str(tmp_path / "x.png")]) == 2
     assert "needs --data" in capsys.readouterr().err
+
+
+def test_plot_without_matplotlib_says_what_to_install(tmp_path, capsys, monkeypatch):
+    history = tmp_path / "h.json"
+    assert main(["fit", "lpboost", "--data", "breast-cancer", "--history", str(history), "--quiet"]) == 0
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    assert main(["plot", str(history), "--out", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert "matplotlib, which is not installed" in err and 'pip install "lpboosting[plot]"' in err
 
 
 def test_backends_table_lists_the_installed_ones(capsys):
