@@ -99,12 +99,11 @@ class HighsSiftingLP(ColumnStoreSession):
         self._n_capped = 0
         # per model column: the example of a d column, -1 for gamma, -2 - j for f_j
         self._cols = np.array([-1], dtype=np.int64)
-        # per hypothesis j: reference r_j (-1: none), sign s_j, its row (1 + j: rows are never deleted)
+        # per hypothesis j: reference r_j (-1: none), sign s_j; its row is 1 + j (rows are never deleted)
         self._ref: list[int] = []
         self._sign: list[float] = []
         self._is_sign: list[bool] = []  # per hypothesis: +-1 on every example (may be a reference)
         self._constant: list[float] = []  # per hypothesis: right-hand side of its definition row
-        self._def_row = np.empty(0, dtype=np.int64)
         self._pending: list[int] = []
 
     # ---- columns (hypotheses) -------------------------------------------------------------
@@ -170,7 +169,6 @@ class HighsSiftingLP(ColumnStoreSession):
                 val.append([1.0 - s])
             idx_all = np.concatenate(idx).astype(np.int32)
             h.addRow(constant, constant, idx_all.size, idx_all, np.concatenate(val))
-            self._def_row = np.append(self._def_row, 1 + j)
         self._pending = []
 
     # ---- examples (the working set) -------------------------------------------------------
@@ -213,7 +211,7 @@ class HighsSiftingLP(ColumnStoreSession):
         self._constant = constant.tolist()
         changed = np.flatnonzero(delta)
         if changed.size:
-            r = self._def_row[changed].astype(np.int32)
+            r = (1 + changed).astype(np.int32)
             self._h.changeRowsBounds(r.size, r, constant[changed], constant[changed])
 
     def _enter(self, examples: np.ndarray) -> None:
@@ -235,16 +233,16 @@ class HighsSiftingLP(ColumnStoreSession):
         value[starts] = 1.0
         # entries of each example after its sum-row entry, in row order of np.nonzero
         position = starts[nz_rows] + 1 + (np.arange(nz_rows.size) - np.searchsorted(nz_rows, nz_rows))
-        index[position] = self._def_row[nz_cols]
+        index[position] = 1 + nz_cols  # hypothesis j's row
         value[position] = -D[nz_rows, nz_cols]
         m = examples.size
         first = self._cols.size
         self._h.addCols(m, np.zeros(m), np.zeros(m), np.full(m, self.cap), index.size, starts, index, value)
         self._cols = np.append(self._cols, examples)
-        if from_cap.size and self._h.getBasis().valid:
+        basis = self._h.getBasis() if from_cap.size else None
+        if basis is not None and basis.valid:
             # examples that were at the cap enter at the cap: the primal point stays where it was
             highspy = import_highspy()
-            basis = self._h.getBasis()
             status = list(basis.col_status)
             for i in np.flatnonzero(self.state[examples] == FIXED_CAP):
                 status[first + i] = highspy.HighsBasisStatus.kUpper
@@ -289,17 +287,18 @@ class HighsSiftingLP(ColumnStoreSession):
             active = np.asarray(self.store.active, dtype=np.intp)
             w = -np.asarray(sol.col_dual)[self._slack_cols()[active]]
             rho = float(sol.row_dual[0])
-            used = active[w != 0.0]
+            positive = w != 0.0
+            used, weights = active[positive], w[positive]
             violators = np.empty(0, dtype=np.intp)
             if self._watch is not None:
                 # a cheap check first: the fixed examples nearest rho at the last full check
                 watch = self._watch[self.state[self._watch] != WORKING]
-                z = weighted_sum(self.store.data, used, w[w != 0.0], rows=watch) - rho
+                z = weighted_sum(self.store.data, used, weights, rows=watch) - rho
                 bad = self._wrong(self.state[watch], z)
                 violators, scores = watch[bad], np.abs(z[bad])
             if not violators.size:  # none near rho: check all N (the certificate)
                 checks += 1
-                z = weighted_sum(self.store.data, used, w[w != 0.0]) - rho
+                z = weighted_sum(self.store.data, used, weights) - rho
                 violators = np.flatnonzero(self._wrong(self.state, z))
                 if not violators.size:
                     solution = self._read(status, sol, w, rho, z)
