@@ -83,6 +83,29 @@ def check_unit_interval(value: Any, name: str, meaning: str, advice: str) -> flo
     return value
 
 
+def check_sample_weight(sample_weight: Any) -> np.ndarray | None:
+    """Per-example weights as a float vector (finite, >= 0, positive sum), or None for uniform.
+
+    A master with weights s uses the weighted empirical distribution
+    p = s / sum(s) wherever the unweighted one uses 1/N (the cap 1/(nu N)
+    becomes p_n / nu, the uniform prior becomes p): integer weights give the
+    master of the data with every row repeated s_n times, and a zero weight
+    the master without that row.
+    """
+    if sample_weight is None:
+        return None
+    s = np.asarray(sample_weight, dtype=float)
+    if s.ndim != 1 or s.size == 0:
+        raise ValueError(f"sample_weight must be a 1-D array with one weight per example, got shape {s.shape}")
+    if not np.all(np.isfinite(s)):
+        raise ValueError("sample_weight contains NaN or inf; pass finite weights >= 0")
+    if np.any(s < 0):
+        raise ValueError("sample_weight has negative entries; weights must be >= 0 (0 drops an example)")
+    if not s.sum() > 0:
+        raise ValueError("sample_weight sums to 0: at least one example needs a positive weight")
+    return s
+
+
 def check_margin_matrix(U: Any) -> np.ndarray:
     """Validate a margin matrix (N x T, finite, entries in [-1, 1] not required)."""
     U = np.asarray(U, dtype=float)
@@ -130,9 +153,28 @@ class Master(ABC):
     ) -> MasterSolution:
         """Read a solved cvxpy statement back into a :class:`MasterSolution`."""
 
+    #: per-example weights (None: every example counts 1/N); see :func:`check_sample_weight`
+    sample_weight: np.ndarray | None = None
+
+    def prior(self, n_samples: int) -> np.ndarray:
+        """The empirical distribution p of the examples: 1/N each, or sample_weight / its sum."""
+        if self.sample_weight is None:
+            return np.full(n_samples, 1.0 / n_samples)
+        if self.sample_weight.size != n_samples:
+            raise ValueError(
+                f"{self.name} has {self.sample_weight.size} sample weights but the data has "
+                f"{n_samples} examples; pass one weight per example"
+            )
+        return self.sample_weight / self.sample_weight.sum()
+
+    @property
+    def weighted(self) -> bool:
+        """True when the examples carry weights other than uniform."""
+        return self.sample_weight is not None
+
     # -- column-generation hooks ---------------------------------------------------
     def initial_distribution(self, n_samples: int) -> np.ndarray:
-        return np.full(n_samples, 1.0 / n_samples)
+        return self.prior(n_samples)
 
     def bound(self, solution: MasterSolution, edge: float) -> float | None:
         """The bound on the full problem's value that an exact oracle's best ``edge`` gives.

@@ -13,6 +13,7 @@ from lpboosting.masters.base import (
     CvxpyStatement,
     Master,
     MasterSolution,
+    check_sample_weight,
     check_unit_interval,
 )
 from lpboosting.masters.pool import ColumnPool, make_pool
@@ -28,19 +29,23 @@ def check_nu(nu: float) -> float:
     return check_unit_interval(nu, "nu", NU_MEANING, NU_ADVICE)
 
 
-def soft_margin(margins: np.ndarray, nu: float) -> float:
-    """The soft margin max_rho rho - cap * sum_n (rho - margin_n)^+ with cap = 1/(nu N).
+def soft_margin(margins: np.ndarray, nu: float, sample_weight: np.ndarray | None = None) -> float:
+    """The soft margin max_rho rho - sum_n c_n (rho - margin_n)^+ with c_n = p_n / nu.
 
-    This is the LPBoost primal objective (1) for fixed weights w, evaluated in
-    closed form: the function is concave and piecewise linear in rho with
-    kinks at the margins, so its maximum is attained at one of them.
+    p is the empirical distribution (1/N each, or ``sample_weight`` / its
+    sum).  This is the LPBoost primal objective (1) for fixed weights w,
+    evaluated in closed form: the function is concave and piecewise linear
+    in rho with kinks at the margins, so its maximum is attained at one of them.
     """
-    m = np.sort(np.asarray(margins, dtype=float))
-    n = m.size
-    cap = 1.0 / (check_nu(nu) * n)
-    k = np.arange(n)  # number of margins strictly before position k
-    below = np.concatenate(([0.0], np.cumsum(m)[:-1]))
-    values = m - cap * (k * m - below)
+    margins = np.asarray(margins, dtype=float)
+    order = np.argsort(margins, kind="stable")
+    m = margins[order]
+    s = check_sample_weight(sample_weight)
+    p = np.full(m.size, 1.0 / m.size) if s is None else (s / s.sum())[order]
+    c = p / check_nu(nu)
+    before = np.concatenate(([0.0], np.cumsum(c)[:-1]))  # cap mass strictly before position k
+    below = np.concatenate(([0.0], np.cumsum(c * m)[:-1]))
+    values = m - (before * m - below)
     return float(values.max())
 
 
@@ -48,11 +53,12 @@ class LPBoost(Master):
     r"""The LPBoost master over the columns found so far.
 
     With margin matrix U (N x t, U[n, m] = y_n h_m(x_n)) and cap
-    c = 1/(nu N):
+    c_n = 1/(nu N) (with sample weights s, c_n = p_n / nu, p = s / sum(s):
+    the same LP as the data with every row repeated s_n times):
 
     Primal (soft margin, eq. 1)::
 
-        max_{w, rho, psi}  rho - c * sum_n psi_n
+        max_{w, rho, psi}  rho - sum_n c_n psi_n
         s.t.  sum_m U[n, m] w_m >= rho - psi_n     (n = 1..N)    dual: d_n
               w in the simplex, psi >= 0
 
@@ -61,10 +67,10 @@ class LPBoost(Master):
         min_{d, gamma}  gamma
         s.t.  d . u^m <= gamma                     (m = 1..t)    dual: w_m >= 0
               sum_n d_n = 1                                       dual: rho
-              0 <= d_n <= c                                       dual: psi_n >= 0
+              0 <= d_n <= c_n                                     dual: psi_n >= 0
 
     **The distribution handed to the oracle is d**, the dual of the margin
-    constraints.  Both optima are equal (rho* - c sum psi* = gamma*); the
+    constraints.  Both optima are equal (rho* - c . psi* = gamma*); the
     column-generation gap is (best edge of an exact oracle) - gamma*.
     Column generation stops when the best new edge is <= gamma* + tol.
 
@@ -79,6 +85,10 @@ class LPBoost(Master):
         fields) deletes hypotheses that stayed inactive, w_m = 0 and
         d . u^m < gamma, for its ``inactive_rounds`` solves; they re-enter
         when the oracle prices them again.  The optimum is unchanged.
+    sample_weight:
+        None (every example counts 1/N) or one weight >= 0 per example (the
+        classifiers' ``fit(X, y, sample_weight)``); a zero weight drops the
+        example (its cap is 0).
     """
 
     kind = "lp"
@@ -88,12 +98,19 @@ class LPBoost(Master):
     #: an edge row counts as strictly satisfied when d . u^m < gamma - slack_tol
     slack_tol: float = 1e-7
 
-    def __init__(self, nu: float = 0.1, pool: "ColumnPool | dict | None" = None) -> None:
+    def __init__(self, nu: float = 0.1, pool: "ColumnPool | dict | None" = None,
+                 sample_weight: np.ndarray | None = None) -> None:
         self.nu = check_nu(nu)
         self.pool = make_pool(pool)
+        self.sample_weight = check_sample_weight(sample_weight)
 
     def cap(self, n_samples: int) -> float:
+        """The cap 1/(nu N) of unweighted examples (see :meth:`caps` for weighted ones)."""
         return 1.0 / (self.nu * n_samples)
+
+    def caps(self, n_samples: int) -> np.ndarray:
+        """Per-example caps c_n = p_n / nu (all 1/(nu N) without sample weights)."""
+        return self.prior(n_samples) / self.nu
 
     def params(self):
         return {"nu": self.nu} | ({"pool": self.pool.to_dict()} if self.pool else {})
@@ -128,7 +145,7 @@ class LPBoost(Master):
         gamma = cp.Variable(name="gamma")
         edges = U.T @ d <= gamma
         simplex = cp.sum(d) == 1
-        cap = d <= self.cap(n)
+        cap = d <= self.caps(n)
         problem = cp.Problem(cp.Minimize(gamma), [edges, simplex, d >= 0, cap])
         return CvxpyStatement(
             problem,
@@ -155,12 +172,12 @@ class LPBoost(Master):
         rows d . u^m <= gamma, rho (free) of sum d = 1, psi >= 0 of d <= c.
         A solver maps its own signs to these (e.g. HiGHS's row duals y give
         w = -y); w and psi are clipped at 0 (solver round-off).  The primal
-        objective is rho - c sum psi, the dual objective gamma.
+        objective is rho - c . psi, the dual objective gamma.
         """
-        cap = self.cap(np.size(d))
+        caps = self.caps(np.size(d))
         w = np.maximum(np.asarray(w, dtype=float), 0.0)
         psi = np.maximum(np.asarray(psi, dtype=float), 0.0)
-        primal = float(rho) - cap * float(psi.sum())
+        primal = float(rho) - float(caps @ psi)
         return MasterSolution(
             status=status,
             objective=primal,

@@ -2,7 +2,7 @@
 
 The model is :class:`lpboosting.masters.LPBoost`'s dual::
 
-    min gamma  s.t.  d . u^m - gamma <= 0 (m = 1..t),  sum d = 1,  0 <= d <= 1/(nu N)
+    min gamma  s.t.  d . u^m - gamma <= 0 (m = 1..t),  sum d = 1,  0 <= d_n <= c_n = p_n/nu
 
 built once over the N + 1 columns (d, gamma); each round adds one row and
 re-solves with the dual simplex from the previous basis.  With a column pool
@@ -21,12 +21,12 @@ from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.lpboost import LPBoost
 
 
-def capped_simplex_model(backend, n: int, cap: float):
-    """A new HiGHS model of d_1..d_N in [0, cap] (columns 0..N-1), gamma free with cost 1
+def capped_simplex_model(backend, n: int, cap: float | np.ndarray):
+    """A new HiGHS model of d_n in [0, cap_n] (columns 0..N-1), gamma free with cost 1
     (column N), and the row sum d = 1 (row 0): what both LPBoost models start from."""
     inf = import_highspy().kHighsInf
     h = backend.new_model()
-    h.addVars(n, np.zeros(n), np.full(n, cap))
+    h.addVars(n, np.zeros(n), np.broadcast_to(np.asarray(cap, dtype=float), (n,)).copy())
     h.addVar(-inf, inf)
     h.changeColCost(n, 1.0)
     h.addRow(1.0, 1.0, n, np.arange(n, dtype=np.int32), np.ones(n))
@@ -36,7 +36,7 @@ def capped_simplex_model(backend, n: int, cap: float):
 class HighsEdgeLP(ColumnStoreSession):
     """The LPBoost dual in one live HiGHS model; a new hypothesis is a new row.
 
-    Columns of the HiGHS model: d_1..d_N in [0, c], gamma free (cost 1).
+    Columns of the HiGHS model: d_n in [0, c_n], gamma free (cost 1).
     Rows: sum d = 1, then one row d.u^m - gamma <= 0 per hypothesis.
     HiGHS reports row duals y with reduced costs z = cost - A^T y, so
     w_m = -y_m, rho = y_0 and psi_n = max(0, -z_n).  ``info["dual_edges"]``
@@ -46,8 +46,8 @@ class HighsEdgeLP(ColumnStoreSession):
     def __init__(self, master: LPBoost, n_samples: int, backend) -> None:
         super().__init__(master, n_samples, keep_data=False)
         self.backend_name = backend.name
-        self.cap = master.cap(n_samples)
-        self._h, self._inf = capped_simplex_model(backend, n_samples, self.cap)
+        self.caps = master.caps(n_samples)
+        self._h, self._inf = capped_simplex_model(backend, n_samples, self.caps)
         self._index = np.arange(n_samples + 1, dtype=np.int32)
 
     def add_column(self, column, edge=None):
@@ -106,8 +106,8 @@ class HighsDeltaEdgeLP(ColumnStoreSession):
     def __init__(self, master: LPBoost, n_samples: int, backend) -> None:
         super().__init__(master, n_samples, keep_data=True)
         self.backend_name = backend.name
-        self.cap = master.cap(n_samples)
-        self._h, self._inf = capped_simplex_model(backend, n_samples, self.cap)
+        self.caps = master.caps(n_samples)
+        self._h, self._inf = capped_simplex_model(backend, n_samples, self.caps)
         self._is_sign = np.zeros(16, dtype=bool)  # per session index: a +-1 column (a reference)
         self._pending: list[int] = []  # session indices added since the last solve
         self._edge_rows: list[int] = []  # HiGHS row of each active hypothesis' edge row

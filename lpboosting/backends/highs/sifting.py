@@ -2,18 +2,19 @@
 
 The master (:class:`lpboosting.masters.LPBoost`) is long and thin::
 
-    min gamma  s.t.  d . u^m <= gamma (m = 1..t),  sum d = 1,  0 <= d <= c = 1/(nu N)
+    min gamma  s.t.  d . u^m <= gamma (m = 1..t),  sum d = 1,  0 <= d_n <= c_n = p_n / nu
 
 with N columns d and t + 1 rows.  At an optimum at most t + 1 of the d's lie
 strictly between their bounds; an example's reduced cost z_n = margin_n -
-rho (margin = U w) says where it belongs: d_n = 0 when z_n > 0, d_n = c
-when z_n < 0.  Every simplex iteration of the full model prices all N
+rho (margin = U w) says where it belongs: d_n = 0 when z_n > 0, d_n = c_n
+when z_n < 0.  (p is the empirical distribution: 1/N each, or the sample
+weights normalised.)  Every simplex iteration of the full model prices all N
 columns; sifting solves the LP over a *working set* W of examples instead.
 The others are fixed: L_0 at 0, L_c at the cap, and folded into constants:
 
-    sum_{n in W} d_n = 1 - c |L_c|                                                 dual: rho
+    sum_{n in W} d_n = 1 - sum_{n in L_c} c_n                                      dual: rho
     f_m - s_m f_(r_m) + (1 - s_m) gamma - sum_{n in W} (u^m - s_m u^(r_m))_n d_n
-        = c sum_{n in L_c} (u^m - s_m u^(r_m))_n
+        = sum_{n in L_c} c_n (u^m - s_m u^(r_m))_n
     f_m <= 0                                                   dual (reduced cost): -w_m
 
 Each hypothesis is written as its difference from the closest earlier one
@@ -35,7 +36,7 @@ bound, so the basis stays optimal), keeping the live model near
 ``working_size`` columns.  The first working set is the ``working_size``
 examples ranked nearest the cap's boundary (the floor(nu N)-th smallest
 margin under uniform weights on the first columns); the sets are feasible
-at all times (|L_c| <= nu N <= |W| + |L_c|).
+at all times (the caps of L_c sum to at most 1, those of W and L_c to at least 1).
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class HighsSiftingLP(ColumnStoreSession):
         self.watch = 10 * self.working_size
         self._watch: np.ndarray | None = None  # fixed examples nearest rho at the last full check
         self.tol = float(tol)
-        self.cap = master.cap(n_samples)
+        self.caps = master.caps(n_samples)
         highspy = import_highspy()
         self._inf = highspy.kHighsInf
         h = self._h = backend.new_model()
@@ -96,8 +97,7 @@ class HighsSiftingLP(ColumnStoreSession):
         h.changeColCost(0, 1.0)
         h.addRow(1.0, 1.0, 0, np.empty(0, dtype=np.int32), np.empty(0))  # sum d_W = 1 - c |L_c|
         self.state: np.ndarray | None = None  # per example: FIXED_ZERO, WORKING or FIXED_CAP
-        self._n_capped = 0
-        # per model column: the example of a d column, -1 for gamma, -2 - j for f_j
+                # per model column: the example of a d column, -1 for gamma, -2 - j for f_j
         self._cols = np.array([-1], dtype=np.int64)
         # per hypothesis j: reference r_j (-1: none), sign s_j; its row is 1 + j (rows are never deleted)
         self._ref: list[int] = []
@@ -154,7 +154,7 @@ class HighsSiftingLP(ColumnStoreSession):
                 diff -= s * data[:, ref]
             on_w = diff[W]
             nz = np.flatnonzero(on_w)
-            constant = self.cap * float(diff[capped].sum())
+            constant = float(self.caps[capped] @ diff[capped])
             self._constant.append(constant)
             h.addVar(-inf, 0.0)
             f = self._cols.size
@@ -187,26 +187,27 @@ class HighsSiftingLP(ColumnStoreSession):
         t = self.store.size
         margins = weighted_sum(self.store.data, np.arange(t), np.full(t, 1.0 / t))
         order = np.argsort(margins, kind="stable")
-        k = min(n, int(np.floor(1.0 / self.cap * (1 + 1e-12))))
+        # k: how many examples the caps of the smallest margins hold before they exceed 1
+        k = min(n, int(np.searchsorted(np.cumsum(self.caps[order]), 1.0 + 1e-12, side="right")))
         half = self.working_size // 2
         lo, hi = max(0, k - half), min(n, k + (self.working_size - half) + 1)
         if not self.sifting:
             lo, hi = 0, n
         self.state = np.full(n, FIXED_ZERO, dtype=np.int8)
         self.state[order[:lo]] = FIXED_CAP
-        self._n_capped = lo
         self._set_sum_row()
         self._enter(order[lo:hi])
 
     def _set_sum_row(self) -> None:
-        rhs = max(0.0, 1.0 - self.cap * self._n_capped)
+        capped_mass = float(self.caps[self.state == FIXED_CAP].sum())  # summed afresh: no drift
+        rhs = max(0.0, 1.0 - capped_mass)
         self._h.changeRowBounds(0, rhs, rhs)
 
     def _shift_constants(self, examples: np.ndarray, sign: float) -> None:
-        """Add sign * c * (sum over these examples of each definition row's differences)."""
+        """Add sign * (sum over these examples of c_n times each definition row's differences)."""
         if not examples.size or not self._ref:
             return
-        delta = sign * self.cap * self._differences(examples).sum(axis=0)
+        delta = sign * (self.caps[examples] @ self._differences(examples))
         constant = np.asarray(self._constant) + delta
         self._constant = constant.tolist()
         changed = np.flatnonzero(delta)
@@ -220,8 +221,6 @@ class HighsSiftingLP(ColumnStoreSession):
             return
         from_cap = examples[self.state[examples] == FIXED_CAP]
         self._shift_constants(from_cap, -1.0)
-        self._n_capped -= from_cap.size
-        self._set_sum_row()
         D = self._differences(examples) if self._ref else np.zeros((examples.size, 0))
         nz_rows, nz_cols = np.nonzero(D)
         counts = np.bincount(nz_rows, minlength=examples.size) + 1
@@ -237,7 +236,7 @@ class HighsSiftingLP(ColumnStoreSession):
         value[position] = -D[nz_rows, nz_cols]
         m = examples.size
         first = self._cols.size
-        self._h.addCols(m, np.zeros(m), np.zeros(m), np.full(m, self.cap), index.size, starts, index, value)
+        self._h.addCols(m, np.zeros(m), np.zeros(m), self.caps[examples], index.size, starts, index, value)
         self._cols = np.append(self._cols, examples)
         basis = self._h.getBasis() if from_cap.size else None
         if basis is not None and basis.valid:
@@ -249,6 +248,8 @@ class HighsSiftingLP(ColumnStoreSession):
             basis.col_status = status
             self._h.setBasis(basis)
         self.state[examples] = WORKING
+        if from_cap.size:
+            self._set_sum_row()
 
     def _leave(self, examples: np.ndarray, to_cap: np.ndarray) -> None:
         """Examples of W (nonbasic at 0, or at the cap where ``to_cap``) become fixed again."""
@@ -257,9 +258,9 @@ class HighsSiftingLP(ColumnStoreSession):
         where = self._where()
         capped = examples[to_cap]
         self._shift_constants(capped, 1.0)
-        self._n_capped += capped.size
-        self._set_sum_row()
         self.state[examples] = np.where(to_cap, FIXED_CAP, FIXED_ZERO)
+        if capped.size:
+            self._set_sum_row()
         gone = np.sort(where[examples]).astype(np.int32)
         self._h.deleteCols(gone.size, gone)
         self._cols = np.delete(self._cols, gone)
@@ -337,7 +338,7 @@ class HighsSiftingLP(ColumnStoreSession):
     def _read(self, status, sol, w, rho, z) -> MasterSolution:
         """The full-N solution: d from the model on W and from the sets elsewhere."""
         x = np.asarray(sol.col_value)
-        d = np.where(self.state == FIXED_CAP, self.cap, 0.0)
+        d = np.where(self.state == FIXED_CAP, self.caps, 0.0)
         cols = self._cols >= 0
         d[self._cols[cols]] = x[cols]
         psi = np.maximum(-z, 0.0)
