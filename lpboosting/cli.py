@@ -183,13 +183,7 @@ def demo(nu: float, oracle: str, backend: str, tol: float, max_rounds: int, test
 def fit(algorithm: str, data: str, target: str | None, positive: str | None, params: tuple[str, ...],
         test_size: float, seed: int, save: str | None, history_path: str | None, quiet: bool) -> int:
     """Fit ALGORITHM on a data set, with a live per-round ledger; save the model and history."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from lpboosting.colgen import History
     from lpboosting.datasets import load_dataset
@@ -202,21 +196,29 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
                   f"{X_train.shape[0]} train" + (f" / {X_test.shape[0]} test rows" if X_test is not None
                                                  else " rows (no test split)"), markup=False)
     has_callback = "callback" in est.get_params()
-    total = est.get_params().get("max_rounds")
-    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+    # the number of rounds is not known in advance (max_rounds is a cap): a pulsing bar with the
+    # round and the gap so far, filled at the round count reached when the run ends
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                        TextColumn("{task.fields[rounds]}"), TextColumn("{task.fields[gap]}"),
                         TimeElapsedColumn(), console=console, transient=True,
                         disable=not console.is_terminal)
     interrupted = False
     with progress:
-        task = progress.add_task(algorithm, total=total)
+        task = progress.add_task(algorithm, total=None, rounds="", gap="")
         if has_callback and est.get_params().get("callback") is None:
             if not quiet:
                 progress.console.print(History.LEDGER_HEADER, markup=False)
 
             def show(record: Any, *rest: Any) -> None:
-                if not quiet and hasattr(record, "round"):
+                if not hasattr(record, "round"):
+                    progress.advance(task)
+                    return
+                gap = getattr(record, "gap", None)
+                progress.update(task, completed=record.round, rounds=f"round {record.round}",
+                                gap="gap n/a" if gap is None else f"gap {gap:.2e}",
+                                refresh=not quiet)  # drawn again under the ledger line
+                if not quiet:
                     progress.console.print(History.format_record(record), markup=False)
-                progress.advance(task)
 
             est.set_params(callback=show)
         start = time.perf_counter()
@@ -227,6 +229,7 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
             except KeyboardInterrupt:  # estimators without their own interrupt handling
                 interrupted = True
         seconds = time.perf_counter() - start
+        progress.update(task, total=progress.tasks[0].completed)  # the last frame: a full bar
     for warning in caught:  # e.g. max_rounds reached: the model is kept, say so once, plainly
         console.print(f"warning: {warning.message}", markup=False)
     if interrupted:
@@ -481,17 +484,21 @@ def backends_cmd(show_all: bool) -> int:
     return 0
 
 
-@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+# options stop at the benchmark's name: what follows (--help included) is the benchmark's
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.argument("which", type=click.Choice(["lpboost", "entropy", "rmboost", "colgen", "scale"]))
 @click.argument("rest", nargs=-1, type=click.UNPROCESSED)
 def bench(which: str, rest: tuple[str, ...]) -> int:
     """Benchmarks: lpboost (highspy vs cvxpy rebuild vs bare HiGHS), entropy (dedicated vs conic),
     rmboost (Pima, 10-leaf trees), colgen (plain vs stabilised vs k columns a round), scale (LPBoost
     on the twonorm generator up to 10^6 rows, peak memory); options after the name go to the
-    benchmark (see its --help)."""
+    benchmark (`lpboosting bench lpboost --help` lists them)."""
     import importlib
 
-    importlib.import_module(f"lpboosting.benchmark.{which}").main(list(rest))
+    try:
+        importlib.import_module(f"lpboosting.benchmark.{which}").main(list(rest))
+    except SystemExit as exc:  # argparse: --help (0) or a bad option (2, after its message)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     return 0
 
 

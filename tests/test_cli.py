@@ -188,3 +188,46 @@ def test_readme_command_examples_run(tmp_path, monkeypatch, capsys):
     for name in ("model.pkl", "history.json", "summary.png", "duality.png", "compare.csv",
                  "models/index.json"):
         assert (tmp_path / name).is_file(), name
+
+
+# -- bench: options after the benchmark's name are the benchmark's -----------------------------
+def test_bench_help_after_the_name_is_the_benchmarks_own_help():
+    from click.testing import CliRunner
+
+    from lpboosting.cli import cli
+
+    result = CliRunner().invoke(cli, ["bench", "lpboost", "--help"])
+    assert result.exit_code == 0, result.output
+    # argparse's help of lpboosting.benchmark.lpboost, not click's help of the group
+    assert "usage: python -m lpboosting.benchmark.lpboost" in result.output
+    assert "--rebuild-max-rounds" in result.output
+    assert "Benchmarks: lpboost" not in result.output
+    # before the name, --help is still the bench command's own help
+    result = CliRunner().invoke(cli, ["bench", "--help"])
+    assert result.exit_code == 0 and "Benchmarks: lpboost" in result.output
+
+
+def test_bench_bad_option_is_a_usage_error_code(capsys):
+    assert main(["bench", "lpboost", "--no-such-option"]) == 2
+    assert "--no-such-option" in capsys.readouterr().err
+
+
+# -- fit: the progress bar on a terminal -------------------------------------------------------
+def test_fit_progress_bar_counts_rounds_not_the_round_cap(monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    import lpboosting.cli as cli_module
+
+    stream = io.StringIO()
+    monkeypatch.setattr(cli_module, "_console", lambda stderr=False: Console(
+        file=stream, force_terminal=True, color_system=None, width=150, soft_wrap=True))
+    assert main(["fit", "lpboost", "--data", "breast-cancer", "-p", "nu=0.2", "--quiet"]) == 0
+    out = stream.getvalue()
+    rounds = int(re.search(r"converged after (\d+) rounds", out).group(1))
+    assert rounds < 1000
+    # the bar was drawn (a terminal), never as a fraction of max_rounds = 1000
+    assert "/1000" not in out, out
+    assert re.search(rf"round {rounds}\b", out), out  # its last frame: the real round count
+    assert re.search(r"gap\s+(-?\d\.\d+e[+-]\d+|0)", out), out
