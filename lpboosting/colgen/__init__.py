@@ -1,12 +1,12 @@
 """The column-generation loop, its record, and the stand-alone solves."""
 
 from lpboosting.colgen.history import History, RoundRecord
-from lpboosting.colgen.loop import ColumnGenerationResult, column_generation
+from lpboosting.colgen.loop import ColumnGenerationResult, RunState, column_generation
 from lpboosting.colgen.solve import project_master, solve_master
 from lpboosting.colgen.stabilization import Smoothing
 from lpboosting.masters.pool import ColumnPool
 
 __all__ = [
-    "ColumnGenerationResult", "ColumnPool", "History", "RoundRecord", "Smoothing", "column_generation",
-    "project_master", "solve_master",
+    "ColumnGenerationResult", "ColumnPool", "History", "RoundRecord", "RunState", "Smoothing",
+    "column_generation", "project_master", "solve_master",
 ]

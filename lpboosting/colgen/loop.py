@@ -40,10 +40,29 @@ class ColumnGenerationResult:
     gap: float | None
     message: str = ""
     edges: list[float] = field(default_factory=list)
+    #: per recorded round, the master's weights as (indices, values) of the nonzero ones
+    weight_path: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+    #: what ``column_generation(resume=...)`` needs to go on (None once saved or pickled)
+    state: "RunState | None" = field(default=None, repr=False, compare=False)
 
     @property
     def converged(self) -> bool:
         return self.status == "converged"
+
+    def weights_at(self, round: int) -> np.ndarray:
+        """The master's weights after ``round`` (1-based), one entry per column of that master."""
+        if not 1 <= round <= len(self.weight_path):
+            raise ValueError(f"round must be in 1..{len(self.weight_path)}, got {round!r}")
+        index, values = self.weight_path[round - 1]
+        n_columns = self.history[round - 1].n_columns
+        out = np.zeros(n_columns)
+        out[index] = values
+        return out
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["state"] = None  # a live solver session does not pickle
+        return state
 
 
 def _check_options(tol: float, max_rounds: int, columns_per_round: int, time_limit: float | None,
@@ -80,6 +99,46 @@ class _Stall:
         return not moved
 
 
+@dataclass
+class RunState:
+    """Everything a run needs to go on where it stopped (see ``column_generation(resume=...)``).
+
+    Held by :attr:`ColumnGenerationResult.state`: the live session (its
+    solver model and basis), the oracle, the stabilisation centre, the
+    columns priced but not yet added, and the records so far, so that a
+    resumed run takes exactly the rounds an uninterrupted one would have.
+    It is not meant to be pickled (a live solver model is not); a result
+    read back from disk has ``state = None``.
+    """
+
+    master: Master
+    oracle: Oracle
+    backend: Backend
+    session: Any
+    stab: Smoothing | None
+    k: int
+    tol: float
+    stall: "_Stall"
+    history: History
+    pending: list[tuple[Candidate, float]] = field(default_factory=list)
+    columns: list[np.ndarray] = field(default_factory=list)
+    hypotheses: list[Any] = field(default_factory=list)
+    edges: list[float] = field(default_factory=list)
+    #: per recorded round, the master's weights as (indices, values) of the nonzero ones
+    weight_path: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+    best: MasterSolution | None = None
+    best_columns: int = 0
+    best_bound: float = np.inf
+    last_gap: float | None = None
+    next_round: int = 1
+    status: str = "max_rounds"
+
+    @property
+    def resumable(self) -> bool:
+        """True when the run stopped before converging and kept something to go on with."""
+        return self.status not in ("converged", "solver_error") and bool(self.pending)
+
+
 def column_generation(
     master: Master,
     oracle: Oracle,
@@ -93,6 +152,7 @@ def column_generation(
     time_limit: float | None = None,
     stall_rounds: int | None = None,
     initial_columns: "ColumnGenerationResult | Sequence[Candidate] | None" = None,
+    resume: "RunState | ColumnGenerationResult | None" = None,
 ) -> ColumnGenerationResult:
     """Run column generation of ``master`` with pricing ``oracle``.
 
@@ -116,6 +176,15 @@ def column_generation(
     previous :class:`ColumnGenerationResult` (its columns and hypotheses, to
     continue a run) or a list of :class:`~lpboosting.oracles.Candidate`.
 
+    ``resume`` continues a run that stopped before converging (max_rounds,
+    a time limit, a stall, a callback stop, Ctrl-C) from its
+    :attr:`ColumnGenerationResult.state`: the same session, oracle and
+    stabilisation centre, so that 50 rounds and then 50 more are the 100
+    rounds of one run.  ``max_rounds`` counts all rounds, those before
+    included; ``master``, ``oracle``, ``backend``, ``columns_per_round``,
+    ``stabilization`` and ``stall_rounds`` are the state's (the arguments
+    must name the same master and oracle).
+
     ``callback(record)`` is called after every round; returning a truthy
     value stops the loop.  A KeyboardInterrupt, a callback stop, a limit or a
     solver failure ends the run but still returns the last good master's
@@ -123,6 +192,18 @@ def column_generation(
     to change).
     """
     _check_options(tol, max_rounds, columns_per_round, time_limit, stall_rounds)
+    if resume is not None:
+        state = _resumed(resume, master, oracle, initial_columns)
+        state.tol = tol
+    else:
+        state = _start(master, oracle, backend, tol, columns_per_round, stabilization, time_limit,
+                       stall_rounds)
+    return _run(state, int(max_rounds), callback, time_limit, stall_rounds, initial_columns,
+                fresh=resume is None)
+
+
+def _start(master, oracle, backend, tol, columns_per_round, stabilization, time_limit,
+           stall_rounds) -> RunState:
     stab = make_stabilization(stabilization)
     k = int(columns_per_round)
     backend = get_backend(master.default_backend if backend is None else backend)
@@ -132,35 +213,59 @@ def column_generation(
         "exact": bool(oracle.exact), "backend": backend.name, "tol": tol,
         "n_samples": oracle.n_samples,
     })
+    if master.weighted:
+        history.meta["weighted"] = True
     options = {"columns_per_round": k if k > 1 else None, "stabilization": stab.name if stab else None,
                "time_limit": time_limit, "stall_rounds": stall_rounds}
     history.meta.update({key: value for key, value in options.items() if value is not None})
-    columns: list[np.ndarray] = []
-    hypotheses: list[Any] = []
-    edges: list[float] = []
-    best: MasterSolution | None = None
-    best_columns = 0
-    best_bound = np.inf
-    stall = _Stall(stall_rounds, tol)
-    last_gap: float | None = None
+    return RunState(master=master, oracle=oracle, backend=backend, session=session, stab=stab, k=k,
+                    tol=tol, stall=_Stall(stall_rounds, tol), history=history)
+
+
+def _resumed(resume: Any, master: Master, oracle: Oracle, initial_columns: Any) -> RunState:
+    state = resume.state if isinstance(resume, ColumnGenerationResult) else resume
+    if not isinstance(state, RunState):
+        raise TypeError("resume must be a ColumnGenerationResult (with its state) or a RunState, "
+                        f"got {type(resume).__name__}")
+    if state.master is not master or state.oracle is not oracle:
+        raise ValueError("resume continues a run with its own master and oracle; pass the same "
+                         "objects (result.state.master, result.state.oracle)")
+    if initial_columns is not None:
+        raise ValueError("resume continues from the run's own columns; initial_columns must be None")
+    if not state.resumable:
+        raise ValueError(f"this run ended with status {state.status!r}: there is nothing to resume")
+    return state
+
+
+def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | None,
+         stall_rounds: int | None, initial_columns: Any, fresh: bool) -> ColumnGenerationResult:
+    master, oracle, session, stab, k, tol = (state.master, state.oracle, state.session, state.stab,
+                                             state.k, state.tol)
+    history = state.history
     status, message = "max_rounds", ""
     start = time.perf_counter()
+    if not fresh and history.records and history.records[-1].status in (
+            "max_rounds", "time_limit", "stalled", "stopped", "interrupted"):
+        history.records[-1].status = "added"  # the run goes on from here
     try:
-        t0 = time.perf_counter()
-        d0 = master.initial_distribution(oracle.n_samples)
-        if initial_columns is None:
-            pending = [(c, c.edge) for c in oracle.price_many(d0, k)]
-        else:
-            pending = _initial(initial_columns, d0)
-            history.meta["initial_columns"] = len(pending)
-        history.meta["initial_edge"] = pending[0][0].edge
-        history.meta["initial_pricing_seconds"] = time.perf_counter() - t0
-        for rnd in range(1, int(max_rounds) + 1):
-            for candidate, edge in pending:
+        if fresh:
+            t0 = time.perf_counter()
+            d0 = master.initial_distribution(oracle.n_samples)
+            if initial_columns is None:
+                state.pending = [(c, c.edge) for c in oracle.price_many(d0, k)]
+            else:
+                state.pending = _initial(initial_columns, d0)
+                history.meta["initial_columns"] = len(state.pending)
+            history.meta["initial_edge"] = state.pending[0][0].edge
+            history.meta["initial_pricing_seconds"] = time.perf_counter() - t0
+        for rnd in range(state.next_round, max_rounds + 1):
+            state.next_round = rnd
+            for candidate, edge in state.pending:
                 session.add_column(candidate.column, edge)
-                columns.append(compact(candidate.column))
-                hypotheses.append(candidate.hypothesis)
-                edges.append(candidate.edge)
+                state.columns.append(compact(candidate.column))
+                state.hypotheses.append(candidate.hypothesis)
+                state.edges.append(candidate.edge)
+            state.pending = []
             solution = session.solve()
             if not solution.ok:
                 status = "solver_error"
@@ -169,7 +274,7 @@ def column_generation(
                     f"({solution.info.get('message', '')}); kept the master of round {rnd - 1}"
                 )
                 history.append(RoundRecord(
-                    rnd, len(columns), None, None, None, None, bool(oracle.exact),
+                    rnd, len(state.columns), None, None, None, None, bool(oracle.exact),
                     solution.seconds, 0.0, solution.iterations, status))
                 break
             t0 = time.perf_counter()
@@ -178,20 +283,21 @@ def column_generation(
             edge = found[0].edge  # the best edge at the point priced
             bound = _lagrangian_bound(master, oracle, solution, edge)
             if bound is not None:
-                best_bound = min(best_bound, bound)
+                state.best_bound = min(state.best_bound, bound)
             at_true = priced_at != "smoothed"
             if stab is None:
                 gap = master.gap(solution, edge) if oracle.exact else None
                 done = master.converged(solution, edge, tol)
             else:
                 gap = None
-                if oracle.exact and np.isfinite(best_bound):
-                    gap = master.gap(solution, best_bound)
+                if oracle.exact and np.isfinite(state.best_bound):
+                    gap = master.gap(solution, state.best_bound)
                 elif oracle.exact and at_true:
                     gap = master.gap(solution, edge)
                 done = (at_true and master.converged(solution, edge, tol)) or (
-                    oracle.exact and np.isfinite(best_bound) and master.converged(solution, best_bound, tol))
-            last_gap = gap
+                    oracle.exact and np.isfinite(state.best_bound)
+                    and master.converged(solution, state.best_bound, tol))
+            state.last_gap = gap
             extra = dict(solution.info.get("record", {}))
             if stab is not None:
                 extra["priced"] = priced_at
@@ -200,7 +306,7 @@ def column_generation(
             if k > 1:
                 extra["new_columns"] = 0 if done else len(pending)
             record = RoundRecord(
-                round=rnd, n_columns=len(columns), primal=solution.primal_objective,
+                round=rnd, n_columns=len(state.columns), primal=solution.primal_objective,
                 dual=solution.dual_objective, gap=gap, edge=edge,
                 exact=bool(oracle.exact), master_seconds=solution.seconds,
                 pricing_seconds=pricing, iterations=solution.iterations,
@@ -209,7 +315,12 @@ def column_generation(
             )
             history.append(record)
             # a round counts once it is recorded: an interrupt while pricing keeps the previous one
-            best, best_columns = solution, len(columns)
+            state.best, state.best_columns = solution, len(state.columns)
+            weights = np.asarray(solution.weights, dtype=float)
+            nonzero = np.flatnonzero(weights)
+            state.weight_path.append((nonzero.astype(np.int32), weights[nonzero]))
+            state.pending = [] if done else pending
+            state.next_round = rnd + 1
             stop = callback(record) if callback is not None else False
             if done:
                 status = "converged"
@@ -217,7 +328,7 @@ def column_generation(
             if stop:
                 record.status = status = "stopped"
                 break
-            if stall.stalled(float(solution.objective), best_bound):
+            if state.stall.stalled(float(solution.objective), state.best_bound):
                 record.status = status = "stalled"
                 message = _advice("stalled", master, oracle, stab, k, rnd, stall_rounds, tol, time_limit)
                 break
@@ -230,10 +341,17 @@ def column_generation(
         message = "interrupted by the user; the result holds the last master solved"
         if history.records:
             history.records[-1].status = "interrupted"
+        # columns added to the session after the last recorded round cannot be taken back:
+        # such a run is not resumable
+        if len(state.columns) != state.best_columns:
+            state.pending = []
     if status == "max_rounds":
         message = _advice("max_rounds", master, oracle, stab, k, len(history), stall_rounds, tol, time_limit)
+    state.status = status
     history.meta["status"] = status
-    history.meta["seconds"] = time.perf_counter() - start
+    earlier = 0.0 if fresh else history.meta.get("seconds", 0.0)  # a resumed run adds its time
+    history.meta["seconds"] = earlier + time.perf_counter() - start
+    best = state.best
     if best is None:
         n = oracle.n_samples
         return ColumnGenerationResult(
@@ -245,15 +363,17 @@ def column_generation(
         objective=best.objective,
         weights=best.weights,
         distribution=best.distribution,
-        columns=stack(columns[:best_columns], oracle.n_samples),
-        hypotheses=hypotheses[:best_columns],
+        columns=stack(state.columns[:state.best_columns], oracle.n_samples),
+        hypotheses=state.hypotheses[:state.best_columns],
         n_rounds=len(history),
         history=history,
         status=status,
         solution=best,
-        gap=last_gap if status != "solver_error" else None,
+        gap=state.last_gap if status != "solver_error" else None,
         message=message,
-        edges=edges[:best_columns],
+        edges=state.edges[:state.best_columns],
+        weight_path=list(state.weight_path),
+        state=state,
     )
 
 

@@ -118,7 +118,7 @@ from typing import Any
 
 import numpy as np
 
-from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution
+from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution, check_sample_weight
 from lpboosting.masters.pool import ColumnPool, make_pool
 from lpboosting.status import SolveStatus
 
@@ -175,11 +175,15 @@ def oracle_weighting(distribution: Any, y: Any) -> tuple[np.ndarray, np.ndarray]
     return np.abs(d), np.where(d < 0, -y, y)
 
 
-def minimax_objective(U: np.ndarray, mu: np.ndarray, lam: float) -> float:
-    """F(mu) = 1/2 - tau^T mu + lam ||mu||_1 with tau = U^T 1 / n (the objective of (6))."""
+def minimax_objective(U: np.ndarray, mu: np.ndarray, lam: float, prior: np.ndarray | None = None) -> float:
+    """F(mu) = 1/2 - tau^T mu + lam ||mu||_1 with tau = U^T p (the objective of (6)).
+
+    p is the empirical distribution: 1/n each (``prior=None``) or the
+    normalised sample weights.
+    """
     U = np.asarray(U, dtype=float)
     mu = np.asarray(mu, dtype=float)
-    tau = U.mean(axis=0)
+    tau = U.mean(axis=0) if prior is None else np.asarray(prior, dtype=float) @ U
     return float(0.5 - tau @ mu + lam * np.abs(mu).sum())
 
 
@@ -193,6 +197,11 @@ class RMBoost(Master):
                     s.t. -1/2 <= (U mu)_i <= 1/2       duals beta'_i (lower), alpha'_i (upper)
         dual    max_{alpha', beta' >= 0} 1/2 (1 - 1^T (alpha' + beta'))
                     s.t. |u_j^T (1/n - alpha' + beta')| <= lam      (j = 1..t)
+
+    With sample weights s, p = s / sum(s) takes the place of 1/n: tau = U^T p,
+    the oracle weighting is d = p - (alpha' - beta'), and a row of weight 0
+    has no constraint (it is dropped), so integer weights give the LP of the
+    data with every row repeated s_i times.
 
     :class:`~lpboosting.masters.MasterSolution` fields: ``objective`` = R =
     ``primal_objective`` = F(mu) (evaluated from mu, not read from the
@@ -208,7 +217,8 @@ class RMBoost(Master):
     Parameters
     ----------
     lam:
-        lam > 0 (finite); None means 1/sqrt(n), fixed when the session opens.
+        lam > 0 (finite); None means 1/sqrt(n), fixed when the session opens
+        (with sample weights n is their sum: the rows they stand for).
     prune:
         True: remove columns whose dual constraint is strictly satisfied
         (|d . u_j| < lam - ``prune_tol``) and whose weight is zero
@@ -217,6 +227,8 @@ class RMBoost(Master):
         see the module docstring).  False: keep every column.  A
         :class:`~lpboosting.masters.pool.ColumnPool`: delete such columns by
         that policy.
+    sample_weight:
+        None (every example counts 1/n) or one weight >= 0 per example.
     """
 
     kind = "lp"
@@ -229,8 +241,10 @@ class RMBoost(Master):
     #: a weight counts as zero when |mu_j| <= zero_tol
     zero_tol: float = 1e-9
 
-    def __init__(self, lam: float | None = None, prune: "bool | ColumnPool" = True) -> None:
+    def __init__(self, lam: float | None = None, prune: "bool | ColumnPool" = True,
+                 sample_weight: np.ndarray | None = None) -> None:
         self.lam = check_lam(lam)
+        self.sample_weight = check_sample_weight(sample_weight)
         if not isinstance(prune, (bool, np.bool_, ColumnPool)):
             raise ValueError(f"prune must be True, False or a ColumnPool, got {prune!r}")
         self.prune = prune if isinstance(prune, ColumnPool) else bool(prune)
@@ -242,12 +256,23 @@ class RMBoost(Master):
         return make_pool(self.prune)
 
     def lam_for(self, n_samples: int) -> float:
-        """lam for n examples: the given value, or 1/sqrt(n) (the paper's default)."""
+        """lam for n examples: the given value, or 1/sqrt(n) (the paper's default; with sample
+        weights n is their sum)."""
         if self.lam is not None:
             return self.lam
         if n_samples < 1:
             raise ValueError(f"n_samples must be >= 1, got {n_samples}")
+        if self.sample_weight is not None:
+            return 1.0 / math.sqrt(float(self.sample_weight.sum()))
         return 1.0 / math.sqrt(n_samples)
+
+    def tau(self, U: np.ndarray) -> np.ndarray:
+        """tau = U^T p, the expectations of the base rules' margins under the empirical p."""
+        return self.prior(U.shape[0]) @ np.asarray(U, dtype=float)
+
+    def constrained(self, n_samples: int) -> np.ndarray:
+        """Mask of the examples with a margin constraint (all, or those of positive weight)."""
+        return self.prior(n_samples) > 0
 
     def params(self) -> dict[str, Any]:
         prune = self.prune.to_dict() if isinstance(self.prune, ColumnPool) else self.prune
@@ -258,8 +283,8 @@ class RMBoost(Master):
 
     # -- column generation ---------------------------------------------------------
     def initial_distribution(self, n_samples: int) -> np.ndarray:
-        """Algorithm 1, Step 1: w = 1/n and ytilde = y, i.e. d = 1/n."""
-        return np.full(n_samples, 1.0 / n_samples)
+        """Algorithm 1, Step 1: w = 1/n and ytilde = y, i.e. d = 1/n (d = p with weights)."""
+        return self.prior(n_samples)
 
     def gap(self, solution: MasterSolution, edge: float) -> float:
         """max(edge - lam, 0): the largest reduced-cost violation an exact oracle found."""
@@ -275,10 +300,10 @@ class RMBoost(Master):
 
         n, t = U.shape
         lam = self.lam_for(n)
-        tau = U.mean(axis=0)
+        tau = self.tau(U)
         mu_plus = cp.Variable(t, nonneg=True, name="mu_plus")
         mu_minus = cp.Variable(t, nonneg=True, name="mu_minus")
-        margins = U @ (mu_plus - mu_minus)
+        margins = U[self.constrained(n)] @ (mu_plus - mu_minus)
         upper = margins <= 0.5
         lower = margins >= -0.5
         objective = 0.5 - tau @ (mu_plus - mu_minus) + lam * cp.sum(mu_plus + mu_minus)
@@ -296,10 +321,11 @@ class RMBoost(Master):
               - np.asarray(statement.variables["mu_minus"].value, dtype=float))
         # cvxpy's multipliers of `expr <= 1/2` and of `expr >= -1/2` are both >= 0:
         # alpha' (upper margin block) and beta' (lower margin block).
-        alpha = np.maximum(np.asarray(statement.constraints["upper"].dual_value, dtype=float), 0.0)
-        beta = np.maximum(np.asarray(statement.constraints["lower"].dual_value, dtype=float), 0.0)
-        return self.read_back(status, U, np.atleast_1d(mu), np.atleast_1d(alpha),
-                              np.atleast_1d(beta), self.lam_for(n))
+        rows = self.constrained(n)
+        alpha, beta = np.zeros(n), np.zeros(n)  # rows without a constraint have no multiplier
+        alpha[rows] = np.maximum(np.asarray(statement.constraints["upper"].dual_value, dtype=float), 0.0)
+        beta[rows] = np.maximum(np.asarray(statement.constraints["lower"].dual_value, dtype=float), 0.0)
+        return self.read_back(status, U, np.atleast_1d(mu), alpha, beta, self.lam_for(n))
 
     # -- read-back ---------------------------------------------------------------------
     def read_back(self, status: SolveStatus, U: np.ndarray, mu: np.ndarray, alpha: np.ndarray,
@@ -311,11 +337,12 @@ class RMBoost(Master):
         (U mu)_i <= 1/2 and (U mu)_i >= -1/2 (a solver maps its own signs to
         these: HiGHS's row duals y give alpha' = max(-y, 0), beta' =
         max(y, 0)).  R is evaluated from mu (F(mu)), the dual value from
-        (alpha, beta), and the oracle's signed weighting is d = 1/n - (alpha - beta).
+        (alpha, beta), and the oracle's signed weighting is d = p - (alpha - beta)
+        (p = 1/n, or the normalised sample weights).
         """
-        n = U.shape[0]
-        d = 1.0 / n - (alpha - beta)
-        risk = minimax_objective(U, mu, lam)
+        p = self.prior(U.shape[0])
+        d = p - (alpha - beta)
+        risk = minimax_objective(U, mu, lam, p)
         dual = 0.5 * (1.0 - float(alpha.sum() + beta.sum()))
         return MasterSolution(
             status=status,

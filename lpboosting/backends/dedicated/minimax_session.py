@@ -42,7 +42,13 @@ class MinimaxSimplexSession(ColumnStoreSession):
         super().__init__(master, n_samples)
         self.backend_name = backend.name
         self.lam = master.lam_for(n_samples)
-        self.simplex = MinimaxDualSimplex(n_samples, self.lam)
+        self.prior = master.prior(n_samples) if master.weighted else None
+        if self.prior is not None and not np.all(self.prior > 0):
+            raise ValueError(
+                f"{backend.name} solves RMBoost with positive sample weights only (a row of weight 0 "
+                "has no constraint); drop those rows or use the highspy:ipm backend"
+            )
+        self.simplex = MinimaxDualSimplex(n_samples, self.lam, prior=self.prior)
         #: rounds answered by the HiGHS fallback
         self.fallbacks = 0
 
@@ -90,7 +96,7 @@ class MinimaxSimplexSession(ColumnStoreSession):
         if problem:
             self.fallbacks += 1
             self.simplex.reset_basis()
-            status, mu, y, more = solve_minimax_with_highs(U, self.lam)
+            status, mu, y, more = solve_minimax_with_highs(U, self.lam, self.prior)
             iterations += more
             solver = "highspy (fallback)"
             if not status.ok:

@@ -4,8 +4,8 @@ r"""A dense, warm-started dual simplex for the RMBoost master, with a small basi
 :mod:`lpboosting.masters.rmboost` for the model.  The backend name of this
 solver is ``"dedicated:minimax-simplex"`` (``"dedicated"`` picks it for RMBoost).  This module solves the
 same LP from its dual side.  With margin columns u_j (U[i, j] = y_i h_j(x_i)),
-tau_j = mean(u_j) and lam > 0, the dual (17) written in y = beta' - alpha'
-(the oracle weighting is d = 1/n + y) is::
+tau_j = mean(u_j) (p . u_j with sample weights p) and lam > 0, the dual (17) written in
+y = beta' - alpha' (the oracle weighting is d = 1/n + y, or p + y) is::
 
     (D')  min_y  sum_i |y_i|
           s.t.   l_j <= u_j^T y <= h_j,   l_j = -lam - tau_j,  h_j = lam - tau_j   (j = 1..t)
@@ -108,9 +108,12 @@ class MinimaxDualSimplex:
     #: a tied logical enters instead of the largest pivot when its pivot is this large relatively
     prefer_logicals: float = 0.1
 
-    def __init__(self, n_samples: int, lam: float, max_iterations: int | None = None) -> None:
+    def __init__(self, n_samples: int, lam: float, max_iterations: int | None = None,
+                 prior: np.ndarray | None = None) -> None:
         self.n = int(n_samples)
         self.lam = float(lam)
+        #: the empirical distribution in tau_j = p . u_j (None: the mean); every weight must be > 0
+        self.prior = None if prior is None else np.asarray(prior, dtype=float)
         self.max_iterations = max_iterations
         #: active columns as rows (first t used), so that U^T's leading block is contiguous
         self._UT = np.empty((16, self.n))
@@ -142,7 +145,7 @@ class MinimaxDualSimplex:
             grown[:t] = self._UT[:t]
             self._UT = grown
         self._UT[t] = u
-        tau = float(u.mean())
+        tau = float(u.mean()) if self.prior is None else float(self.prior @ u)
         c = np.zeros(t)
         pq = self.basic < 2 * n
         index = self.basic[pq]

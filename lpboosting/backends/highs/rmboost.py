@@ -25,21 +25,29 @@ from lpboosting.masters.rmboost import RMBoost
 from lpboosting.status import SolveStatus
 
 
-def minimax_model(backend: HighspyBackend, n_samples: int) -> Any:
-    """A HiGHS model of (16) with its n ranged rows, the offset 1/2 and no column yet."""
+def minimax_model(backend: HighspyBackend, n_samples: int, constrained: np.ndarray | None = None) -> Any:
+    """A HiGHS model of (16) with its n ranged rows, the offset 1/2 and no column yet.
+
+    ``constrained`` masks the rows with a constraint (those of weight 0 are
+    free rows, without bounds); None constrains every row.
+    """
     n = n_samples
     h = backend.new_model()
-    h.addRows(n, np.full(n, -0.5), np.full(n, 0.5), 0, np.zeros(n, dtype=np.int32),
+    bound = np.full(n, 0.5)
+    if constrained is not None:
+        bound[~np.asarray(constrained, dtype=bool)] = import_highspy().kHighsInf
+    h.addRows(n, -bound, bound, 0, np.zeros(n, dtype=np.int32),
               np.zeros(0, dtype=np.int32), np.zeros(0))
     h.changeObjectiveOffset(0.5)
     return h
 
 
-def add_column_pairs(h: Any, U: np.ndarray, lam: float) -> None:
-    """Add mu+_j (cost lam - tau_j) and mu-_j (cost lam + tau_j) for every column u_j of U."""
+def add_column_pairs(h: Any, U: np.ndarray, lam: float, prior: np.ndarray | None = None) -> None:
+    """Add mu+_j (cost lam - tau_j) and mu-_j (cost lam + tau_j) for every column u_j of U
+    (tau_j = p . u_j, p = 1/n or ``prior``)."""
     inf = import_highspy().kHighsInf
     for u in np.asarray(U, dtype=float).T:
-        tau = float(u.mean())
+        tau = float(u.mean()) if prior is None else float(prior @ u)
         nz = np.flatnonzero(u).astype(np.int32)
         k = nz.size
         h.addCols(
@@ -70,11 +78,12 @@ class HighsMinimaxLP(ColumnStoreSession):
         super().__init__(master, n_samples)
         self.backend_name = backend.name
         self.lam = master.lam_for(n_samples)
-        self._h = minimax_model(backend, n_samples)
+        self.prior = master.prior(n_samples) if master.weighted else None
+        self._h = minimax_model(backend, n_samples, master.constrained(n_samples))
 
     def add_column(self, column, edge=None):
         u = check_column(column, self.n_samples)
-        add_column_pairs(self._h, u[:, None], self.lam)
+        add_column_pairs(self._h, u[:, None], self.lam, self.prior)
         self.remember(u)
 
     def solve(self) -> MasterSolution:
@@ -98,7 +107,8 @@ class HighsMinimaxLP(ColumnStoreSession):
         return self._h
 
 
-def solve_minimax_with_highs(U: np.ndarray, lam: float) -> tuple[SolveStatus, np.ndarray, np.ndarray, int]:
+def solve_minimax_with_highs(U: np.ndarray, lam: float, prior: np.ndarray | None = None
+                             ) -> tuple[SolveStatus, np.ndarray, np.ndarray, int]:
     """(16) over the margin columns U solved once by HiGHS: (status, mu, y = beta' - alpha', iterations).
 
     The model is :class:`HighsMinimaxLP`'s (:func:`minimax_model`,
@@ -107,8 +117,8 @@ def solve_minimax_with_highs(U: np.ndarray, lam: float) -> tuple[SolveStatus, np
     """
     highspy = import_highspy()
     n, t = U.shape
-    h = minimax_model(HighspyBackend(), n)
-    add_column_pairs(h, U, lam)
+    h = minimax_model(HighspyBackend(), n, None if prior is None else prior > 0)
+    add_column_pairs(h, U, lam, prior)
     h.run()
     status = map_highs_status(highspy, h.getModelStatus())
     iterations = int(h.getInfo().simplex_iteration_count)
