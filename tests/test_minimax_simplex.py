@@ -234,7 +234,7 @@ def test_when_highs_fails_too_the_run_stops_with_its_history(monkeypatch):
 
     wrap_solve(monkeypatch, fails_at_round_4)
     monkeypatch.setattr(module, "solve_minimax_with_highs",
-                        lambda U, lam: (SolveStatus.ERROR, np.zeros(U.shape[1]), np.zeros(U.shape[0]), 0))
+                        lambda U, lam, prior=None: (SolveStatus.ERROR, np.zeros(U.shape[1]), np.zeros(U.shape[0]), 0))
     result = column_generation(RMBoost(0.1), Columns(pool), backend="dedicated", tol=1e-9, max_rounds=50)
     assert result.status == "solver_error"
     assert "test failure" in result.message and "HiGHS returned error" in result.message
