@@ -35,6 +35,8 @@ tiny run first so that imports and first-call costs are not timed.  ``ours``
 and ``bare`` are run alternately up to ``--repeats`` times (while the instance
 has used less than ``--repeat-budget`` seconds) and the run of median total
 is shown, so the overhead ratio of a 0.1 s loop is not one noisy sample.
+A line is printed (and flushed) as each run finishes, the table per instance
+after its runs.
 
 Run::
 
@@ -48,7 +50,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -232,26 +234,42 @@ def _median_run(runs: list[PathRun]) -> PathRun:
     return chosen
 
 
+def format_progress(instance: Instance, run: PathRun, index: int, count: int) -> str:
+    """One line for a finished run: instance, path, run index of count, rounds, status, seconds."""
+    return (f"  {instance.name}: {LABELS[run.path]} run {index}/{count}: {run.rounds} rounds, "
+            f"{run.status}, {run.seconds:.3f} s")
+
+
 def run_paths(instance: Instance, paths: Sequence[str], caps: dict[str, int],
-              repeats: int, budget: float) -> dict[str, PathRun]:
+              repeats: int, budget: float,
+              progress: Callable[[str], None] | None = None) -> dict[str, PathRun]:
     """Every path on ``instance``; ``ours`` and ``bare`` alternately, repeated.
 
     ``ours`` and ``bare`` are run in alternating order (ours first, then bare
     first, ...) up to ``repeats`` times while the time spent stays under
     ``budget`` seconds, and the run of median total is kept: a single run of a
     0.1 s loop is too noisy for a ratio near 1.  ``rebuild`` runs once.
+    ``progress``, if given, is called with a line (:func:`format_progress`)
+    after every run and before the rebuild starts.
     """
+    say = progress or (lambda line: None)
     fast = [p for p in ("ours", "bare") if p in paths]
     done: dict[str, list[PathRun]] = {p: [] for p in fast}
+    count = max(repeats, 1)
     start = time.perf_counter()
-    for rep in range(max(repeats, 1)):
+    for rep in range(count):
         if rep and time.perf_counter() - start > budget:
+            say(f"  {instance.name}: the {budget:g} s repeat budget is spent after {rep} of "
+                f"{count} runs")
             break
         for path in (fast if rep % 2 == 0 else fast[::-1]):
             done[path].append(run_path(instance, path, caps[path]))
+            say(format_progress(instance, done[path][-1], rep + 1, count))
     runs = {p: _median_run(done[p]) for p in fast}
     if "rebuild" in paths:
+        say(f"  {instance.name}: {LABELS['rebuild']} running (at most {caps['rebuild']} rounds) ...")
         runs["rebuild"] = run_path(instance, "rebuild", caps["rebuild"])
+        say(format_progress(instance, runs["rebuild"], 1, 1))
     return {p: runs[p] for p in PATHS if p in runs}
 
 
@@ -436,12 +454,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     print("machine: " + ", ".join(f"{k} {v}" for k, v in info.items()))
     print("times: total = loop wall time in s; master/price = median ms per round\n", flush=True)
 
+    def progress(line: str) -> None:  # one line per run, through a pipe too, as it happens
+        print(line, flush=True)
+
     synthetic = synthetic_instance(args.synthetic_nu)
+    progress(f"warming up: 2 rounds of {', '.join(args.paths)} on the synthetic set")
     warm_up(synthetic, args.paths)
     instances: list[Instance | str] = []
     if "synthetic" in args.instances:
         instances.append(synthetic)
     if "keel" in args.instances:
+        progress(f"loading KEEL {args.dataset}")
         instances.append(keel_instance(args.dataset, args.nu))
 
     report: dict[str, Any] = {"machine": info, "tol": TOL, "caps": caps, "instances": {}}
@@ -450,7 +473,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             print(instance + "\n", flush=True)
             report["instances"][args.dataset] = {"skipped": instance}
             continue
-        runs = run_paths(instance, args.paths, caps, args.repeats, args.repeat_budget)
+        progress(f"{instance.name}: N = {instance.n_samples}, paths {', '.join(args.paths)}")
+        runs = run_paths(instance, args.paths, caps, args.repeats, args.repeat_budget, progress)
         cmp = compare(runs)
         pricing_ms = pricing_microbenchmark(instance, args.pricing_repeats)
         print(format_instance(instance, runs, cmp, pricing_ms) + "\n", flush=True)
