@@ -25,7 +25,8 @@ master and its parameters) together with its optimal value, certified
   solvers above reproduce it.
 
 Files written by :func:`build_catalog` into a directory (by default the
-repository's ``models/``, see :func:`default_directory`):
+repository's ``models/``, see :func:`export_directory`; the wheel carries that
+directory as ``lpboosting/models``, read by default, see :func:`default_directory`):
 
 ``index.json``
     A list of entries (one dict per instance, keys sorted, floats written by
@@ -52,7 +53,7 @@ repository's ``models/``, see :func:`default_directory`):
     in the last digits (far below every tolerance).
 
 Regenerate with ``lpboosting export`` or ``python -c "from lpboosting.catalog
-import build_catalog, default_directory; build_catalog(default_directory())"``.
+import build_catalog; build_catalog()"``.
 The build is deterministic (fixed seeds, data generated in code or bundled
 with scikit-learn, no downloads).
 """
@@ -69,10 +70,12 @@ from typing import Any
 
 import numpy as np
 
+from lpboosting.errors import LPBoostingError
+
 __all__ = [
-    "EXCLUDED_BACKENDS", "REQUIRED_KEYS", "SOLVER_OPTIONS", "backend_for", "build_catalog",
-    "capable_backends",
-    "default_directory", "load_columns", "load_index", "master_for", "solve_entry",
+    "EXCLUDED_BACKENDS", "REQUIRED_KEYS", "SOLVER_OPTIONS", "CatalogNotFoundError", "backend_for",
+    "build_catalog", "capable_backends",
+    "default_directory", "export_directory", "load_columns", "load_index", "master_for", "solve_entry",
     "verify_catalog",
 ]
 
@@ -124,14 +127,29 @@ _CLARABEL_REFERENCE = {"tol_gap_abs": 1e-9, "tol_gap_rel": 1e-9, "tol_feas": 1e-
 _LINPROG_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 
 
-def default_directory() -> Path:
-    """Where the catalog lives: the repository's ``models/`` in a source checkout.
+class CatalogNotFoundError(LPBoostingError, FileNotFoundError):
+    """A catalog directory without its index.json, or an entry whose columns file is missing."""
 
-    That is ``Path(__file__).resolve().parents[1] / "models"`` (next to the
-    ``lpboosting`` package) when that directory holds the checkout's
-    ``pyproject.toml``; for an installed package (no checkout around it) it
-    is ``./models`` under the current working directory, so that nothing is
-    ever written into site-packages.
+
+def default_directory() -> Path:
+    """Where the catalog is read from.
+
+    In a source checkout (``pyproject.toml`` next to the ``lpboosting``
+    package) it is the repository's ``models/``; in an installed package it
+    is the copy the wheel carries as package data, ``lpboosting/models``.
+    """
+    package = Path(__file__).resolve().parent
+    if (package.parent / "pyproject.toml").is_file():
+        return package.parent / "models"
+    return package / "models"
+
+
+def export_directory() -> Path:
+    """Where :func:`build_catalog` and ``lpboosting export`` write by default.
+
+    The repository's ``models/`` in a source checkout, ``./models`` under the
+    current working directory otherwise: nothing is ever written into an
+    installed package.
     """
     root = Path(__file__).resolve().parents[1]
     if (root / "pyproject.toml").is_file():
@@ -669,16 +687,32 @@ def backend_for(name: str):
 
 
 def load_index(directory: str | Path | None = None) -> list[dict[str, Any]]:
-    """The entries of ``directory``/index.json (default: :func:`default_directory`)."""
+    """The entries of ``directory``/index.json (default: :func:`default_directory`).
+
+    Raises :class:`CatalogNotFoundError` when there is no index.json there.
+    """
     directory = default_directory() if directory is None else Path(directory)
-    with open(Path(directory) / "index.json", encoding="utf-8") as fh:
+    path = directory / "index.json"
+    if not path.is_file():
+        raise CatalogNotFoundError(
+            f"no model catalog at {directory}: {path} does not exist. Give the directory of a "
+            "catalog (`lpboosting compare --instance NAME --models-dir DIR`), or write one with "
+            "`lpboosting export --out DIR`; an installed lpboosting carries its catalog in "
+            "lpboosting/models, so reinstall lpboosting if that copy is missing")
+    with open(path, encoding="utf-8") as fh:
         return json.load(fh)
 
 
 def load_columns(entry: dict[str, Any], directory: str | Path | None = None) -> dict[str, np.ndarray]:
     """The arrays of an entry's .npz (``U`` and, where stored, ``y``, ``H``, ``d``, ...)."""
     directory = default_directory() if directory is None else Path(directory)
-    with np.load(Path(directory) / entry["columns"], allow_pickle=False) as data:
+    path = directory / entry["columns"]
+    if not path.is_file():
+        raise CatalogNotFoundError(
+            f"the catalog at {directory} lists {entry.get('name')!r} but its columns file {path} "
+            "does not exist: regenerate the catalog with `lpboosting export --out DIR`, or "
+            "reinstall lpboosting for the catalog it carries")
+    with np.load(path, allow_pickle=False) as data:
         return {key: data[key] for key in data.files}
 
 
@@ -812,10 +846,10 @@ def build_catalog(directory: str | Path | None = None) -> list[dict[str, Any]]:
     scikit-learn, and the runs use the deterministic HiGHS and dedicated
     solvers.  Raises AssertionError when a certificate fails (nothing is
     written for an uncertified instance: the index is written last).
-    ``directory`` defaults to :func:`default_directory`; it is created if
+    ``directory`` defaults to :func:`export_directory`; it is created if
     needed, and other files in it (README.md) are left alone.
     """
-    directory = default_directory() if directory is None else Path(directory)
+    directory = export_directory() if directory is None else Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     entries = []
     for spec in _specs():

@@ -287,7 +287,8 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
 @click.option("--data", "data", help="data set: softboost-synthetic, breast-cancer, sklearn:NAME, "
               "a KEEL name, or a CSV path")
 @click.option("--instance", help="a models/ instance name instead of a data set")
-@click.option("--models-dir", type=click.Path(file_okay=False), help="catalog directory (default: models/)")
+@click.option("--models-dir", type=click.Path(file_okay=False),
+              help="catalog directory (default: models/ in a source checkout, else the installed copy)")
 @click.option("--target", help="CSV: the label column")
 @click.option("--positive", help="positive class for multi-class data")
 @click.option("--master", "master_name", default="lpboost", show_default=True,
@@ -398,7 +399,8 @@ def _print_comparison(console: Any, result: Any) -> None:
 
 
 @cli.command()
-@click.option("--out", "out", type=click.Path(file_okay=False), help="directory (default: models/)")
+@click.option("--out", "out", type=click.Path(file_okay=False),
+              help="directory (default: models/ in a source checkout, else ./models)")
 def export(out: str | None) -> int:
     """Regenerate the models/ catalog (index.json, .npz columns, HiGHS-written .mps) deterministically."""
     from rich.table import Table
@@ -406,7 +408,7 @@ def export(out: str | None) -> int:
     from lpboosting import catalog
 
     console = _console()
-    directory = Path(out) if out else catalog.default_directory()
+    directory = Path(out) if out else catalog.export_directory()
     directory.mkdir(parents=True, exist_ok=True)
     entries = catalog.build_catalog(directory)
     table = Table(title=f"{len(entries)} instances written to {directory}", title_justify="left")

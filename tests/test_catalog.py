@@ -4,7 +4,9 @@
 (b) rebuilding the catalog gives the same index and the same arrays (the export is deterministic);
 (c) every MPS file, read back by HiGHS, solves to the certified objective;
 (d) the hand instances' objectives are their closed forms;
-(e) the index is well formed and its files exist.
+(e) the index is well formed and its files exist;
+(f) the catalog is read from the checkout's models/ or the installed copy, and a missing one is
+    reported with the path looked for and what to do.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import json
 import shutil
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,9 +24,11 @@ from lpboosting.backends import available_backends, known_backends
 from lpboosting.catalog import (
     EXCLUDED_BACKENDS,
     REQUIRED_KEYS,
+    CatalogNotFoundError,
     build_catalog,
     capable_backends,
     default_directory,
+    export_directory,
     load_columns,
     load_index,
     master_for,
@@ -33,6 +38,7 @@ from lpboosting.catalog import (
 from lpboosting.masters.rmboost import minimax_objective
 
 MODELS = default_directory()
+REPOSITORY_MODELS = Path(__file__).resolve().parents[1] / "models"
 INDEX = load_index(MODELS)
 ENTRIES = {entry["name"]: entry for entry in INDEX}
 PAIRS = [(entry["name"], backend) for entry in INDEX for backend in capable_backends(entry)]
@@ -234,6 +240,55 @@ def test_files_exist_and_match_the_index():
                 assert np.max(d @ U) <= entry["params"]["bound"] + 1e-9
 
 
-def test_default_directory_is_the_repository_models():
-    assert MODELS.name == "models" and (MODELS.parent / "pyproject.toml").is_file()
-    assert (MODELS.parent / "lpboosting" / "catalog.py").is_file()
+# -- where the catalog is read and written ---------------------------------------------
+
+def test_default_directory_is_the_catalog_of_this_install():
+    package = Path(catalog.__file__).resolve().parent
+    assert MODELS.name == "models" and (MODELS / "index.json").is_file()
+    if (package.parent / "pyproject.toml").is_file():  # a source checkout: its models/
+        assert MODELS == package.parent / "models"
+    else:  # an installed package: the copy it carries
+        assert MODELS == package / "models"
+        if REPOSITORY_MODELS.is_dir():  # tests run next to the repository: the same files
+            for path in REPOSITORY_MODELS.iterdir():
+                assert (MODELS / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_an_installed_package_reads_its_own_copy_and_writes_to_the_working_directory(
+        tmp_path, monkeypatch):
+    site = tmp_path / "site-packages" / "lpboosting"
+    monkeypatch.setattr(catalog, "__file__", str(site / "catalog.py"))
+    monkeypatch.chdir(tmp_path)
+    assert default_directory() == site / "models"
+    assert export_directory() == tmp_path / "models"
+
+
+def test_a_missing_catalog_says_what_was_looked_for_and_what_to_do(tmp_path):
+    with pytest.raises(CatalogNotFoundError) as info:
+        load_index(tmp_path / "nowhere")
+    message = str(info.value)
+    assert str(tmp_path / "nowhere" / "index.json") in message
+    assert "--models-dir" in message and "lpboosting export --out DIR" in message
+    assert "Errno" not in message
+
+
+def test_a_missing_columns_file_names_it(tmp_path):
+    shutil.copy(MODELS / "index.json", tmp_path / "index.json")
+    entry = load_index(tmp_path)[0]
+    with pytest.raises(CatalogNotFoundError, match=f"{entry['columns']} does not exist"):
+        load_columns(entry, tmp_path)
+
+
+@pytest.mark.parametrize("how", ["default", "--models-dir"])
+def test_compare_without_a_catalog_is_a_clear_error(how, tmp_path, monkeypatch, capsys):
+    from lpboosting.cli import main
+
+    missing = tmp_path / "no-catalog"
+    args = ["compare", "--instance", "hand-lpboost"]
+    if how == "default":
+        monkeypatch.setattr(catalog, "default_directory", lambda: missing)
+    else:
+        args += ["--models-dir", str(missing)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"no model catalog at {missing}" in err and "Errno" not in err, err
