@@ -12,6 +12,7 @@ import site
 import subprocess
 import sys
 import zipfile
+from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
 
@@ -25,7 +26,7 @@ SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "lpboosting", "
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> zipfile.ZipFile:
+def wheel(tmp_path_factory) -> Iterator[zipfile.ZipFile]:
     if not (ROOT / "pyproject.toml").is_file():
         pytest.skip("no source tree next to the tests")
     source = tmp_path_factory.mktemp("source")
