@@ -12,17 +12,20 @@ from typing import Any
 import numpy as np
 from scipy.special import expit
 
-from lpboosting.leveraging.llm import LeveragingClassifier, _nan_argmax, _record_round, loss_settled
+from lpboosting.leveraging.llm import LeveragingClassifier, _record_round, loss_settled
 from lpboosting.losses import LogisticDifferenceLoss
 from lpboosting.params import Explain, Interval, Real
 
 __all__ = ["LLDClassifier", "lld_loss"]
 
 
-def lld_loss(margins: np.ndarray, mu: float) -> float:
-    """L_LD = sum_i ln(1 + e^{-z_i}) - ln(1 + e^{-z_i - mu})  (eq. 11): the sum of
-    :class:`lpboosting.losses.LogisticDifferenceLoss`."""
-    return float(np.sum(LogisticDifferenceLoss(mu)(np.asarray(margins, dtype=float))))
+def lld_loss(margins: np.ndarray, mu: float, sample_weight: np.ndarray | None = None) -> float:
+    """L_LD = sum_i s_i [ln(1 + e^{-z_i}) - ln(1 + e^{-z_i - mu})]  (eq. 11): the (weighted) sum of
+    :class:`lpboosting.losses.LogisticDifferenceLoss` (s_i = 1 by default)."""
+    values = LogisticDifferenceLoss(mu)(np.asarray(margins, dtype=float))
+    if sample_weight is None:
+        return float(np.sum(values))
+    return float(np.sum(np.asarray(sample_weight, dtype=float) * values))
 
 
 class LLDClassifier(LeveragingClassifier):
@@ -72,16 +75,35 @@ class LLDClassifier(LeveragingClassifier):
     tol : float >= 0, default 1e-5
         Stop when a step changes the loss L_LD by at most ``tol`` times
         max(L_LD, 1) (or at a stationary point).
+    warm_start : bool, default False
+        When True and the estimator is fitted, ``fit`` continues its DC
+        steps up to ``max_rounds`` in all (same training data, ``mu``,
+        ``mode``, ``oracle`` and ``fit_intercept``; ``tol`` may change).  The
+        steps are deterministic, so T1 steps continued to T2 give the model
+        of a T2-step fit (to rounding).
+    verbose : int >= 0, default 0
+        With verbose > 0, print one line per round to standard output: the
+        round, L_LD, the hypotheses used, the Corollary 3.2 bound and the
+        hypothesis updated.
     n_rounds : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
+    ``fit(X, y, sample_weight=None)``: weights s_i >= 0 make the loss
+    sum_i s_i l_LD(z_i), so W_j = sum_i s_i M_ij (q_i - g_i) and the
+    template scale is 2 / sum_i s_i M_ij^2: an integer weight is the same as
+    that many copies of the row; rows of weight 0 are left out.
+
     Attributes
     ----------
-    classes_, coef_ (lambda), n_rounds_ (rounds made), train_margins_,
-    hypotheses_ (stumps only).
+    classes_, coef_ (lambda), train_margins_ (of the rows of positive
+    weight), hypotheses_ (stumps only).
+    n_rounds_, n_estimators_ : int
+        The rounds made; :meth:`staged_decision_function` and
+        :meth:`staged_predict` give the model after each of them.
     history_ : :class:`~lpboosting.colgen.History`, one record per round,
         round 0 = lambda = 0: ``primal`` and ``extra["loss"]`` = L_LD after the
-        round, extras ``decrease_bound`` and ``selected``; status and meta as
+        round, extras ``decrease_bound`` and ``selected``; status ("converged",
+        "max_rounds" or "interrupted") and meta as
         :class:`~lpboosting.leveraging.llm.LLMClassifier`.
     LLD defines a loss, not a probability model: there is no ``predict_proba``.
     """
@@ -107,6 +129,8 @@ class LLDClassifier(LeveragingClassifier):
         oracle: str = "features",
         fit_intercept: bool = True,
         tol: float = 1e-5,
+        warm_start: bool = False,
+        verbose: int = 0,
         n_rounds: int | str = "deprecated",
     ) -> None:
         self.mu = mu
@@ -115,45 +139,58 @@ class LLDClassifier(LeveragingClassifier):
         self.oracle = oracle
         self.fit_intercept = fit_intercept
         self.tol = tol
+        self.warm_start = warm_start
+        self.verbose = verbose
         self.n_rounds = n_rounds
 
     def _algorithm_params(self) -> dict[str, Any]:
         return {"mu": float(self.mu)}
 
-    def _leverage(self, problem, history, mode, max_rounds, tol, *, mu):
-        _record_round(history, problem, 0, lld_loss(problem.margins, mu), 0.0, 0.0,
-                      decrease_bound=np.nan, selected=None)
-        sq = problem.sq_norms()
+    _verbose_extras = ("decrease_bound", "selected")
+
+    def _leverage(self, problem, history, mode, max_rounds, tol, run, *, mu):
+        s = problem.weight
+        if not history.records:
+            _record_round(history, problem, 0, lld_loss(problem.margins, mu, s), 0.0, 0.0,
+                          decrease_bound=np.nan, selected=None)
+        elif len(history) > 1 and loss_settled(history, tol):
+            return "converged"  # the longer run would have stopped here too
+        sq = problem.sq_norms(s)
         if mode == "parallel":
             total = float(np.sum(sq))
             c_par = 2.0 / total if total > 0 else 0.0
         else:
             c_seq = np.where(sq > 0, 2.0 / np.where(sq > 0, sq, 1.0), 0.0)
-        for t in range(1, max_rounds + 1):
+        for t in range(len(history), max_rounds + 1):
             tic = time.perf_counter()
             z = problem.margins
-            v = expit(-z) - expit(-z - mu)  # q_i - g_i > 0
+            v = s * (expit(-z) - expit(-z - mu))  # s_i (q_i - g_i) > 0
             W = problem.signed_sums(v)
             if mode == "parallel":
                 bound = 0.5 * c_par * float(np.sum(W**2))
                 if bound <= 0.0:  # a stationary point
                     return "converged"
-                pricing = time.perf_counter() - tic
-                tic = time.perf_counter()
-                problem.step_all(c_par * W)
-                selected = None
             else:
                 gain = c_seq * W**2
-                j = _nan_argmax(gain)
+                j = problem.pick(gain)
                 bound = 0.5 * float(gain[j])
                 if not np.isfinite(bound) or bound <= 0.0:
                     return "converged"
-                pricing = time.perf_counter() - tic
+            pricing = time.perf_counter() - tic
+            run.ctrl_c.hold()
+            try:
                 tic = time.perf_counter()
-                selected = problem.step_one(j, float(c_seq[j] * W[j]))
-            master = time.perf_counter() - tic
-            _record_round(history, problem, t, lld_loss(problem.margins, mu), master, pricing,
-                          decrease_bound=bound, selected=selected)
+                if mode == "parallel":
+                    problem.step_all(c_par * W)
+                    selected = None
+                else:
+                    selected = problem.step_one(j, float(c_seq[j] * W[j]))
+                master = time.perf_counter() - tic
+                _record_round(history, problem, t, lld_loss(problem.margins, mu, s), master, pricing,
+                              decrease_bound=bound, selected=selected)
+            finally:
+                run.ctrl_c.release()
+            run.report(history.records[-1])
             if loss_settled(history, tol):
                 return "converged"
         return "max_rounds"

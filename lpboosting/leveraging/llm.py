@@ -24,8 +24,10 @@ plain log-loss boosting baseline :class:`LogLossBoostClassifier`.
 
 from __future__ import annotations
 
+import copy
 import time
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -36,7 +38,16 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.errors import UnknownOracleError
-from lpboosting.estimators.base import DecisionClassifierMixin, encode_binary
+from lpboosting.estimators.base import DecisionClassifierMixin
+from lpboosting.leveraging._common import (
+    VERBOSE,
+    CtrlC,
+    check_warm_start,
+    print_round,
+    training_data,
+    warm_start_key,
+    warn_interrupted,
+)
 from lpboosting.losses import LogisticMixtureLoss
 from lpboosting.oracles import ORACLES, Features, Stump, Stumps, make_oracle
 from lpboosting.params import (
@@ -71,6 +82,10 @@ LEVERAGING_ORACLES: dict[type, str] = {
 # W- = 0 (a hypothesis right on every example).  The smoothed d lies between 0
 # and the exact d, where the progress bound of Lemma 2.1 is still >= 0.
 _SMOOTH = 1e-10
+# stumps whose |edge| is within _TIE times the total weight of the best one count as tied
+# (rounding: the same column summed along two features' orders); ties go to the lowest
+# feature, then the lowest threshold, whatever the number or order of the rows
+_TIE = 1e-11
 
 
 def _softplus(x: np.ndarray) -> np.ndarray:
@@ -78,17 +93,26 @@ def _softplus(x: np.ndarray) -> np.ndarray:
     return np.logaddexp(0.0, x)
 
 
-def log_loss(margins: np.ndarray) -> float:
-    """The log-loss sum_i ln(1 + e^{-z_i}) of Collins, Schapire & Singer (2002)."""
-    return float(np.sum(_softplus(-np.asarray(margins, dtype=float))))
+def _weighted_sum(values: np.ndarray, sample_weight: np.ndarray | None) -> float:
+    if sample_weight is None:
+        return float(np.sum(values))
+    return float(np.sum(np.asarray(sample_weight, dtype=float) * values))
 
 
-def llm_negative_log_likelihood(margins: np.ndarray, epsilon: float) -> float:
-    """L_LM = -sum_i ln((1 - eps) sigma(z_i) + eps sigma(-z_i)), z_i = y_i f(x_i) (Sec. 2.1).
+def log_loss(margins: np.ndarray, sample_weight: np.ndarray | None = None) -> float:
+    """The log-loss sum_i s_i ln(1 + e^{-z_i}) of Collins, Schapire & Singer (2002) (s_i = 1 by default)."""
+    return _weighted_sum(_softplus(-np.asarray(margins, dtype=float)), sample_weight)
 
-    The sum of :class:`lpboosting.losses.LogisticMixtureLoss`; ``epsilon = 0`` gives the log-loss.
+
+def llm_negative_log_likelihood(margins: np.ndarray, epsilon: float,
+                                sample_weight: np.ndarray | None = None) -> float:
+    """L_LM = -sum_i s_i ln((1 - eps) sigma(z_i) + eps sigma(-z_i)), z_i = y_i f(x_i) (Sec. 2.1).
+
+    The (weighted) sum of :class:`lpboosting.losses.LogisticMixtureLoss`;
+    ``epsilon = 0`` gives the log-loss.  s_i = 1 by default; an integer
+    weight s_i is the loss of s_i copies of example i.
     """
-    return float(np.sum(LogisticMixtureLoss(epsilon)(np.asarray(margins, dtype=float))))
+    return _weighted_sum(LogisticMixtureLoss(epsilon)(np.asarray(margins, dtype=float)), sample_weight)
 
 
 def llm_split_weights(Wt_plus, Wt_minus, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
@@ -168,7 +192,12 @@ class _StumpPool:
 
 
 class _FeatureProblem:
-    """M = y h(x) over the (scaled) features: every candidate is a column of M."""
+    """M = y h(x) over the (scaled) features: every candidate is a column of M.
+
+    ``path`` logs the steps (a vector of deltas a round in parallel mode,
+    ``(j, delta)`` in sequential mode) so that the model after every round can
+    be rebuilt exactly (``staged_decision_function``).
+    """
 
     def __init__(self, oracle: Features, X: np.ndarray, y: np.ndarray, intercept: bool) -> None:
         self.basis = _FeatureBasis(oracle.low, oracle.high, intercept)
@@ -179,6 +208,7 @@ class _FeatureProblem:
         self._Msplit = np.hstack([np.maximum(self.M, 0.0), np.maximum(-self.M, 0.0)])
         self.coef = np.zeros(self.M.shape[1])
         self.margins = np.zeros(X.shape[0])
+        self.path: list[Any] = []
 
     # sums over examples, one value per candidate
     def split_sums(self, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -195,22 +225,34 @@ class _FeatureProblem:
         """max_i |M_ij| per column."""
         return np.abs(self.M).max(axis=0)
 
-    def sq_norms(self) -> np.ndarray:
-        """sum_i M_ij^2 per column."""
-        return np.einsum("ij,ij->j", self.M, self.M)
+    def sq_norms(self, weight: np.ndarray) -> np.ndarray:
+        """sum_i s_i M_ij^2 per column."""
+        return weight @ (self.M * self.M)
 
     def row_l1_max(self) -> float:
         """max_i sum_j |M_ij| (the parallel template needs sum_j a_j |M_ij| <= 1)."""
         return float(np.abs(self.M).sum(axis=1).max())
 
+    def pick(self, gain: np.ndarray) -> int:
+        """The candidate of largest gain (the first one on ties)."""
+        return _nan_argmax(gain)
+
     def step_all(self, delta: np.ndarray) -> None:
         self.coef += delta
         self.margins += self.M @ delta
+        self.path.append(delta)
 
     def step_one(self, j: int, delta: float) -> int:
         self.coef[j] += delta
         self.margins += delta * self.M[:, j]
+        self.path.append((j, delta))
         return j
+
+    def restore(self, coef: np.ndarray, margins: np.ndarray, path: list[Any], hypotheses: Any) -> None:
+        """Continue from a fitted model (same data): its coefficients, training margins and steps."""
+        self.coef = np.array(coef, dtype=float)
+        self.margins = np.array(margins, dtype=float)
+        self.path = list(path)
 
     def n_used(self) -> int:
         """Hypotheses with a nonzero coefficient."""
@@ -230,6 +272,13 @@ class _StumpProblem:
     oracle's cumulative-sum edges e = sum_i b_i y_i h(x_i) = W~+ - W~- and the
     total T = sum_i b_i = W~+ + W~-:  W~+ = (T + e)/2, W~- = (T - e)/2.  One
     call prices all (N+1) x F stumps exactly, in O(N F) after the presort.
+
+    Every criterion of the rounds (LLM's (sqrt W+ - sqrt W-)^2, LLD's W_j^2)
+    grows with |e| at fixed T, so :meth:`pick` chooses by |e|: the stumps
+    within ``_TIE * sum_i |b_i|`` of the largest |e| are tied, and the tie
+    goes to the lowest feature, then the lowest threshold.  That choice does
+    not depend on how many rows hold a value (duplicated rows or integer
+    sample weights give the same stump) or on rounding in the sums.
     """
 
     def __init__(self, oracle: Stumps, X: np.ndarray, y: np.ndarray) -> None:
@@ -241,20 +290,37 @@ class _StumpProblem:
         self.coef: list[float] = []
         self.margins = np.zeros(X.shape[0])
         self.shape = (X.shape[0] + 1, X.shape[1])
+        self.path: list[Any] = []
+        self._edges: np.ndarray | None = None
+        self._scale = 0.0
 
     def split_sums(self, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         e = self.oracle.edges(b).ravel()  # NaN for splits inside ties
         total = float(b.sum())
+        self._edges, self._scale = e, total
         return 0.5 * (total + e), 0.5 * (total - e)
 
     def signed_sums(self, v: np.ndarray) -> np.ndarray:
-        return self.oracle.edges(v).ravel()
+        e = self.oracle.edges(v).ravel()
+        self._edges, self._scale = e, float(np.abs(v).sum())
+        return e
 
     def abs_max(self) -> np.ndarray:
         return np.ones(self.shape[0] * self.shape[1])
 
-    def sq_norms(self) -> np.ndarray:
-        return np.full(self.shape[0] * self.shape[1], float(self.X.shape[0]))
+    def sq_norms(self, weight: np.ndarray) -> np.ndarray:
+        return np.full(self.shape[0] * self.shape[1], float(weight.sum()))
+
+    def pick(self, gain: np.ndarray) -> int:
+        """The stump of largest |edge| under the weights of the last sums (ties: see the class doc)."""
+        a = np.abs(self._edges)  # NaN for splits inside ties
+        top = float(np.fmax.reduce(a))  # NaN skipped
+        if np.isnan(top):
+            return _nan_argmax(gain)
+        flat = np.flatnonzero(a >= top - _TIE * self._scale)
+        k, j = np.divmod(flat, self.shape[1])
+        best = np.lexsort((k, j))[0]  # the lowest feature, then the lowest threshold
+        return int(flat[best])
 
     def threshold(self, k: int, j: int) -> float:
         n = self.X.shape[0]
@@ -277,7 +343,15 @@ class _StumpProblem:
             self.coef.append(0.0)
         self.coef[idx] += delta
         self.margins += delta * self.y * stump.predict(self.X)
+        self.path.append((idx, delta))
         return idx
+
+    def restore(self, coef: np.ndarray, margins: np.ndarray, path: list[Any], hypotheses: Any) -> None:
+        for h in hypotheses:
+            self.pool.add(h)
+        self.coef = [float(c) for c in coef]
+        self.margins = np.array(margins, dtype=float)
+        self.path = list(path)
 
     def n_used(self) -> int:
         """Hypotheses with a nonzero coefficient."""
@@ -314,6 +388,46 @@ def _resolve_oracle(estimator: "LeveragingClassifier") -> str:
     return key
 
 
+class _Run:
+    """What a run of rounds needs besides the problem and the history: the Ctrl-C guard, the
+    per-round report, and the state that outlives an interrupted round (LLM's eps)."""
+
+    def __init__(self, ctrl_c: CtrlC | None, report, eps: float | None = None) -> None:
+        self.ctrl_c = ctrl_c
+        self.report = report
+        self.eps = eps
+
+
+def _staged_linear(H: np.ndarray, path: list[Any], final: np.ndarray, parallel: bool,
+                   chunk: int = 64) -> Iterator[np.ndarray]:
+    """H lambda_t for t = 1..T, lambda_t rebuilt from the logged steps with the very operations of
+    the fit; the last value is ``H @ final`` (what ``decision_function`` computes)."""
+    n, p = H.shape
+    T = len(path)
+    coef = np.zeros(p)
+    block: list[np.ndarray] = []
+
+    def flush():
+        if block:
+            F = np.asarray(block) @ H.T if p else np.zeros((len(block), n))
+            yield from F
+            block.clear()
+
+    for t, step in enumerate(path):
+        if parallel:
+            coef += step
+        else:
+            j, delta = step
+            coef[j] += delta
+        if t == T - 1:
+            yield from flush()
+            yield H @ final if p else np.zeros(n)
+        else:
+            block.append(coef.copy())
+            if len(block) == chunk:
+                yield from flush()
+
+
 class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimator):
     """Base of the leveraging classifiers (LLM, LLD, log-loss boosting).
 
@@ -322,6 +436,18 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
     Subclasses implement ``_leverage``, which appends one
     :class:`~lpboosting.colgen.RoundRecord` per round (round 0 = lambda = 0)
     to the :class:`~lpboosting.colgen.History` kept in ``history_``.
+
+    Shared by the subclasses: ``fit(X, y, sample_weight)`` (integer weights
+    are the same as repeated rows: every sum over the examples is weighted,
+    and the rows of weight 0 are left out, also from the feature scaling and
+    the stump thresholds), ``warm_start`` (a later fit with a larger
+    ``max_rounds`` continues the rounds; the rounds are deterministic, so
+    T1 rounds and then T2 - T1 more make the model of T2 rounds),
+    ``verbose``, ``staged_decision_function`` / ``staged_predict`` (the model
+    after every round, rebuilt from the steps logged during the fit) and
+    Ctrl-C: a fit interrupted by KeyboardInterrupt keeps the rounds it
+    completed, warns (RuntimeWarning) and records the status "interrupted"
+    (with no round completed the KeyboardInterrupt propagates).
     """
 
     _parameter_constraints: dict[str, Any] = {
@@ -331,6 +457,8 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
         "oracle": [str],
         "fit_intercept": ["boolean"],
         "tol": [Interval(Real, 0, None, closed="left")],
+        "warm_start": ["boolean"],
+        "verbose": VERBOSE,
     }
     _parameter_messages: dict[str, Explain] = {
         "mode": Explain(unknown=True, advice=(
@@ -339,20 +467,38 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
     }
     #: the algorithm's name in ``history_.meta``
     _algorithm = ""
+    #: the extras of a round printed with ``verbose`` (after the loss and the hypotheses used)
+    _verbose_extras: tuple[str, ...] = ()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
 
-    def _build_problem(self, X: np.ndarray, y_pm: np.ndarray, oracle: str):
+    def _build_problem(self, X: np.ndarray, y_pm: np.ndarray, oracle: str, weight: np.ndarray):
         hypotheses = make_oracle(oracle, X, y_pm)
         if isinstance(hypotheses, Stumps):
-            return _StumpProblem(hypotheses, X, y_pm)
-        return _FeatureProblem(hypotheses, X, y_pm, bool(self.fit_intercept))
+            problem = _StumpProblem(hypotheses, X, y_pm)
+        else:
+            problem = _FeatureProblem(hypotheses, X, y_pm, bool(self.fit_intercept))
+        problem.weight = weight  # s_i > 0 of every row
+        return problem
 
-    def fit(self, X: Any, y: Any) -> "LeveragingClassifier":
-        """Run at most ``max_rounds`` leveraging rounds on (X, y); the record is kept in ``history_``."""
+    def __sklearn_is_fitted__(self) -> bool:
+        return hasattr(self, "history_")
+
+    def _report(self, record: RoundRecord) -> None:
+        values = {"loss": record.primal, "hypotheses": record.n_columns}
+        values.update({k: record.extra.get(k) for k in self._verbose_extras})
+        print_round(self, record.round, values)
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LeveragingClassifier":
+        """Run at most ``max_rounds`` leveraging rounds on (X, y); the record is kept in ``history_``.
+
+        ``sample_weight`` (optional, >= 0): example weights; the loss becomes
+        sum_i s_i loss_i, so an integer weight is the same as that many copies
+        of the row, and weight 0 the same as leaving it out.
+        """
         check_params(self)
         max_rounds = int(renamed_parameter(self, "n_rounds", "max_rounds"))
         mode = self.mode.strip().lower()
@@ -364,12 +510,31 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
             )
         tol = float(self.tol)
         params = self._algorithm_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_pm = encode_binary(self, y)
-        problem = self._build_problem(X, y_pm, oracle)
-        history = History(meta={"algorithm": self._algorithm, "mode": mode, "oracle": oracle,
-                                "exact": True, "max_rounds": max_rounds, "tol": tol, **params})
-        status = self._leverage(problem, history, mode, max_rounds, tol, **params)
+        data = training_data(self, X, y, sample_weight)
+        frozen = {"mode": mode, "oracle": oracle, "fit_intercept": bool(self.fit_intercept), **params}
+        resume = check_warm_start(self, data, frozen, max_rounds)
+        if resume and max_rounds == self.n_rounds_:
+            return self
+        problem = self._build_problem(data.X, data.y_pm, oracle, data.weight)
+        if resume:
+            problem.restore(self.coef_, self.train_margins_, self._steps, getattr(self, "hypotheses_", ()))
+            history = copy.deepcopy(self.history_)
+            history.meta.update(max_rounds=max_rounds, tol=tol)
+            run = _Run(None, self._report, getattr(self, "epsilon_", None))
+        else:
+            history = History(meta={"algorithm": self._algorithm, "mode": mode, "oracle": oracle,
+                                    "exact": True, "max_rounds": max_rounds, "tol": tol, **params})
+            if sample_weight is not None:
+                history.meta["total_weight"] = data.total_weight
+            run = _Run(None, self._report)
+        with CtrlC() as ctrl_c:
+            run.ctrl_c = ctrl_c
+            try:
+                status = self._leverage(problem, history, mode, max_rounds, tol, run, **params)
+            except KeyboardInterrupt:
+                if len(history) <= 1:
+                    raise
+                status = "interrupted"
         history.records[-1].status = status
         history.meta.update(status=status, n_rounds=len(history) - 1)
         if status == "max_rounds":
@@ -380,26 +545,38 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
             history.meta["stop_reason"] = reason
             warnings.warn(f"{type(self).__name__} stopped after max_rounds={max_rounds} rounds: {reason}; "
                           "raise max_rounds (or tol)", ConvergenceWarning, stacklevel=2)
+        elif status == "interrupted":
+            history.meta["stop_reason"] = "interrupted by the user (Ctrl-C)"
+            warn_interrupted(self, len(history) - 1, advice=(
+                "; fit again with warm_start=True to continue"))
         else:
             history.meta["stop_reason"] = (f"the loss changed by at most tol={tol:g} (relative) in the "
                                            "last round, or no template could improve it")
         basis, coef = problem.model()
+        self.classes_ = data.classes
         self.basis_ = basis
         self.coef_ = coef
         self.history_ = history
         self.n_rounds_ = len(history) - 1
+        self.n_estimators_ = self.n_rounds_
         self.train_margins_ = problem.margins.copy()
+        self._steps = list(problem.path)
+        if "epsilon" in params:
+            self.epsilon_ = run.eps
         if isinstance(problem, _StumpProblem):
             self.hypotheses_ = list(problem.pool.hypotheses)
+        self._warm_start_key = warm_start_key(data, frozen)
         return self
 
     def _algorithm_params(self) -> dict[str, Any]:
         """The algorithm's own parameters, as passed to ``_leverage``."""
         return {}
 
-    def _leverage(self, problem, history: History, mode: str, max_rounds: int, tol: float,
+    def _leverage(self, problem, history: History, mode: str, max_rounds: int, tol: float, run: _Run,
                   **params) -> str:  # pragma: no cover - abstract
-        """Append the rounds to ``history``; return the final status ("converged" or "max_rounds")."""
+        """Append rounds ``len(history)``.. to ``history``; return the final status ("converged" or
+        "max_rounds").  Each round's effects are applied between ``run.ctrl_c.hold()`` and
+        ``release()``, then reported with ``run.report(record)``."""
         raise NotImplementedError
 
     def decision_function(self, X: Any) -> np.ndarray:
@@ -410,6 +587,19 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
         if H.shape[1] == 0:
             return np.zeros(X.shape[0])
         return H @ self.coef_
+
+    def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
+        """f_t(x) after every round t = 1..``n_estimators_`` (a generator); the last is
+        ``decision_function(X)``, exactly."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        H = self.basis_.transform(X)
+        yield from _staged_linear(H, self._steps, self.coef_, self.mode.strip().lower() == "parallel")
+
+    def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
+        """The predicted labels after every round (a generator); the last is ``predict(X)``."""
+        for f in self.staged_decision_function(X):
+            yield self.classes_[(f > 0).astype(int)]
 
 
 def loss_settled(history: History, tol: float) -> bool:
@@ -432,21 +622,31 @@ def _record_round(history: History, problem, t: int, loss: float, master: float,
     ))
 
 
-def _llm_rounds(problem, history: History, mode: str, max_rounds: int, tol: float, epsilon: float,
-                update_epsilon: bool, update_every: int, record_epsilon: bool = True) -> tuple[str, float]:
+def _llm_rounds(problem, history: History, mode: str, max_rounds: int, tol: float, run: _Run,
+                epsilon: float, update_epsilon: bool, update_every: int,
+                record_epsilon: bool = True) -> str:
     """Figure 1 of Krause & Singer; epsilon = 0 is the log-loss parallel/sequential update of
     Collins, Schapire & Singer (2002) (then alpha = 0 and W+ = W~+, W- = W~-).
 
-    Appends rounds 0..T to ``history``; returns the final status and eps."""
-    eps = float(epsilon)
+    Appends rounds len(history).. (from round 0 = lambda = 0 on a new
+    history) up to ``max_rounds``; returns the final status.  Example
+    weights s_i multiply every sum over the examples: W~+-, the loss and
+    the eps update (a weighted mean).  eps is kept in ``run.eps``."""
+    s = problem.weight
+    s_total = float(np.sum(s))
+    eps = float(epsilon) if run.eps is None else float(run.eps)
+    run.eps = eps
 
     def record(t: int, bound: float, selected: int | None, master: float, pricing: float) -> None:
-        loss = llm_negative_log_likelihood(problem.margins, eps)
+        loss = llm_negative_log_likelihood(problem.margins, eps, s)
         extra: dict[str, Any] = {"epsilon": eps} if record_epsilon else {}
         _record_round(history, problem, t, loss, master, pricing, **extra, q_increase_bound=bound,
                      selected=selected)
 
-    record(0, np.nan, None, 0.0, 0.0)
+    if not history.records:
+        record(0, np.nan, None, 0.0, 0.0)
+    elif len(history) > 1 and loss_settled(history, tol):
+        return "converged"  # the longer run would have stopped here too
     if mode == "parallel":
         scale = problem.row_l1_max()
         a_par = 1.0 / scale if scale > 0 else 0.0
@@ -454,7 +654,7 @@ def _llm_rounds(problem, history: History, mode: str, max_rounds: int, tol: floa
         amax = problem.abs_max()
         a_seq = np.where(amax > 0, 1.0 / np.where(amax > 0, amax, 1.0), 0.0)
     status = "max_rounds"
-    for t in range(1, max_rounds + 1):
+    for t in range(len(history), max_rounds + 1):
         tic = time.perf_counter()
         z = problem.margins
         # E-step: alpha_i = eps / (eps + (1 - eps) e^{z_i}),  q_i = 1 / (1 + e^{z_i})
@@ -466,7 +666,7 @@ def _llm_rounds(problem, history: History, mode: str, max_rounds: int, tol: floa
         else:
             alpha = np.zeros_like(z)
             b = q
-        Wt_plus, Wt_minus = problem.split_sums(b)
+        Wt_plus, Wt_minus = problem.split_sums(s * b)
         Wp, Wm = llm_split_weights(Wt_plus, Wt_minus, eps)
         score = (np.sqrt(np.maximum(Wp, 0.0)) - np.sqrt(np.maximum(Wm, 0.0))) ** 2
         d = _half_log_ratio(np.maximum(Wp, 0.0), np.maximum(Wm, 0.0))
@@ -476,29 +676,36 @@ def _llm_rounds(problem, history: History, mode: str, max_rounds: int, tol: floa
             if bound <= 0.0:  # a stationary point: no template can improve Q
                 status = "converged"
                 break
-            pricing = time.perf_counter() - tic
-            tic = time.perf_counter()
-            problem.step_all(a * d)
-            selected = None
         else:
             weighted = a_seq * score
-            j = _nan_argmax(weighted)
+            j = problem.pick(weighted)
             bound = float(weighted[j])
             if not np.isfinite(bound) or bound <= 0.0:
                 status = "converged"
                 break
-            pricing = time.perf_counter() - tic
-            tic = time.perf_counter()
-            selected = problem.step_one(j, float(a_seq[j] * d[j]))
-        master = time.perf_counter() - tic
+        new_eps = eps
         if update_epsilon and eps > 0 and t % update_every == 0:
-            # maximising Q over eps: eps = mean_i alpha_i, kept in (0, 1/2]
-            eps = float(np.clip(np.mean(alpha), 1e-12, 0.5))
-        record(t, bound, selected, master, pricing)
+            # maximising Q over eps: eps = (weighted) mean_i alpha_i, kept in (0, 1/2]
+            new_eps = float(np.clip(np.sum(s * alpha) / s_total, 1e-12, 0.5))
+        pricing = time.perf_counter() - tic
+        run.ctrl_c.hold()
+        try:
+            tic = time.perf_counter()
+            if mode == "parallel":
+                problem.step_all(a * d)
+                selected = None
+            else:
+                selected = problem.step_one(j, float(a_seq[j] * d[j]))
+            master = time.perf_counter() - tic
+            eps = run.eps = new_eps
+            record(t, bound, selected, master, pricing)
+        finally:
+            run.ctrl_c.release()
+        run.report(history.records[-1])
         if loss_settled(history, tol):
             status = "converged"
             break
-    return status, eps
+    return status
 
 
 class LLMClassifier(LeveragingClassifier):
@@ -556,7 +763,8 @@ class LLMClassifier(LeveragingClassifier):
         training range, so f is linear in x).  "stumps": every decision stump,
         exact, sequential mode only: the stump maximising
         (sqrt W+ - sqrt W-)^2 is found from cumulative sums over the
-        presorted features.
+        presorted features (stumps tied to rounding go to the lowest feature,
+        then the lowest threshold).
     fit_intercept : bool, default True
         With "features", add the constant hypothesis h = 1 (stumps include the
         constants already).
@@ -564,21 +772,45 @@ class LLMClassifier(LeveragingClassifier):
     tol : float >= 0, default 1e-5
         Stop when a round changes the loss L_LM by at most ``tol`` times
         max(L_LM, 1) (or when no template can increase Q: a stationary point).
+    warm_start : bool, default False
+        When True and the estimator is fitted, ``fit`` continues its rounds
+        (from its lambda, eps and history) up to ``max_rounds`` rounds in
+        all, instead of starting afresh.  It needs the same training data and
+        the same ``mode``, ``oracle``, ``fit_intercept``, ``epsilon``,
+        ``update_epsilon`` and ``update_every``; ``tol`` may change.  The
+        rounds are deterministic, so T1 rounds continued to T2 give the model
+        of a T2-round fit (to rounding).
+    verbose : int >= 0, default 0
+        With verbose > 0, print one line per round to standard output: the
+        round, L_LM, the hypotheses used, eps, the Lemma 2.1 bound and the
+        hypothesis updated.
     n_rounds : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
+    ``fit(X, y, sample_weight=None)``: weights s_i >= 0 make the loss
+    sum_i s_i l_LM(z_i) -- s_i multiplies example i's terms in W~+- and in
+    the eps update (a weighted mean) -- so an integer weight is the same as
+    that many copies of the row, and rows of weight 0 are left out (also of
+    the feature scaling and the stump thresholds).  ``tol`` is applied to
+    the weighted loss.
+
     Attributes
     ----------
-    classes_, coef_ (lambda), epsilon_ (final eps), n_rounds_ (rounds made),
-    train_margins_, hypotheses_ (stumps only).
+    classes_, coef_ (lambda), epsilon_ (final eps), train_margins_ (of the
+    training rows of positive weight), hypotheses_ (stumps only).
+    n_rounds_, n_estimators_ : int
+        The rounds made (the same number, under scikit-learn's name too);
+        :meth:`staged_decision_function` and :meth:`staged_predict` give the
+        model after each of them.
     history_ : :class:`~lpboosting.colgen.History`, one record per round,
         round 0 = lambda = 0: ``primal`` and ``extra["loss"]`` = L_LM after the
         round, ``n_columns`` the hypotheses with lambda_j != 0, extras
         ``epsilon``, ``q_increase_bound``, ``selected`` (sequential mode: the
         hypothesis updated); ``history_["loss"]`` is the column.  The status of
         the last record (and ``meta["status"]``) is "converged" (the loss
-        settled to tol, or a stationary point) or "max_rounds";
-        ``meta["stop_reason"]`` says which.
+        settled to tol, or a stationary point), "max_rounds" or
+        "interrupted" (Ctrl-C: the rounds completed are kept, with a
+        RuntimeWarning); ``meta["stop_reason"]`` says which.
 
     ``predict_proba`` gives the model's probability of the *noise-free* label,
     P(t = classes_[1] | x) = 1 / (1 + e^{-f(x)}); the observed label has
@@ -611,6 +843,8 @@ class LLMClassifier(LeveragingClassifier):
         fit_intercept: bool = True,
         update_every: int = 1,
         tol: float = 1e-5,
+        warm_start: bool = False,
+        verbose: int = 0,
         n_rounds: int | str = "deprecated",
     ) -> None:
         self.epsilon = epsilon
@@ -621,6 +855,8 @@ class LLMClassifier(LeveragingClassifier):
         self.fit_intercept = fit_intercept
         self.update_every = update_every
         self.tol = tol
+        self.warm_start = warm_start
+        self.verbose = verbose
         self.n_rounds = n_rounds
 
     def _algorithm_params(self) -> dict[str, Any]:
@@ -630,12 +866,12 @@ class LLMClassifier(LeveragingClassifier):
             "update_every": int(self.update_every),
         }
 
-    def _leverage(self, problem, history, mode, max_rounds, tol, *, epsilon, update_epsilon,
+    _verbose_extras = ("epsilon", "q_increase_bound", "selected")
+
+    def _leverage(self, problem, history, mode, max_rounds, tol, run, *, epsilon, update_epsilon,
                   update_every):
-        status, eps = _llm_rounds(problem, history, mode, max_rounds, tol, epsilon, update_epsilon,
-                                  update_every)
-        self.epsilon_ = eps
-        return status
+        return _llm_rounds(problem, history, mode, max_rounds, tol, run, epsilon, update_epsilon,
+                           update_every)
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """P(t | x) of the noise-free label t, columns ordered as ``classes_``."""
@@ -658,10 +894,24 @@ class LogLossBoostClassifier(LeveragingClassifier):
     It is exactly Figure 1 (LLM) with eps = 0 (alpha = 0, no split), run by
     the same code with the same templates, scaling and weak hypotheses, so
     the comparison with LLM isolates the loss.  Parameters (``mode``,
-    ``max_rounds``, ``oracle``, ``fit_intercept``, ``tol``, the deprecated
-    ``n_rounds``) and attributes as :class:`LLMClassifier` without the eps
-    ones (``history_`` has no ``epsilon`` column); ``predict_proba`` is the
-    logistic model 1 / (1 + e^{-f(x)}).
+    ``max_rounds``, ``oracle``, ``fit_intercept``, ``tol``, ``warm_start``,
+    ``verbose``, the deprecated ``n_rounds``), ``sample_weight`` (the loss
+    sum_i s_i ln(1 + e^{-z_i})) and attributes (``n_rounds_`` =
+    ``n_estimators_``, ``history_``, ...) as :class:`LLMClassifier` without
+    the eps ones (``history_`` has no ``epsilon`` column); a warm start
+    needs the same ``mode``, ``oracle`` and ``fit_intercept``.
+    ``predict_proba`` is the logistic model 1 / (1 + e^{-f(x)}).
+
+    Parameters
+    ----------
+    mode : {"parallel", "sequential"}, default "parallel"
+    max_rounds : int >= 1, default 20000
+    oracle : {"features", "stumps"}, default "features"
+    fit_intercept : bool, default True
+    tol : float >= 0, default 1e-5
+    warm_start : bool, default False
+    verbose : int >= 0, default 0
+    n_rounds : int, deprecated
     """
 
     _algorithm = "log-loss boosting"
@@ -673,6 +923,8 @@ class LogLossBoostClassifier(LeveragingClassifier):
         oracle: str = "features",
         fit_intercept: bool = True,
         tol: float = 1e-5,
+        warm_start: bool = False,
+        verbose: int = 0,
         n_rounds: int | str = "deprecated",
     ) -> None:
         self.mode = mode
@@ -680,12 +932,15 @@ class LogLossBoostClassifier(LeveragingClassifier):
         self.oracle = oracle
         self.fit_intercept = fit_intercept
         self.tol = tol
+        self.warm_start = warm_start
+        self.verbose = verbose
         self.n_rounds = n_rounds
 
-    def _leverage(self, problem, history, mode, max_rounds, tol):
-        status, _ = _llm_rounds(problem, history, mode, max_rounds, tol, 0.0, False, 1,
-                                record_epsilon=False)
-        return status
+    _verbose_extras = ("q_increase_bound", "selected")
+
+    def _leverage(self, problem, history, mode, max_rounds, tol, run):
+        return _llm_rounds(problem, history, mode, max_rounds, tol, run, 0.0, False, 1,
+                           record_epsilon=False)
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Logistic model P(y = classes_[1] | x) = 1 / (1 + e^{-f(x)}), columns as ``classes_``."""
