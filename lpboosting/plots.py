@@ -5,7 +5,8 @@ Every function takes ``source``: a :class:`~lpboosting.colgen.History`
 :class:`~lpboosting.colgen.ColumnGenerationResult`, or a fitted
 column-generation classifier (``LPBoostClassifier``, ``SoftBoostClassifier``,
 ``TotalBoostClassifier``, ``ERLPBoostClassifier``, ``RMBoostClassifier``).
-Pass ``ax`` to draw into an existing Axes; otherwise a new figure is made.
+Pass ``ax`` to draw into an existing Axes (:func:`plot_duality` stacks its
+panels in that Axes' place); otherwise a new figure is made.
 
 matplotlib is optional and imported only when a function is called
 (``pip install "lpboosting[plot]"``).
@@ -84,61 +85,190 @@ def _trait(history: History, name: str, default: Any) -> Any:
 
 
 # -- 1. duality ------------------------------------------------------------------------
-def plot_duality(source: Any, ax: Axes | None = None) -> Axes:
-    """Restricted master's primal and dual objective per round, the best edge, and the gap.
+#: what the restricted master's primal/dual values are, by master (the y label of their panel)
+OBJECTIVE_LABELS = {
+    "LPBoost": "soft margin / edge",
+    "SoftBoost": "relative entropy Δ(d)",
+    "TotalBoost": "relative entropy Δ(d)",
+    "ERLPBoost": "max edge + Δ(d)/η",
+    "RMBoost": "minimax risk",
+}
+#: the gap axis never reaches below this (gaps under it are round-off)
+GAP_FLOOR = 1e-12
 
-    Draws ``RoundRecord.primal`` and ``.dual`` against the round number
-    (None/NaN rounds are left as holes).  With an exact oracle it also draws
-    the best edge the oracle found (an upper bound on the full problem's
-    value) together with the lower bound the gap is measured from: the dual
-    itself for LPBoost, gamma*_t (``extra["gamma_star"]``, the LP over the
-    chosen columns) for SoftBoost/TotalBoost/ERLPBoost.  For RMBoost the edge
-    is compared with lam, not with an objective, so it is not drawn.  The gap
-    goes on a twin log y-axis; rounds with gap <= 0 (converged to solver
-    accuracy) are dropped from that line and counted in its legend label.
-    An inexact oracle reports no gap: the title says so and no twin axis is made.
-    Returns the main Axes (the twin, if any, is ``ax.figure.axes`` after it).
+
+def _panels(ax: Axes | None, n: int, ratios: list[float]) -> list[Axes]:
+    """``n`` stacked Axes sharing x: a new figure, or ``ax``'s place split (``ax`` on top)."""
+    if ax is None:
+        fig, axes = _pyplot().subplots(n, 1, sharex=True, squeeze=False, layout="constrained",
+                                       figsize=(9, 2.2 + 1.9 * n), height_ratios=ratios)
+        return list(axes[:, 0])
+    if n == 1:
+        return [ax]
+    fig = ax.figure
+    spec = ax.get_subplotspec()
+    if spec is not None:
+        grid = spec.subgridspec(n, 1, height_ratios=ratios, hspace=0.08)
+        ax.set_subplotspec(grid[0])
+        return [ax] + [fig.add_subplot(grid[i], sharex=ax) for i in range(1, n)]
+    x0, y0, width, height = ax.get_position().bounds  # an Axes placed by hand: cut its box
+    tops = y0 + height * (1 - np.cumsum([0.0] + ratios) / sum(ratios))
+    ax.set_position([x0, tops[1], width, tops[0] - tops[1]])
+    return [ax] + [fig.add_axes((x0, tops[i + 1], width, tops[i] - tops[i + 1]), sharex=ax)
+                   for i in range(1, n)]
+
+
+def _legend(ax: Axes, outside: bool) -> None:
+    """The panel's legend: right of its data area, or inside where its own lines leave room."""
+    if not ax.get_legend_handles_labels()[0]:
+        return
+    if outside:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
+                  fontsize="small")
+    else:
+        ax.legend(loc="best", fontsize="small")
+
+
+def _flat_limits(ax: Axes, *series: np.ndarray) -> None:
+    """A series that varies by less than 1e-6 (relative) is flat: ±5% around it, no float noise."""
+    values = np.concatenate([np.asarray(v, dtype=float).ravel() for v in series])
+    values = values[np.isfinite(values)]
+    if values.size == 0:
+        return
+    lo, hi = float(values.min()), float(values.max())
+    if hi - lo <= 1e-6 * max(abs(lo), abs(hi)) + 1e-15:
+        center = 0.5 * (lo + hi)
+        pad = 0.05 * abs(center) if center else 0.05
+        ax.set_ylim(center - pad, center + pad)
+
+
+def _stops_at_tol(history: History) -> bool:
+    """Masters whose run stops at gap <= tol (LPBoost, RMBoost); the entropy masters stop by delta."""
+    return bool(_master(history)) and _trait(history, "lower_bound", "unknown") in ("dual", None)
+
+
+def plot_duality(source: Any, ax: Axes | None = None) -> Axes:
+    """Restricted master per round: objective panel, edge panel (entropy masters), gap panel.
+
+    Stacked panels sharing the round axis (integer ticks):
+
+    * objective: ``RoundRecord.primal`` (thick pale solid line) and ``.dual``
+      (dashed with markers, on top: both stay visible when equal); NaN
+      rounds are holes.  The y label says what they are
+      (:data:`OBJECTIVE_LABELS`).  For LPBoost, whose lower bound is the
+      dual itself, the best edge the exact oracle found (an upper bound) is
+      drawn here too.  A series flat to 1e-6 (relative) is shown ±5% around
+      its value; tick labels are plain numbers, no offset.
+    * edge, for SoftBoost, TotalBoost and ERLPBoost (their objective is the
+      entropy projection's, not an edge): the best edge (upper bound) and
+      gamma*_t (``extra["gamma_star"]``, the LP over the chosen columns;
+      lower bound).  RMBoost compares the edge with lam, not with an
+      objective: no edge is drawn.
+    * gap (exact oracle, gaps recorded), log scale, lower limit half the
+      smallest positive gap, but not below :data:`GAP_FLOOR`; for the
+      masters that stop at gap <= tol (LPBoost, RMBoost) the tolerance is
+      drawn, kept in view, and the limit is tol/100 at the lowest.  Rounds
+      with a gap under the limit (<= 0 included: converged to solver
+      accuracy) are triangles on the axis, counted in the legend.
+
+    An inexact oracle reports no gap: the title says so and only the
+    objective panel is drawn.  In a figure of its own each legend sits right
+    of its panel; drawn into ``ax`` (the panels then share its place) the
+    legends go inside, where the panel's lines leave room (``loc="best"``).
+    Returns the objective panel; the others share its x axis
+    (``ax.get_shared_x_axes().get_siblings(ax)``).
     """
+    from matplotlib.ticker import (
+        FuncFormatter,
+        LogLocator,
+        MaxNLocator,
+        NullFormatter,
+        ScalarFormatter,
+    )
+
     history, _, _ = _resolve(source)
-    ax = _axes(ax)
     master = _master(history) or "master"
     exact = _is_exact(history)
-    rounds = np.array([r.round for r in history], dtype=float)
-    ax.plot(rounds, _values(history, "primal"), "-o", ms=3, label="primal")
-    ax.plot(rounds, _values(history, "dual"), "--", label="dual")
-    if exact and history.records:
-        edge = _values(history, "edge")
-        lower_bound = _trait(history, "lower_bound", None)
-        if lower_bound == "dual":
-            ax.plot(rounds, edge, ":", label="best edge (upper bound)")
-        elif lower_bound == "gamma_star" or any("gamma_star" in r.extra for r in history):
-            gamma_star = np.array([np.nan if r.extra.get("gamma_star") is None
-                                   else float(r.extra["gamma_star"]) for r in history])
-            ax.plot(rounds, edge, ":", label="best edge (upper bound)")
-            ax.plot(rounds, gamma_star, "-.", label="gamma*_t, LP over chosen columns (lower bound)")
-    ax.set_xlabel("round")
-    ax.set_ylabel("objective")
-    ax.ticklabel_format(axis="y", useOffset=False)  # a flat objective would show as an offset
-    title = f"{master}: restricted master per round"
-    handles, labels = ax.get_legend_handles_labels()
+    lower_bound = _trait(history, "lower_bound", None)
+    gamma_star_kind = lower_bound == "gamma_star" or (
+        not _master(history) and any("gamma_star" in r.extra for r in history))
     gaps = [(r.round, float(r.gap)) for r in history if r.gap is not None]
-    if not exact or not gaps:
-        title += " (inexact oracle: no gap)" if not exact else " (no gap recorded)"
-    else:
+    edge_panel = exact and bool(history.records) and gamma_star_kind
+    gap_panel = exact and bool(gaps)
+    ratios = [3.0] + ([2.0] if edge_panel else []) + ([2.0] if gap_panel else [])
+    panels = _panels(ax, len(ratios), ratios)
+    top = panels[0]
+    rounds = np.array([r.round for r in history], dtype=float)
+    every = max(1, len(rounds) // 30)  # markers on at most ~30 rounds
+    primal, dual = _values(history, "primal"), _values(history, "dual")
+    top.plot(rounds, primal, "-", color="tab:blue", lw=3, alpha=0.55, label="primal", zorder=2)
+    top.plot(rounds, dual, "--", color="tab:orange", lw=1.3, marker="x", ms=4, markevery=every,
+             label="dual", zorder=3)
+    shown = [primal, dual]
+    if exact and history.records and lower_bound == "dual":
+        edge = _values(history, "edge")
+        top.plot(rounds, edge, ":", color="tab:green", marker=".", ms=4, markevery=every,
+                 label="best edge (upper bound)")
+        shown.append(edge)
+    top.set_ylabel(OBJECTIVE_LABELS.get(_master(history), "objective"))
+    _flat_limits(top, *shown)
+    title = f"{master}: restricted master per round"
+    if not exact:
+        title += " (inexact oracle: no gap)"
+    elif not gaps:
+        title += " (no gap recorded)"
+    top.set_title(title)
+    below = iter(panels[1:])
+    if edge_panel:
+        panel = next(below)
+        edge = _values(history, "edge")
+        gamma_star = np.array([np.nan if r.extra.get("gamma_star") is None
+                               else float(r.extra["gamma_star"]) for r in history])
+        panel.plot(rounds, edge, ":", color="tab:green", marker=".", ms=4, markevery=every,
+                   label="best edge (upper bound)")
+        panel.plot(rounds, gamma_star, "-.", color="tab:purple",
+                   label="gamma*_t, LP value (lower bound)")
+        panel.set_ylabel("edge")
+        _flat_limits(panel, edge, gamma_star)
+    if gap_panel:
+        panel = next(below)
         positive = [(k, g) for k, g in gaps if g > 0 and math.isfinite(g)]
-        dropped = len(gaps) - len(positive)
-        label = "gap (log)" + (f", {dropped} round(s) with gap <= 0 not shown" if dropped else "")
-        twin = ax.twinx()
-        twin.plot([k for k, _ in positive], [g for _, g in positive], color="tab:red",
-                  marker=".", lw=1, label=label)
-        twin.set_yscale("log")
-        twin.set_ylabel("gap")
-        h2, l2 = twin.get_legend_handles_labels()
-        handles, labels = handles + h2, labels + l2
-    ax.set_title(title)
-    if handles:
-        ax.legend(handles, labels, fontsize="small")
-    return ax
+        tol = history.meta.get("tol")
+        tol_line = _stops_at_tol(history) and isinstance(tol, (int, float)) and tol > 0
+        lowest = [g for _, g in positive] + ([float(tol)] if tol_line else [])
+        bottom = max(min(lowest) / 2 if lowest else GAP_FLOOR,
+                     float(tol) / 100 if tol_line else GAP_FLOOR)
+        drawn = [(k, g) for k, g in positive if g >= bottom]
+        under = [(k, g) for k, g in gaps if g < bottom]  # NaN gaps have no value: not drawn
+        if drawn:
+            panel.plot([k for k, _ in drawn], [g for _, g in drawn], color="tab:red", marker=".",
+                       markevery=every, lw=1, label="gap")
+        if under:
+            what = "gap <= 0" if all(g <= 0 for _, g in under) else f"gap < {bottom:.0e}"
+            panel.plot([k for k, _ in under], [bottom] * len(under), "v", color="tab:red", ms=6,
+                       ls="none", clip_on=False,
+                       label=f"{what}: {len(under)} round{'s' if len(under) > 1 else ''}, on the axis")
+        if tol_line:
+            panel.axhline(float(tol), color="0.4", ls=":", lw=1, label=f"tol = {float(tol):g}")
+        panel.set_yscale("log")
+        highest = max([g for _, g in drawn] + [float(tol) if tol_line else bottom])
+        panel.set_ylim(bottom, highest * 2)
+        if highest * 2 / bottom < 100:  # under two decades: ticks at 1, 2, 5 x 10^k, plain labels
+            panel.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+            panel.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+            panel.yaxis.set_minor_formatter(NullFormatter())
+        panel.set_ylabel("gap (log)")
+    for panel in panels:
+        panel.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if panel.get_yscale() != "log":
+            formatter = ScalarFormatter(useOffset=False)
+            formatter.set_powerlimits((-4, 5))
+            panel.yaxis.set_major_formatter(formatter)
+        _legend(panel, outside=ax is None)
+    for panel in panels[:-1]:
+        panel.tick_params(labelbottom=False)
+    panels[-1].set_xlabel("round")
+    return top
 
 
 # -- 2. distribution -------------------------------------------------------------------
@@ -207,53 +337,71 @@ def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = N
 
 
 # -- 3. margins ------------------------------------------------------------------------
-def plot_margins(source: Any, X: Any, y: Any, ax: Axes | None = None) -> Axes:
+def _cdf(ax: Axes, margins: np.ndarray, label: str, **style: Any) -> None:
+    m = np.sort(np.asarray(margins, dtype=float))
+    ax.plot(m, np.arange(1, m.size + 1) / m.size, drawstyle="steps-post",
+            label=f"{label} (N = {m.size})", **style)
+
+
+def plot_margins(source: Any, X: Any, y: Any, ax: Axes | None = None, *, X_test: Any = None,
+                 y_test: Any = None, label: str = "margin CDF") -> Axes:
     """Empirical CDF of the margins y_n f(x_n): fraction of examples with margin <= x.
 
     Margins are the classifier's ``margins(X, y)``, not renormalised: for
     the LP-family classifiers w is in the simplex, so they lie in [-1, 1];
-    for RMBoost f = h(x)^T mu (|f| <= 1/2 on the training data).  For
-    the LP-family it also draws, as vertical lines, rho (the margin level of
-    the last LP: on the training data at most a fraction nu of the examples
-    lies strictly below it) and the soft margin ``objective_``.  RMBoost's
-    ``objective_`` is the minimax risk, not a margin, and is not drawn.
-    Needs the fitted classifier (ValueError otherwise).
+    for RMBoost f = h(x)^T mu (|f| <= 1/2 on the training data).  One CDF,
+    labelled ``label`` and N, for (X, y); with ``X_test``/``y_test`` (X, y
+    are then the training data) two: "train" and "test".  For the
+    LP-family it also draws the training run's rho (the margin level of the
+    last LP: on the training data at most a fraction nu of the examples lies
+    strictly below it) and its soft margin ``objective_``, as vertical
+    lines.  RMBoost's ``objective_`` is the minimax risk, not a margin, and
+    is not drawn.  Needs the fitted classifier (ValueError otherwise).
     """
     history, clf, result = _resolve(source)
     if clf is None or not hasattr(clf, "margins"):
         raise ValueError("plot_margins needs the fitted classifier (it calls margins(X, y))")
-    m = np.sort(np.asarray(clf.margins(X, y), dtype=float))
-    n = m.size
+    if (X_test is None) != (y_test is None):
+        raise ValueError("pass both X_test and y_test, or neither")
     ax = _axes(ax)
-    ax.plot(m, np.arange(1, n + 1) / n, drawstyle="steps-post", label="margin CDF")
+    if X_test is None:
+        _cdf(ax, clf.margins(X, y), label)
+        what = "margins y f(x)"
+    else:
+        _cdf(ax, clf.margins(X, y), "train", color="tab:blue")
+        _cdf(ax, clf.margins(X_test, y_test), "test", color="tab:orange", ls="--")
+        what = "margins y f(x), train and test"
     master = _master(history)
     if _trait(history, "distribution", "capped") == "signed":
-        ax.set_title(f"{master} margins y h(x)^T mu, N = {n}")
+        ax.set_title(f"{master} {what.replace('f(x)', 'h(x)^T mu')}")
     else:
         solution = getattr(result, "solution", None)
         rho = getattr(solution, "rho", None)
         if rho is not None:
-            ax.axvline(float(rho), color="tab:green", ls="--", label=f"rho = {float(rho):.4g}")
+            ax.axvline(float(rho), color="tab:green", ls="-.",
+                       label=f"rho (training) = {float(rho):.4g}")
         objective = getattr(clf, "objective_", None)
         if objective is not None and math.isfinite(objective):
             ax.axvline(float(objective), color="tab:red", ls=":",
-                       label=f"soft margin = {float(objective):.4g}")
-        ax.set_title(f"{master or 'classifier'} margins y f(x), N = {n}")
+                       label=f"soft margin (training) = {float(objective):.4g}")
+        ax.set_title(f"{master or 'classifier'} {what}")
     ax.set_xlabel("margin")
     ax.set_ylabel("fraction of examples with margin <= x")
     ax.set_ylim(0.0, 1.02)
-    ax.legend(fontsize="small")
+    ax.legend(loc="upper left", fontsize="small")  # the CDFs rise to the right: the corner is free
     return ax
 
 
 # -- 4. timing -------------------------------------------------------------------------
 def plot_timing(source: Any, ax: Axes | None = None) -> Axes:
-    """Per-round master and pricing time in milliseconds, as stacked bars.
+    """Per-round master and pricing time in milliseconds, as stacked bars (integer round ticks).
 
     The bars labelled "master (ms)" are ``master_seconds * 1000``; those
     labelled "pricing (ms)" are ``pricing_seconds * 1000``, stacked on top.
     The initial pricing (before round 1) is given in the title.
     """
+    from matplotlib.ticker import MaxNLocator
+
     history, _, _ = _resolve(source)
     ax = _axes(ax)
     rounds = np.array([r.round for r in history], dtype=float)
@@ -267,6 +415,7 @@ def plot_timing(source: Any, ax: Axes | None = None) -> Axes:
         title += f" (initial pricing {float(initial) * 1e3:.2f} ms)"
     ax.set_title(title)
     ax.set_xlabel("round")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("milliseconds")
     ax.legend(fontsize="small")
     return ax
@@ -279,22 +428,25 @@ def _note(ax: Axes, text: str) -> None:
     ax.set_yticks([])
 
 
-def plot_summary(source: Any, X: Any = None, y: Any = None) -> Figure:
-    """2x2 figure: duality (top left), distribution (top right), margins, timing.
+def plot_summary(source: Any, X: Any = None, y: Any = None, *, X_test: Any = None,
+                 y_test: Any = None, label: str = "margin CDF") -> Figure:
+    """2x2 figure: duality (top left, its panels stacked), distribution (top right), margins, timing.
 
     The distribution panel needs a classifier or a ColumnGenerationResult
-    and the margins panel a classifier with X and y; otherwise the panel
-    holds a note saying what to pass.
+    and the margins panel a classifier with X and y (``X_test``, ``y_test``
+    and ``label`` as in :func:`plot_margins`); otherwise the panel holds a
+    note saying what to pass.
     """
     history, clf, result = _resolve(source)
-    fig, axes = _pyplot().subplots(2, 2, figsize=(12, 8), layout="constrained")
+    fig, axes = _pyplot().subplots(2, 2, figsize=(14, 11), layout="constrained",
+                                   height_ratios=[1.3, 1.0])
     plot_duality(history, ax=axes[0, 0])
     if clf is None and result is None:
         _note(axes[0, 1], "no final distribution in a History:\npass the fitted classifier")
     else:
         plot_distribution(source, ax=axes[0, 1])
     if clf is not None and X is not None and y is not None:
-        plot_margins(source, X, y, ax=axes[1, 0])
+        plot_margins(source, X, y, ax=axes[1, 0], X_test=X_test, y_test=y_test, label=label)
     else:
         _note(axes[1, 0], "margins: pass the fitted classifier with X and y")
     plot_timing(history, ax=axes[1, 1])

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import os
+import re
 import subprocess
 import sys
-import copy
 import warnings
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from lpboosting import (
     SoftBoostClassifier,
     TotalBoostClassifier,
 )
+from lpboosting.colgen import RoundRecord
 from lpboosting.plots import (
     plot_distribution,
     plot_duality,
@@ -93,6 +95,12 @@ def _line(ax_or_fig, prefix):
     return found[0]
 
 
+def _named(ax_or_fig, label):
+    found = [line for line in _lines(ax_or_fig) if line.get_label() == label]
+    assert len(found) == 1, [line.get_label() for line in _lines(ax_or_fig)]
+    return found[0]
+
+
 def _has_line(ax_or_fig, prefix):
     return any(line.get_label().startswith(prefix) for line in _lines(ax_or_fig))
 
@@ -129,57 +137,170 @@ def test_bad_sources():
 
 
 # -- duality -----------------------------------------------------------------------------
-def test_duality_lpboost_lines_and_gap(lpboost):
+def _panels(ax):
+    """plot_duality's stacked panels, top to bottom (they share the objective panel's x axis)."""
+    return sorted(ax.get_shared_x_axes().get_siblings(ax), key=lambda a: -a.get_position().y0)
+
+
+def _history(master, primal, dual=None, gap=None, edge=None, gamma_star=None, tol=1e-6):
+    """A hand-made History of len(primal) rounds (None/NaN allowed)."""
+    n = len(primal)
+    dual, gap, edge = (list(v) if v is not None else [None] * n for v in (dual, gap, edge))
+    records = [RoundRecord(round=k + 1, n_columns=k + 1, primal=primal[k], dual=dual[k],
+                           gap=gap[k], edge=edge[k], exact=True, master_seconds=1e-3,
+                           pricing_seconds=1e-4, iterations=1, status="added",
+                           extra={} if gamma_star is None else {"gamma_star": gamma_star[k]})
+               for k in range(n)]
+    return History(records, {"master": master, "exact": True, "tol": tol})
+
+
+def _markers(ax, label_prefix):
+    line = _line(ax, label_prefix)
+    return np.asarray(line.get_xdata(), dtype=float), np.asarray(line.get_ydata(), dtype=float)
+
+
+def test_duality_lpboost_panels_lines_and_gap(lpboost):
     lpboost = copy.deepcopy(lpboost)
     history = lpboost.history_
-    # a converged LPBoost ends with gap <= tol, often <= 0 by round-off: make the last one 0
-    history.records[-1].gap = min(history.records[-1].gap, 0.0)
+    # converged rounds end at round-off: one gap of 1e-16, one of exactly 0
+    history.records[-1].gap = 0.0
+    history.records[-2].gap = 1e-16
     ax = plot_duality(lpboost)
-    fig = ax.figure
+    top, gap_ax = _panels(ax)
+    assert top is ax and len(ax.figure.axes) == 2
+    assert top.get_ylabel() == "soft margin / edge" and gap_ax.get_ylabel() == "gap (log)"
     rounds = [r.round for r in history]
-    primal, dual = _line(ax, "primal"), _line(ax, "dual")
+    primal, dual = _line(top, "primal"), _line(top, "dual")
     np.testing.assert_array_equal(primal.get_xdata(), rounds)
     np.testing.assert_array_equal(primal.get_ydata(), [r.primal for r in history])
     np.testing.assert_array_equal(dual.get_ydata(), [r.dual for r in history])
-    edge = _line(ax, "best edge")
+    # the dual stays visible on the primal: dashed, thinner, with markers, drawn above it
+    assert primal.get_linestyle() == "-" and dual.get_linestyle() == "--"
+    assert dual.get_linewidth() < primal.get_linewidth() and dual.get_marker() not in ("", "None")
+    assert dual.get_zorder() > primal.get_zorder()
+    edge = _line(top, "best edge")
     np.testing.assert_array_equal(edge.get_ydata(), [r.edge for r in history])
-    # an upper bound: never below the restricted master's value
-    assert np.all(edge.get_ydata() >= dual.get_ydata() - 1e-9)
-    # the gap on a twin log axis, only its positive values
-    assert len(fig.axes) == 2
-    twin = fig.axes[1]
-    assert twin.get_yscale() == "log"
-    gap = _line(twin, "gap (log)")
-    positive = _positive_gaps(history)
-    assert positive
-    np.testing.assert_array_equal(gap.get_xdata(), [k for k, _ in positive])
-    np.testing.assert_array_equal(gap.get_ydata(), [g for _, g in positive])
-    dropped = sum(r.gap is not None and r.gap <= 0 for r in history)
-    assert dropped >= 1
-    assert f"{dropped} round(s) with gap <= 0" in gap.get_label()
-    legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert "primal" in legend and "dual" in legend and gap.get_label() in legend
+    assert np.all(edge.get_ydata() >= dual.get_ydata() - 1e-9)  # an upper bound
+    # the gap: log axis, bottom at tol/100 (half the smallest positive gap is far below it)
+    tol = history.meta["tol"]
+    assert gap_ax.get_yscale() == "log" and not _has_line(top, "gap")
+    bottom = gap_ax.get_ylim()[0]
+    assert bottom == pytest.approx(tol / 100)
+    positive = [(r.round, r.gap) for r in history if r.gap > bottom]
+    np.testing.assert_array_equal(_named(gap_ax, "gap").get_xdata(), [k for k, _ in positive])
+    np.testing.assert_array_equal(_named(gap_ax, "gap").get_ydata(), [g for _, g in positive])
+    x, y = _markers(gap_ax, "gap < 1e-08: 2 rounds")
+    np.testing.assert_array_equal(x, rounds[-2:])
+    np.testing.assert_array_equal(y, [bottom, bottom])
+    np.testing.assert_array_equal(_line(gap_ax, "tol").get_ydata(), [tol, tol])
 
 
-def test_duality_entropy_master_uses_gamma_star(softboost):
+def test_duality_gap_axis_bottom_is_half_the_smallest_gap_but_not_below_the_floor():
+    from lpboosting.plots import GAP_FLOOR
+
+    # an entropy master (no tolerance line): the smallest gap sets the bottom
+    gaps = [0.5, 0.2, 0.08, 0.0]
+    history = _history("SoftBoost", [0.1, 0.2, 0.3, np.nan], [0.1, 0.2, 0.3, np.nan], gaps,
+                       edge=[0.6, 0.45, 0.33, 0.3], gamma_star=[0.1, 0.25, 0.25, 0.3])
+    gap_ax = _panels(plot_duality(history))[-1]
+    assert gap_ax.get_ylim()[0] == pytest.approx(0.04)
+    assert not _has_line(gap_ax, "tol")
+    x, y = _markers(gap_ax, "gap <= 0: 1 round")
+    np.testing.assert_array_equal(x, [4])
+    # a gap of round-off size does not stretch the axis below GAP_FLOOR
+    history = _history("SoftBoost", [0.1, 0.2], [0.1, 0.2], [0.5, 1e-17], edge=[0.6, 0.45],
+                       gamma_star=[0.1, 0.45])
+    gap_ax = _panels(plot_duality(history))[-1]
+    assert gap_ax.get_ylim()[0] == GAP_FLOOR
+
+
+def test_duality_round_ticks_are_integers():
+    # three rounds: matplotlib's default locator would put ticks at 1.25, 1.5, ...
+    history = _history("LPBoost", [0.1, 0.2, 0.25], [0.1, 0.2, 0.25], [0.3, 0.1, 1e-3],
+                       edge=[0.4, 0.3, 0.251])
+    ax = plot_duality(history)
+    ax.figure.canvas.draw()
+    for panel in _panels(ax):
+        ticks = [t for t in panel.get_xticks() if panel.get_xlim()[0] <= t <= panel.get_xlim()[1]]
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    labels = [t.get_text() for t in _panels(ax)[-1].get_xticklabels() if t.get_text()]
+    assert labels and all(re.fullmatch(r"\d+", text.replace("\u2212", "-")) for text in labels), labels
+
+
+def test_duality_flat_series_has_short_tick_labels():
+    # RMBoost's risk: constant up to float noise in the 12th digit
+    risk = 0.13090169944075292
+    history = _history("RMBoost", [risk, risk + 3.4e-12, risk - 1.7e-12],
+                       [risk, risk + 3.4e-12, risk - 1.7e-12], [0.2, 0.1, 0.05], edge=[0.3, 0.2, 0.15])
+    ax = plot_duality(history)
+    ax.figure.canvas.draw()
+    assert ax.get_ylabel() == "minimax risk"
+    low, high = ax.get_ylim()
+    assert high - low > 1e-3  # not zoomed onto the noise
+    assert low < risk < high
+    labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert labels
+    for text in labels:
+        digits = re.sub(r"[^0-9]", "", text).lstrip("0")
+        assert len(digits) <= 4, labels
+    assert not ax.yaxis.get_offset_text().get_text()  # no "+1.309e-1" offset either
+
+
+def _overlaps(a, b):
+    return not (a.x1 <= b.x0 or b.x1 <= a.x0 or a.y1 <= b.y0 or b.y1 <= a.y0)
+
+
+def test_duality_legends_are_off_the_data(lpboost, softboost):
+    for clf in (lpboost, softboost):
+        ax = plot_duality(clf)  # a figure of its own: every legend right of its panel
+        fig = ax.figure
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        for panel in _panels(ax):
+            legend = panel.get_legend()
+            assert legend is not None
+            assert not _overlaps(legend.get_window_extent(renderer), panel.get_window_extent(renderer))
+    # drawn into a given Axes: inside, at the place its lines leave free
+    _, axes = plt.subplots(1, 2, figsize=(12, 5), layout="constrained")
+    ax = plot_duality(lpboost, ax=axes[0])
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    for panel in _panels(ax):
+        box = panel.get_legend().get_window_extent(renderer)
+        for line in panel.get_lines():
+            xy = line.get_transform().transform(np.column_stack([line.get_xdata(), line.get_ydata()]))
+            xy = xy[np.all(np.isfinite(xy), axis=1)]
+            inside = ((xy[:, 0] > box.x0) & (xy[:, 0] < box.x1) & (xy[:, 1] > box.y0)
+                      & (xy[:, 1] < box.y1))
+            assert not inside.any(), line.get_label()
+
+
+def test_duality_entropy_master_objective_and_edges_on_their_own_panels(softboost):
     history = softboost.history_
     ax = plot_duality(softboost)
+    top, edges, gap_ax = _panels(ax)
+    assert top is ax
+    # the objective is a relative entropy: not on the edge axis
+    assert top.get_ylabel() == "relative entropy Δ(d)" and edges.get_ylabel() == "edge"
+    assert not _has_line(top, "best edge") and not _has_line(top, "gamma*_t")
+    assert not _has_line(edges, "primal") and not _has_line(edges, "dual")
     # SoftBoost's stopping round records NaN primal/dual: kept as holes
     assert np.isnan(history[-1].primal)
-    np.testing.assert_array_equal(_line(ax, "primal").get_ydata(), _floats(r.primal for r in history))
-    np.testing.assert_array_equal(_line(ax, "dual").get_ydata(), _floats(r.dual for r in history))
-    gamma_star = _line(ax, "gamma*_t").get_ydata()
-    edge = _line(ax, "best edge").get_ydata()
+    np.testing.assert_array_equal(_line(top, "primal").get_ydata(), _floats(r.primal for r in history))
+    np.testing.assert_array_equal(_line(top, "dual").get_ydata(), _floats(r.dual for r in history))
+    gamma_star = _line(edges, "gamma*_t").get_ydata()
+    edge = _line(edges, "best edge").get_ydata()
     np.testing.assert_array_equal(gamma_star, [r.extra["gamma_star"] for r in history])
     np.testing.assert_allclose(edge - gamma_star, [r.gap for r in history], atol=1e-12)
-    gap = _line(ax.figure, "gap (log)")
-    np.testing.assert_array_equal(gap.get_ydata(), [g for _, g in _positive_gaps(history)])
+    assert gap_ax.get_yscale() == "log"
+    np.testing.assert_array_equal(_named(gap_ax, "gap").get_ydata(),
+                                  [g for _, g in _positive_gaps(history)])
 
 
 def test_duality_inexact_oracle_has_no_gap(trees):
     assert all(r.gap is None for r in trees.history_)
     ax = plot_duality(trees)
-    assert len(ax.figure.axes) == 1  # no twin gap axis
+    assert len(ax.figure.axes) == 1  # the objective panel only
     assert "inexact oracle: no gap" in ax.get_title()
     assert not _has_line(ax, "gap") and not _has_line(ax, "best edge")
     np.testing.assert_array_equal(_line(ax, "primal").get_ydata(), [r.primal for r in trees.history_])
@@ -188,17 +309,29 @@ def test_duality_inexact_oracle_has_no_gap(trees):
 def test_duality_rmboost_has_no_edge_bound(rmboost):
     history = rmboost.history_
     ax = plot_duality(rmboost)
+    assert len(_panels(ax)) == 2
     assert not _has_line(ax.figure, "best edge")  # edge is compared with lam, not an objective
-    gap = _line(ax.figure, "gap (log)")
-    np.testing.assert_array_equal(gap.get_ydata(), [g for _, g in _positive_gaps(history)])
+    gap_ax = _panels(ax)[-1]
+    drawn = [g for _, g in _positive_gaps(history) if g >= gap_ax.get_ylim()[0]]
+    np.testing.assert_array_equal(_named(gap_ax, "gap").get_ydata(), drawn)
 
 
 def test_draws_into_the_given_axes(lpboost):
-    _, axes = plt.subplots(1, 2)
+    fig, axes = plt.subplots(1, 2)
     assert plot_duality(lpboost, ax=axes[1]) is axes[1]
     assert _has_line(axes[1], "primal") and not axes[0].get_lines()
+    gap_ax = _panels(axes[1])[-1]
+    assert gap_ax is not axes[1] and gap_ax.get_yscale() == "log"
+    # the panels share the given Axes' place: right of the other one
+    assert gap_ax.get_position().x0 == pytest.approx(axes[1].get_position().x0)
+    assert gap_ax.get_position().x0 > axes[0].get_position().x1
     assert plot_timing(lpboost, ax=axes[0]) is axes[0]
-    assert len(plt.get_fignums()) == 1
+    # an Axes placed by hand is cut in two as well
+    fig = plt.figure()
+    free = fig.add_axes((0.1, 0.1, 0.8, 0.8))
+    panels = _panels(plot_duality(lpboost, ax=free))
+    assert panels[0] is free and len(panels) == 2
+    assert panels[1].get_position().y1 <= free.get_position().y0 + 1e-9
 
 
 # -- distribution ------------------------------------------------------------------------
@@ -269,6 +402,28 @@ def test_margin_cdf(lpboost, data):
     assert np.mean(margins < rho - 1e-9) <= 0.2 + 1e-12
 
 
+def test_margins_train_and_test_apart(lpboost, data):
+    X, y = data
+    X_test, y_test = X[:40], y[:40]
+    ax = plot_margins(lpboost, X, y, X_test=X_test, y_test=y_test)
+    train, test = _line(ax, "train"), _line(ax, "test")
+    assert train.get_label() == f"train (N = {y.size})" and test.get_label() == "test (N = 40)"
+    np.testing.assert_array_equal(train.get_xdata(), np.sort(lpboost.margins(X, y)))
+    np.testing.assert_array_equal(test.get_xdata(), np.sort(lpboost.margins(X_test, y_test)))
+    np.testing.assert_allclose(test.get_ydata(), np.arange(1, 41) / 40)
+    assert test.get_linestyle() != train.get_linestyle()
+    assert not _has_line(ax, "margin CDF")
+    # rho and the soft margin belong to the training run, and say so
+    assert _line(ax, "rho (training)").get_xdata() == pytest.approx([lpboost.result_.solution.rho] * 2)
+    assert _line(ax, "soft margin (training)").get_xdata() == pytest.approx([lpboost.objective_] * 2)
+    assert "train and test" in ax.get_title()
+    # one set only: labelled as the caller says
+    ax = plot_margins(lpboost, X_test, y_test, label="held-out rows")
+    assert _line(ax, "held-out rows").get_label() == "held-out rows (N = 40)"
+    with pytest.raises(ValueError, match="both X_test and y_test"):
+        plot_margins(lpboost, X, y, X_test=X_test)
+
+
 def test_margins_rmboost_and_bad_sources(rmboost, lpboost, data):
     X, y = data
     ax = plot_margins(rmboost, X, y)
@@ -312,8 +467,10 @@ def test_loaded_history(lpboost, softboost, tmp_path):
         ax = plot_duality(loaded)
         np.testing.assert_array_equal(_line(ax, "primal").get_ydata(),
                                       _floats(r.primal for r in clf.history_))
-        np.testing.assert_array_equal(_line(ax.figure, "gap (log)").get_ydata(),
-                                      [g for _, g in _positive_gaps(clf.history_)])
+        gap_ax = _panels(ax)[-1]
+        np.testing.assert_array_equal(
+            _named(gap_ax, "gap").get_ydata(),
+            [g for _, g in _positive_gaps(clf.history_) if g >= gap_ax.get_ylim()[0]])
         ax = plot_timing(loaded)
         np.testing.assert_allclose([p.get_height() for p in _bars(ax, "master (ms)").patches],
                                    [r.master_seconds * 1000 for r in clf.history_])
@@ -338,6 +495,10 @@ def test_summary_of_a_classifier(lpboost, data):
                                   np.sort(lpboost.margins(*data)))
     assert len(grid[3].containers) == 2
     assert not any(ax.texts for ax in grid)
+    X, y = data
+    fig = plot_summary(lpboost, X[40:], y[40:], X_test=X[:40], y_test=y[:40])
+    assert _line(fig.axes[2], "train").get_label() == f"train (N = {y.size - 40})"
+    assert _line(fig.axes[2], "test").get_label() == "test (N = 40)"
 
 
 def test_summary_of_a_history_and_without_data(lpboost, trees):
