@@ -6,7 +6,9 @@ or a CSV, live ledger, saves the model and its history), ``compare``
 (backends side by side on a data set or a ``models/`` instance), ``export``
 (regenerate the ``models/`` catalog), ``plot`` (figures from a saved model or
 history), ``backends`` (what is installed and what it solves), ``bench`` and
-``reproduce`` (benchmarks and paper experiments).
+``reproduce`` (benchmarks and paper experiments).  ``fit --save`` records on the model
+(``data_split_``) the data set and the test rows, so that ``plot`` draws the training and the
+test margins apart.
 
 :func:`main` returns the exit code: 0 on success, 2 for a usage error or bad
 input (the message says what was wrong and what to do), 130 when interrupted.
@@ -101,15 +103,36 @@ def _estimator(algorithm: str, params: dict[str, Any]) -> Any:
     return est.set_params(**params)
 
 
-def _split(dataset: Any, test_size: float, seed: int) -> tuple[Any, Any, Any, Any]:
+def _split(dataset: Any, test_size: float, seed: int) -> tuple[Any, Any, Any, Any, Any]:
+    """X_train, X_test, y_train, y_test and the test rows' indices (None: the set's own split, or none)."""
+    import numpy as np
     from sklearn.model_selection import train_test_split
 
     if dataset.has_test:
-        return dataset.X, dataset.X_test, dataset.y, dataset.y_test
+        return dataset.X, dataset.X_test, dataset.y, dataset.y_test, None
     if test_size <= 0:
-        return dataset.X, None, dataset.y, None
-    return train_test_split(dataset.X, dataset.y, test_size=test_size, random_state=seed,
-                            stratify=dataset.y)
+        return dataset.X, None, dataset.y, None, None
+    rows = np.arange(dataset.X.shape[0])
+    X_train, X_test, y_train, y_test, _, test_rows = train_test_split(
+        dataset.X, dataset.y, rows, test_size=test_size, random_state=seed, stratify=dataset.y)
+    return X_train, X_test, y_train, y_test, test_rows
+
+
+def _data_key(data: str) -> str:
+    """A data set's name, or a CSV's resolved path (the same file however it is written)."""
+    path = Path(data)
+    return str(path.resolve()) if path.is_file() else data
+
+
+def _recorded_split(model: Any, data: str, target: str | None, positive: str | None,
+                    dataset: Any) -> Any:
+    """What ``fit --save`` recorded of ``model``'s data (``data_split_``), if it is this data set."""
+    split = getattr(model, "data_split_", None)
+    if not isinstance(split, dict):
+        return None
+    same = (split.get("data") == _data_key(data) and split.get("target") == target
+            and split.get("positive") == positive and split.get("n_samples") == dataset.X.shape[0])
+    return split if same else None
 
 
 # -- commands ---------------------------------------------------------------------------------
@@ -191,7 +214,7 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
     console = _console()
     est = _estimator(algorithm, _parse_params(params))
     dataset = load_dataset(data, target=target, positive=positive)
-    X_train, X_test, y_train, y_test = _split(dataset, test_size, seed)
+    X_train, X_test, y_train, y_test, test_rows = _split(dataset, test_size, seed)
     console.print(f"{type(est).__name__} on {dataset.description or dataset.name}: "
                   f"{X_train.shape[0]} train" + (f" / {X_test.shape[0]} test rows" if X_test is not None
                                                  else " rows (no test split)"), markup=False)
@@ -239,6 +262,10 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
         est.set_params(callback=None)  # a lambda does not pickle; the model does not need it
     _summary(console, est, seconds, X_train, y_train, X_test, y_test)
     if save:
+        # the data and the split, so that `plot` tells the training margins from the test ones
+        est.data_split_ = {"data": _data_key(data), "target": target, "positive": positive,
+                           "n_samples": dataset.X.shape[0], "fixed_split": dataset.has_test,
+                           "test_rows": test_rows}
         with open(save, "wb") as fh:
             pickle.dump(est, fh)
         console.print(f"saved the model to {save} (load it with pickle; `lpboosting plot {save}`)",
@@ -427,12 +454,16 @@ def export(out: str | None) -> int:
               help="image file to write (PNG, PDF, SVG, ...)")
 @click.option("--kind", type=click.Choice(["summary", "duality", "distribution", "margins", "timing"]),
               default="summary", show_default=True)
-@click.option("--data", "data", help="data set for the margin plot (as in `fit`)")
+@click.option("--data", "data", help="data set for the margin plot (as in `fit`; default: the one a "
+              "model saved by `fit --save` was fitted on)")
 @click.option("--target", help="CSV: the label column")
 @click.option("--positive", help="positive class for multi-class data")
 def plot(source: str, out: str, kind: str, data: str | None, target: str | None,
          positive: str | None) -> int:
-    """Figures from a saved model (`fit --save`, a pickle) or a history (`fit --history`, JSON)."""
+    """Figures from a saved model (`fit --save`, a pickle) or a history (`fit --history`, JSON).
+
+    The margin plot of a model saved by `fit --save`, on the data set it was fitted on, shows the
+    training and the test margins apart; on other data, the margins of all its rows."""
     try:
         import matplotlib
     except ImportError:
@@ -447,18 +478,35 @@ def plot(source: str, out: str, kind: str, data: str | None, target: str | None,
     else:
         with open(source, "rb") as fh:  # only open models you saved yourself: pickle runs code
             obj = pickle.load(fh)
-    X = y = None
+    recorded = getattr(obj, "data_split_", None)
+    if data is None and isinstance(recorded, dict) and kind in ("summary", "margins"):
+        data, target, positive = recorded["data"], recorded["target"], recorded["positive"]
+    margins: dict[str, Any] = {}
     if data is not None:
+        import numpy as np
+
         from lpboosting.datasets import load_dataset
 
         dataset = load_dataset(data, target=target, positive=positive)
-        X, y = dataset.X, dataset.y
+        split = _recorded_split(obj, data, target, positive, dataset)
+        if split is not None and split["fixed_split"]:
+            margins = {"X": dataset.X, "y": dataset.y, "X_test": dataset.X_test,
+                       "y_test": dataset.y_test}
+        elif split is not None and split["test_rows"] is not None:
+            train = np.ones(dataset.X.shape[0], dtype=bool)
+            train[split["test_rows"]] = False
+            margins = {"X": dataset.X[train], "y": dataset.y[train],
+                       "X_test": dataset.X[~train], "y_test": dataset.y[~train]}
+        else:  # no split recorded, another data set, or fitted on every row
+            what = "training data" if split is not None else Path(data).name + (
+                ", its training part" if dataset.has_test else ", every row")
+            margins = {"X": dataset.X, "y": dataset.y, "label": what}
     if kind == "summary":
-        figure = plots.plot_summary(obj, X, y)
+        figure = plots.plot_summary(obj, **margins)
     elif kind == "margins":
-        if X is None:
+        if not margins:
             raise click.UsageError("the margin plot needs --data (the examples to compute margins on)")
-        figure = plots.plot_margins(obj, X, y).figure
+        figure = plots.plot_margins(obj, **margins).figure
     else:
         figure = getattr(plots, f"plot_{kind}")(obj).figure
     figure.savefig(out, dpi=120, bbox_inches="tight")

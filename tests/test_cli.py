@@ -137,8 +137,78 @@ def test_plot_from_saved_model_and_history(tmp_path, capsys):
     assert main(["plot", str(history), "--kind", "duality", "--out", str(duality)]) == 0
     for path in (summary, duality):
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert main(["plot", str(model), "--kind", "margins", "--out", str(tmp_path / "x.png")]) == 2
+    # a model that does not record its data (pickled by hand): the margins need --data
+    with model.open("rb") as fh:
+        clf = pickle.load(fh)
+    del clf.data_split_
+    bare = tmp_path / "bare.pkl"
+    with bare.open("wb") as fh:
+        pickle.dump(clf, fh)
+    assert main(["plot", str(bare), "--kind", "margins", "--out", str(tmp_path / "x.png")]) == 2
     assert "needs --data" in capsys.readouterr().err
+
+
+@pytest.fixture
+def drawn_margins(monkeypatch):
+    """The Axes of every margin plot `lpboosting plot` draws."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from lpboosting import plots
+
+    drawn, real = [], plots.plot_margins
+
+    def spy(*args, **kwargs):
+        drawn.append(real(*args, **kwargs))
+        return drawn[-1]
+
+    monkeypatch.setattr(plots, "plot_margins", spy)
+    yield drawn
+    plt.close("all")
+
+
+def test_plot_margins_of_a_fitted_model_shows_train_and_test_apart(tmp_path, drawn_margins):
+    model = tmp_path / "m.pkl"
+    assert main(["fit", "lpboost", "--data", "breast-cancer", "-p", "nu=0.2", "--seed", "3",
+                 "--save", str(model), "--quiet"]) == 0
+    with model.open("rb") as fh:
+        clf = pickle.load(fh)
+    data = load_dataset("breast-cancer")
+    X_train, X_test, y_train, y_test = train_test_split(data.X, data.y, test_size=0.25, random_state=3,
+                                                        stratify=data.y)
+    # with --data naming the set it was fitted on, and without --data (the recorded one)
+    for extra in (["--data", "breast-cancer"], []):
+        out = tmp_path / "margins.png"
+        assert main(["plot", str(model), "--kind", "margins", "--out", str(out), *extra]) == 0
+        ax = drawn_margins[-1]
+        labels = [line.get_label() for line in ax.get_lines()]
+        assert labels[:2] == [f"train (N = {y_train.size})", f"test (N = {y_test.size})"], labels
+        train, test = ax.get_lines()[:2]
+        np.testing.assert_array_equal(train.get_xdata(), np.sort(clf.margins(X_train, y_train)))
+        np.testing.assert_array_equal(test.get_xdata(), np.sort(clf.margins(X_test, y_test)))
+        rho = [line for line in ax.get_lines() if line.get_label().startswith("rho (training)")]
+        assert len(rho) == 1 and rho[0].get_xdata() == pytest.approx([clf.result_.solution.rho] * 2)
+        # at most a fraction nu of the training margins lies below the training rho
+        assert np.mean(clf.margins(X_train, y_train) < clf.result_.solution.rho - 1e-9) <= 0.2 + 1e-12
+    # the summary's margin panel is split the same way
+    assert main(["plot", str(model), "--out", str(tmp_path / "summary.png")]) == 0
+    labels = [line.get_label() for line in drawn_margins[-1].get_lines()]
+    assert labels[:2] == [f"train (N = {y_train.size})", f"test (N = {y_test.size})"]
+
+
+def test_plot_margins_on_other_data_labels_all_its_rows(tmp_path, drawn_margins):
+    data = load_dataset("breast-cancer")
+    X, y = data.X, data.y
+    model = tmp_path / "m.pkl"
+    with model.open("wb") as fh:  # fitted and saved by hand: no record of its split
+        pickle.dump(LPBoostClassifier(nu=0.2).fit(X[:300], y[:300]), fh)
+    assert main(["plot", str(model), "--kind", "margins", "--data", "breast-cancer",
+                 "--out", str(tmp_path / "m.png")]) == 0
+    ax = drawn_margins[-1]
+    cdf = ax.get_lines()[0]
+    assert cdf.get_label() == f"breast-cancer, every row (N = {y.size})"
+    assert not any(line.get_label().startswith(("train", "test")) for line in ax.get_lines())
 
 
 def test_plot_without_matplotlib_says_what_to_install(tmp_path, capsys, monkeypatch):
