@@ -4,7 +4,8 @@ Each round (see :mod:`lpboosting.masters.entropy`):
 
 1. the LPBoost LP over the chosen columns, in one live HiGHS model (highspy's
    LPBoost session, :class:`~lpboosting.backends.highs.sifting.HighsSiftingLP`), gives gamma*_t
-   and the final weights w;
+   and the final weights w (the master's sample weights are the LP's too:
+   :meth:`~lpboosting.masters.entropy.EntropyMaster.lp_master`);
 2. the master decides from it what the projection needs, or that the run
    stops (:meth:`~lpboosting.masters.entropy.EntropyMaster.round_state`);
 3. a *projector* solves the projection — the dedicated Newton solver
@@ -31,7 +32,7 @@ from lpboosting.errors import SolverNotInstalledError
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.capped_simplex import relative_entropy
 from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
-from lpboosting.masters.lpboost import LPBoost, soft_margin
+from lpboosting.masters.lpboost import soft_margin
 from lpboosting.status import SolveStatus
 
 #: projector(master, U, state, warm multipliers or None) -> ProjectionResult
@@ -58,14 +59,14 @@ class EntropySession(MasterSession):
         self._lp: MasterSession | None = None
         self.columns: list[np.ndarray] = []
         self.edges: list[float] = []
-        self.entropies: list[float] = [0.0]  # Delta(d_{t-1}) for each column's pricing; d_0 uniform
+        self.entropies: list[float] = [0.0]  # Delta(d_{t-1}) for each column's pricing; d_0 = the prior
         self.multipliers: np.ndarray | None = None
 
     @property
     def lp(self) -> MasterSession:
         """The live LPBoost LP over the chosen columns (built with the first column)."""
         if self._lp is None:
-            self._lp = self._lp_backend.open(LPBoost(self.master.lp_nu(self.n_samples)), self.n_samples)
+            self._lp = self._lp_backend.open(self.master.lp_master(self.n_samples), self.n_samples)
         return self._lp
 
     def add_column(self, column, edge=None):
@@ -111,13 +112,13 @@ class EntropySession(MasterSession):
             iters = projection.iterations
             solver = projection.solver + (" (fallback)" if projection.fallback else "")
             self.multipliers = projection.multipliers
-        entropy = relative_entropy(d)
+        entropy = relative_entropy(d, self.master.simplex(self.n_samples)[1])
         self.entropies.append(entropy)
         margins = U @ lp.weights
         record.update({
             "entropy": entropy,
             "gamma_star": lp.dual_objective,
-            "soft_margin": soft_margin(margins, self.master.lp_nu(self.n_samples)),
+            "soft_margin": soft_margin(margins, self.master.lp_nu(self.n_samples), self.master.sample_weight),
             "solver": solver,
             "fallback": bool(projection.fallback) if projection is not None else False,
             "lp_iterations": lp.iterations,

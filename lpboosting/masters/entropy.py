@@ -8,6 +8,16 @@ far:
    hypothesis, as Warmuth, Glocer and Rätsch (2007) prescribe for SoftBoost;
 2. the master's relative-entropy projection gives the next distribution d_t.
 
+Sample weights s (``sample_weight``) make every master the master of the
+data with row n repeated s_n times, written on the N distinct rows: the
+empirical distribution p = s / sum(s) replaces 1/N everywhere.  The caps
+become c_n = p_n / nu, the relative entropy to the uniform distribution
+becomes the relative entropy to p, Delta_p(d) = sum_n d_n ln(d_n / p_n) (k
+copies of a row at d/k each contribute exactly this), the first distribution
+d_0 is p, and a zero weight drops the example (d_n = 0).  Constant weights
+give the unweighted master.  :meth:`EntropyMaster.simplex` returns the caps
+and the prior that the projections use.
+
 This module states the projection's parts every backend needs: the master's
 cvxpy statement of the projection and its read-back (:meth:`EntropyMaster.
 read_projection`), the closed-form dual values (exact lower bounds), the
@@ -21,14 +31,21 @@ projection (the dedicated Newton solver, cvxpy's conic solvers) are in
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution, check_unit_interval
+from lpboosting.masters.base import (
+    CvxpyStatement,
+    Master,
+    MasterSolution,
+    check_sample_weight,
+    check_unit_interval,
+)
 from lpboosting.masters.capped_simplex import capped_softmax, relative_entropy
-from lpboosting.masters.lpboost import check_nu
+from lpboosting.masters.lpboost import LPBoost, check_nu
 from lpboosting.status import SolveStatus
 
 
@@ -41,18 +58,24 @@ def check_delta(delta: float) -> float:
     return check_unit_interval(delta, "delta", DELTA_MEANING, DELTA_ADVICE)
 
 
-def softboost_dual_value(U: np.ndarray, bound: float, cap: float, lam: np.ndarray) -> float:
-    """g(lambda) = min_{d in capped simplex} Delta(d) + d.(U lambda) - bound * sum(lambda)."""
+def softboost_dual_value(U: np.ndarray, bound: float, cap, lam: np.ndarray,
+                         prior: np.ndarray | None = None) -> float:
+    """g(lambda) = min_{d in capped simplex} Delta_p(d) + d.(U lambda) - bound * sum(lambda).
+
+    ``cap`` is a scalar or one cap per example, ``prior`` None (uniform) or p
+    (see :meth:`EntropyMaster.simplex`).
+    """
     s = U @ lam
-    d, _ = capped_softmax(-s, cap)
-    return relative_entropy(d) + float(d @ s) - float(np.sum(bound * lam))
+    d, _ = capped_softmax(-s, cap, prior)
+    return relative_entropy(d, prior) + float(d @ s) - float(np.sum(bound * lam))
 
 
-def erlpboost_dual_value(U: np.ndarray, cap: float, eta: float, w: np.ndarray) -> float:
-    """h(w) = min_{d in capped simplex} d.(U w) + Delta(d)/eta."""
+def erlpboost_dual_value(U: np.ndarray, cap, eta: float, w: np.ndarray,
+                         prior: np.ndarray | None = None) -> float:
+    """h(w) = min_{d in capped simplex} d.(U w) + Delta_p(d)/eta (caps and prior as above)."""
     s = U @ w
-    d, _ = capped_softmax(-eta * s, cap)
-    return float(d @ s) + relative_entropy(d) / eta
+    d, _ = capped_softmax(-eta * s, cap, prior)
+    return float(d @ s) + relative_entropy(d, prior) / eta
 
 
 @dataclass
@@ -110,17 +133,59 @@ class ProjectionResult:
 
 
 class EntropyMaster(Master):
-    """Base of masters whose distribution is a relative-entropy projection."""
+    """Base of masters whose distribution is a relative-entropy projection.
+
+    ``sample_weight`` is None (every example counts 1/N) or one weight >= 0
+    per example: p = s / sum(s) replaces 1/N in the caps (c_n = p_n / nu), in
+    the relative entropy (to p instead of the uniform distribution) and in the
+    first distribution; a zero weight drops the example.
+    """
 
     kind = "exp_cone"
     default_backend = "dedicated"
 
-    def __init__(self, nu: float, delta: float) -> None:
+    def __init__(self, nu: float, delta: float, sample_weight: np.ndarray | None = None) -> None:
         self.nu = check_nu(nu)
         self.delta = check_delta(delta)
+        self.sample_weight = check_sample_weight(sample_weight)
 
     def cap(self, n_samples: int) -> float:
+        """The cap 1/(nu N) of unweighted examples (see :meth:`caps` for weighted ones)."""
         return 1.0 / (self.nu * n_samples)
+
+    def caps(self, n_samples: int) -> np.ndarray:
+        """Per-example caps c_n = p_n / nu (all 1/(nu N) without sample weights)."""
+        return self.prior(n_samples) / self.nu
+
+    def uniform(self, n_samples: int) -> bool:
+        """True when the examples count equally (no weights, or all weights equal)."""
+        if self.sample_weight is None:
+            return True
+        self.prior(n_samples)  # a clear error when there is not one weight per example
+        return bool(np.all(self.sample_weight == self.sample_weight[0]))
+
+    def simplex(self, n_samples: int) -> tuple[float | np.ndarray, np.ndarray | None]:
+        """(caps, prior) of the projection's capped simplex and relative entropy.
+
+        ``(cap(N), None)`` — one scalar cap, the uniform prior — when the
+        examples count equally; otherwise ``(caps(N), prior(N))``, the
+        per-example caps and p = s / sum(s) (zeros where a weight is 0).  These
+        are the ``cap`` and ``prior`` arguments of the functions of
+        :mod:`lpboosting.masters.capped_simplex` and of the dedicated solver.
+        """
+        if self.uniform(n_samples):
+            return self.cap(n_samples), None
+        return self.caps(n_samples), self.prior(n_samples)
+
+    def log_spread(self, n_samples: int) -> float:
+        """ln(N / nu') = ln(N cap), the largest relative entropy to the prior on the capped simplex.
+
+        Weighted: ln(max_n c_n / p_n) = ln(1 / nu) (SoftBoost, ERLPBoost), the
+        same as for the data with repeated rows.
+        """
+        if self.uniform(n_samples):
+            return math.log(n_samples * self.cap(n_samples))
+        return math.log(1.0 / self.lp_nu(n_samples))
 
     def params(self) -> dict[str, Any]:
         return {"nu": self.nu, "delta": self.delta}
@@ -136,6 +201,19 @@ class EntropyMaster(Master):
     def read_projection(self, statement: CvxpyStatement, U: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
         """(d, multipliers, primal value, dual value) of a solved projection statement."""
         raise NotImplementedError
+
+    @staticmethod
+    def read_distribution(statement: CvxpyStatement, n_samples: int) -> np.ndarray:
+        """d of a solved projection statement: clipped at 0, renormalised, and zero on the
+        examples the statement left out (``constraints["support"]``, the positive weights)."""
+        d = np.clip(np.asarray(statement.variables["d"].value, dtype=float), 0.0, None)
+        d /= d.sum()
+        support = statement.constraints.get("support")
+        if support is None:
+            return d
+        full = np.zeros(n_samples)
+        full[support] = d
+        return full
 
     def round_state(self, session: Any, lp: MasterSolution) -> dict[str, Any]:
         """What the projection of this round needs (bounds, eta, ...) and whether to stop first.
@@ -182,8 +260,15 @@ class EntropyMaster(Master):
         )
 
     def lp_nu(self, n_samples: int) -> float:
-        """nu of the LPBoost LP solved over the chosen columns (for the final weights)."""
+        """nu of the LPBoost LP solved over the chosen columns (for the final weights).
+
+        The LP carries the master's sample weights too (caps p_n / nu).
+        """
         return self.nu
+
+    def lp_master(self, n_samples: int) -> "LPBoost":
+        """The LPBoost master of the LP over the chosen columns: nu = :meth:`lp_nu`, the same weights."""
+        return LPBoost(self.lp_nu(n_samples), sample_weight=self.sample_weight)
 
     def bound(self, solution, edge):
         """The best edge at any d in the capped simplex bounds the full LP's value from above."""

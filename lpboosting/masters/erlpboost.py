@@ -18,30 +18,39 @@ from lpboosting.masters.entropy import EntropyMaster, erlpboost_dual_value
 class ERLPBoost(EntropyMaster):
     r"""ERLPBoost's regularised master over the columns found so far.
 
-    With margin matrix U (N x t), cap c = 1/(nu N) and
+    With margin matrix U (N x t), cap c_n = 1/(nu N),
+    Delta(d) = sum_n d_n ln(d_n / p_n) the relative entropy to the prior
+    p_n = 1/N (sample weights change both, see below) and
     eta = max(1/2, 2 ln(N/nu')/delta), nu' = nu N:
 
     Primal::
 
         P^t = min_{d, gamma}  gamma + Delta(d) / eta
               s.t.  d . u^m <= gamma   (m = 1..t)              dual: w_m >= 0, sum w = 1
-                    sum_n d_n = 1,  0 <= d_n <= c
+                    sum_n d_n = 1,  0 <= d_n <= c_n
 
     Dual (w in the t-simplex)::
 
         max_w  min_{d in capped simplex}  d.(U w) + Delta(d) / eta
 
-    whose inner minimiser is the capped softmax of -eta U w.  **The
-    distribution handed to the oracle is the primal d.**  Stopping rule: with
+    whose inner minimiser is the capped softmax of -eta U w,
+    d_n = min(c_n, p_n exp(-eta (U w)_n - tau)).  **The distribution handed to
+    the oracle is the primal d**, starting from d_0 = p.  Stopping rule: with
     P^q(d^{q-1}) = d^{q-1}.u^q + Delta(d^{q-1})/eta (an upper bound) and P^t
     (a lower bound), stop when min_q P^q(d^{q-1}) - P^t <= delta/2.  The
     final weights are the LPBoost primal over the chosen columns.
+
+    Sample weights s (``sample_weight``, one weight >= 0 per example) give the
+    master of the data with row n repeated s_n times, on the N distinct rows:
+    p = s / sum(s) is the prior of Delta and c_n = p_n / nu; eta keeps
+    ln(N/nu') = ln(1/nu); the LP over the chosen columns is LPBoost with the
+    same weights; an example of weight 0 has d_n = 0.
     """
 
     name = "ERLPBoost"
 
     def eta(self, n_samples: int) -> float:
-        return max(0.5, 2.0 * math.log(n_samples * self.cap(n_samples)) / self.delta)
+        return max(0.5, 2.0 * self.log_spread(n_samples) / self.delta)
 
     def projection_state(self, n_samples, state):
         return {"eta": float(state.get("eta", self.eta(n_samples)))}
@@ -65,24 +74,40 @@ class ERLPBoost(EntropyMaster):
         return bool(upper - lower <= self.delta / 2.0)
 
     def projection_problem(self, U: np.ndarray, state: dict[str, Any]) -> CvxpyStatement:
+        """min gamma + sum_n rel_entr(d_n, p_n) / eta s.t. U^T d <= gamma, d in the capped simplex.
+
+        With sample weights the variable d lives on the examples of positive
+        weight only (``statement.constraints["support"]``; the others have d_n = 0).
+        """
         import cvxpy as cp
 
         n = U.shape[0]
-        d = cp.Variable(n, name="d")
+        cap, prior = self.simplex(n)
         gamma = cp.Variable(name="gamma")
-        edges = U.T @ d <= gamma
+        if prior is None:
+            d = cp.Variable(n, name="d")
+            edges = U.T @ d <= gamma
+            problem = cp.Problem(
+                cp.Minimize(gamma + cp.sum(cp.rel_entr(d, np.full(n, 1.0 / n))) / state["eta"]),
+                [edges, cp.sum(d) == 1, d >= 0, d <= cap],
+            )
+            return CvxpyStatement(problem, {"d": d, "gamma": gamma}, {"edges": edges, "eta": state["eta"]})
+        support = np.flatnonzero(prior > 0)
+        d = cp.Variable(support.size, name="d")
+        edges = U[support].T @ d <= gamma
         problem = cp.Problem(
-            cp.Minimize(gamma + cp.sum(cp.rel_entr(d, np.full(n, 1.0 / n))) / state["eta"]),
-            [edges, cp.sum(d) == 1, d >= 0, d <= self.cap(n)],
+            cp.Minimize(gamma + cp.sum(cp.rel_entr(d, prior[support])) / state["eta"]),
+            [edges, cp.sum(d) == 1, d >= 0, d <= cap[support]],
         )
-        return CvxpyStatement(problem, {"d": d, "gamma": gamma}, {"edges": edges, "eta": state["eta"]})
+        return CvxpyStatement(problem, {"d": d, "gamma": gamma},
+                              {"edges": edges, "eta": state["eta"], "support": support})
 
     def read_projection(self, statement, U):
-        d = np.clip(np.asarray(statement.variables["d"].value, dtype=float), 0.0, None)
-        d /= d.sum()
+        d = self.read_distribution(statement, U.shape[0])
         w = np.maximum(np.atleast_1d(statement.constraints["edges"].dual_value), 0.0)
         w = w / w.sum() if w.sum() > 0 else np.full(U.shape[1], 1.0 / U.shape[1])
         eta = statement.constraints["eta"]
-        dual = erlpboost_dual_value(U, self.cap(U.shape[0]), eta, w)
+        cap, prior = self.simplex(U.shape[0])
+        dual = erlpboost_dual_value(U, cap, eta, w, prior)
         # the primal value of the (clipped, renormalised) d, not the solver's own report
-        return d, w, float(np.max(d @ U)) + relative_entropy(d) / eta, float(dual)
+        return d, w, float(np.max(d @ U)) + relative_entropy(d, prior) / eta, float(dual)
