@@ -13,6 +13,14 @@ over the *capped simplex* ``P_c = {d : sum_n d_n = 1, 0 <= d <= c}`` with
 ``d . u_m`` of the columns of the N x T margin matrix ``U``
 (``U[n, m] = y_n h_m(x_n)``).
 
+Weighted examples (``prior=p``, one cap per example ``c_n``, for sample
+weights ``p = s / sum(s)`` and ``c_n = p_n / nu``): the relative entropy is to
+p, ``Delta_p(d) = sum_n d_n ln(d_n / p_n)``, and the capped softmax below becomes
+``d_n = min(c_n, p_n exp(-(U lambda)_n - tau))`` (the prior shifts the scores
+by ``ln p_n``; nothing else in the method changes).  Examples with ``p_n = 0``
+(or ``c_n = 0``) have ``d_n = 0``: the problem is solved on the others and the
+zeros are scattered back into the distribution.
+
 SoftBoost / TotalBoost projection
     Warmuth, Glocer, Rätsch, *Boosting algorithms for maximizing the soft margin*,
     NIPS 2007, Section 4 and Algorithm 2, step 3(b) (TotalBoost is ``c >= 1``)::
@@ -95,6 +103,7 @@ from lpboosting.masters.capped_simplex import (
     capped_minimum,
     capped_softmax_masked,
     check_cap,
+    check_simplex,
     relative_entropy,
 )
 from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
@@ -147,14 +156,18 @@ _EPS = np.finfo(float).eps
 # ----------------------------------------------------------------------------
 
 
-def _edge_lp_full(U: np.ndarray, bound: np.ndarray, cap: float):
+def _edge_lp_full(U: np.ndarray, bound: np.ndarray, cap):
     N, T = U.shape
-    c = min(cap, 1.0)
+    if np.ndim(cap) == 0:
+        c = min(cap, 1.0)
+        bounds = [(0.0, c)] * N + [(None, None)]
+    else:
+        c = np.minimum(cap, 1.0)
+        bounds = [(0.0, float(ci)) for ci in c] + [(None, None)]
     cost = np.zeros(N + 1)
     cost[-1] = 1.0
     A_ub = np.hstack([U.T, -np.ones((T, 1))])
     A_eq = np.concatenate([np.ones(N), [0.0]])[None, :]
-    bounds = [(0.0, c)] * N + [(None, None)]
     res = linprog(
         cost, A_ub=A_ub, b_ub=bound, A_eq=A_eq, b_eq=[1.0], bounds=bounds, method="highs",
         options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
@@ -171,20 +184,23 @@ def _edge_lp_full(U: np.ndarray, bound: np.ndarray, cap: float):
     return float(res.fun), d, w, lower
 
 
-def edge_lp(U: np.ndarray, bound: np.ndarray | float, cap: float) -> tuple[float, np.ndarray]:
+def edge_lp(U: np.ndarray, bound: np.ndarray | float, cap, prior: np.ndarray | None = None
+            ) -> tuple[float, np.ndarray]:
     r"""The value of  min_{d in P_cap} max_m (d . u_m - bound_m)  and a minimiser d.
 
     Solved as an LP with HiGHS (scipy.optimize.linprog)::
 
         min_{d, z} z  s.t.  U^T d - bound <= z 1,  sum d = 1,  0 <= d <= cap.
 
-    The SoftBoost projection is infeasible iff the value is positive.
+    ``cap`` is a scalar or one cap per example; examples with ``prior`` 0 (or
+    cap 0) have d_n = 0.  The SoftBoost projection is infeasible iff the value
+    is positive.
     """
-    U, b, cap = _prepare(U, bound, cap)
+    U, b, cap, _, support = _prepare(U, bound, cap, prior)
     if U.shape[1] == 0:
         raise ValueError("the edge LP needs at least one column")
     value, d, _, _ = _edge_lp_full(U, b, cap)
-    return value, d
+    return value, _scatter(d, support)
 
 
 # ----------------------------------------------------------------------------
@@ -192,14 +208,28 @@ def edge_lp(U: np.ndarray, bound: np.ndarray | float, cap: float) -> tuple[float
 # ----------------------------------------------------------------------------
 
 
-def _prepare(U, bound, cap):
+def _prepare(U, bound, cap, prior=None):
+    """(U, b, cap, prior, support) of a projection, validated.
+
+    Unweighted (``prior`` None, a scalar cap): the scalar cap, ``prior`` and
+    ``support`` None.  Otherwise the rows of U, the caps and the prior are
+    those of the examples with ``p_n > 0`` and ``c_n > 0`` (``support`` =
+    (their indices, N), for :func:`_scatter`); the prior is not renormalised.
+    """
     U = np.asarray(U, dtype=float)
     if U.ndim != 2:
         raise ValueError(f"U must be an N x T matrix, got shape {U.shape}")
     if not np.all(np.isfinite(U)):
         raise ValueError("U must be finite")
     N, T = U.shape
-    cap = check_cap(cap, N)
+    p = support = None
+    if prior is None and np.ndim(cap) == 0:
+        cap = check_cap(cap, N)
+    else:
+        c, p = check_simplex(cap, prior, N)
+        rows = np.flatnonzero((p > 0) & (c > 0))
+        U, cap, p = U[rows], c[rows], p[rows]
+        support = (rows, N)
     if bound is None:
         b = np.zeros(T)
     else:
@@ -209,7 +239,31 @@ def _prepare(U, bound, cap):
             raise ValueError(f"bound must be a scalar or have length T={T}, got {b.size}")
         if not np.all(np.isfinite(b)):
             raise ValueError("bound must be finite")
-    return np.ascontiguousarray(U), b, cap
+    return np.ascontiguousarray(U), b, cap, p, support
+
+
+def _scatter(d: np.ndarray, support) -> np.ndarray:
+    """d on all N examples: zero where :func:`_prepare` left an example out."""
+    if support is None:
+        return d
+    rows, n = support
+    full = np.zeros(n)
+    full[rows] = d
+    return full
+
+
+def _fixed(cap, n: int) -> bool:
+    """True when the capped simplex is a single point (the caps sum to 1)."""
+    if np.ndim(cap) == 0:
+        return cap * n <= 1.0 + 1e-12
+    return float(np.minimum(cap, 1.0).sum()) <= 1.0 + 1e-12
+
+
+def _max_entropy(cap, prior, n: int) -> float:
+    """An upper bound on Delta_p over the capped simplex: max_n ln(min(c_n, 1) / p_n)."""
+    if prior is None:
+        return math.log(n * min(cap, 1.0))
+    return float(np.max(np.log(np.minimum(cap, 1.0)) - np.log(prior)))
 
 
 @dataclass
@@ -226,15 +280,23 @@ class _Eval:
 
 
 class _Dual:
-    """The dual function x -> min_{d in P_c} Delta(d)/scale + d^T U x - x^T b."""
+    """The dual function x -> min_{d in P_c} Delta_p(d)/scale + d^T U x - x^T b.
 
-    def __init__(self, U: np.ndarray, b: np.ndarray, cap: float, scale: float) -> None:
+    ``cap`` a scalar or one cap per example, ``prior`` None (uniform) or p > 0.
+    """
+
+    def __init__(self, U: np.ndarray, b: np.ndarray, cap, scale: float,
+                 prior: np.ndarray | None = None) -> None:
         self.U = U
         self.Ut = np.ascontiguousarray(U.T)
         self.b = b
         self.cap = cap
         self.scale = scale
+        self.prior = prior
         self.logN = math.log(U.shape[0])
+        self.logp = None if prior is None else np.log(prior)
+        # the scores are shifted by ln p: their spread adds to the rounding noise of d
+        self.logp_spread = 0.0 if prior is None else float(np.ptp(self.logp))
         self.umax = float(np.max(np.abs(U))) if U.size else 0.0
         self.evaluations = 0
 
@@ -242,13 +304,19 @@ class _Dual:
         self.evaluations += 1
         Ux = self.U @ x
         s = -self.scale * Ux
-        d, log_d, free = capped_softmax_masked(s, self.cap)
-        delta = float(d @ (log_d + self.logN))
+        if self.logp is None:
+            d, log_d, free = capped_softmax_masked(s, self.cap)
+            delta = float(d @ (log_d + self.logN))
+        else:
+            d, log_d, free = capped_softmax_masked(s + self.logp, self.cap)
+            delta = float(d @ (log_d - self.logp))
         dUx = float(d @ Ux)
         xb = float(x @ self.b)
         value = delta / self.scale + dUx - xb
         grad = self.Ut @ d - self.b
         smax = float(np.max(np.abs(s)))
+        if self.logp is not None:
+            smax += self.logp_spread
         terms = abs(delta) / self.scale + smax / self.scale + float(np.abs(x) @ np.abs(self.b))
         return _Eval(x, d, log_d, free, delta, value, grad, terms, smax)
 
@@ -512,16 +580,17 @@ def _pad(x0, T: int) -> np.ndarray:
     return x
 
 
-def _box_violation(d: np.ndarray, cap: float) -> float:
-    c = min(cap, 1.0)
+def _box_violation(d: np.ndarray, cap) -> float:
+    c = min(cap, 1.0) if np.ndim(cap) == 0 else np.minimum(cap, 1.0)
     return float(max(abs(d.sum() - 1.0), -d.min(initial=0.0), (d - c).max(initial=0.0), 0.0))
 
 
 def project_softboost(
     U: np.ndarray,
     bound: np.ndarray | float,
-    cap: float,
+    cap,
     *,
+    prior: np.ndarray | None = None,
     multipliers0: np.ndarray | None = None,
     tol: float = 1e-10,
     max_iter: int = 200,
@@ -532,19 +601,22 @@ def project_softboost(
 
     Primal::
 
-        min_d  Delta(d) = sum_n d_n ln(d_n N)
+        min_d  Delta(d) = sum_n d_n ln(d_n N)      (with a prior: sum_n d_n ln(d_n / p_n))
         s.t.   d . u_m <= bound_m   (m = 1..T)      dual lambda_m >= 0
-               sum_n d_n = 1,  0 <= d <= cap
+               sum_n d_n = 1,  0 <= d_n <= cap_n
 
     Dual: ``max_{lambda >= 0} g(lambda)``,
     ``g(lambda) = Delta(d) + d^T U lambda - lambda^T bound`` at
-    ``d = capped_softmax(-U lambda, cap)``; the optimal d is ``d(lambda*)``.
+    ``d = capped_softmax(-U lambda, cap, prior)``; the optimal d is ``d(lambda*)``.
     The gap of a pair is ``Delta(d(lambda)) - g(lambda) = -lambda^T (U^T d - bound)``.
 
     Args:
         U: N x T margin matrix.
         bound: scalar or length-T upper bounds on the edges (``gamma_hat - delta``).
-        cap: ``1/(nu N)``; ``cap >= 1`` is TotalBoost (no cap).
+        cap: ``1/(nu N)``; ``cap >= 1`` is TotalBoost (no cap).  Or one cap per
+            example (sample weights: ``p_n / nu``).
+        prior: None (uniform) or the prior p of the relative entropy, one weight
+            >= 0 per example (normalised here); ``d_n = 0`` where ``p_n = 0``.
         multipliers0: warm start (previous lambda; padded with zeros for new columns).
         tol: Newton stopping tolerance on violation and (relative) gap.
         max_iter: Newton iteration limit.
@@ -555,11 +627,18 @@ def project_softboost(
         (positive lower bound on the edge LP value), "optimal" only when verified.
     """
     t0 = time.perf_counter()
-    U, b, cap = _prepare(U, bound, cap)
+    U, b, cap, prior, support = _prepare(U, bound, cap, prior)
+    res = _project_softboost(U, b, cap, prior, t0, multipliers0, tol, max_iter, feas_tol, gap_tol)
+    res.distribution = _scatter(res.distribution, support)
+    return res
+
+
+def _project_softboost(U, b, cap, prior, t0, multipliers0, tol, max_iter, feas_tol, gap_tol) -> ProjectionResult:
+    """:func:`project_softboost` on validated data (every example of positive prior)."""
     N, T = U.shape
     lam0 = _pad(multipliers0, T)
-    dual = _Dual(U, b, cap, 1.0)
-    dmax = math.log(N * min(cap, 1.0))  # the largest relative entropy on P_cap
+    dual = _Dual(U, b, cap, 1.0, prior)
+    dmax = _max_entropy(cap, prior, N)  # the largest relative entropy on P_cap
 
     def finish(status: SolveStatus, d, lam, dual_value, iters, verified, message) -> ProjectionResult:
         edges = U.T @ d
@@ -568,7 +647,7 @@ def project_softboost(
             objective, gap = np.inf, np.nan
             viol = float(np.max(edges - b))
         else:
-            objective = relative_entropy(d)
+            objective = relative_entropy(d, prior)
             gap = objective - dual_value
             viol = max(_box_violation(d, cap), float((edges - b).max(initial=0.0)))
         return ProjectionResult(
@@ -580,7 +659,7 @@ def project_softboost(
 
     def verify(ev: _Eval, iters: int, why: str) -> ProjectionResult | None:
         d = ev.d
-        delta = relative_entropy(d)
+        delta = relative_entropy(d, prior)
         viol = float(max((U.T @ d - b).max(initial=0.0), 0.0))
         box = _box_violation(d, cap)
         gap = delta - ev.value  # g(lambda) is an exact lower bound (weak duality)
@@ -605,7 +684,7 @@ def project_softboost(
         return finish(SolveStatus.FAILED, ev.d, ev.x, ev.value, iters, False, msg)
 
     with _blas_single_thread():
-        if T == 0 or cap * N <= 1.0 + 1e-12:  # no constraints, or d fixed at uniform
+        if T == 0 or _fixed(cap, N):  # no constraints, or d fixed at the caps (uniform)
             ev = dual(np.zeros(T))
             return verify(ev, 0, "trivial") or infeasible_or_failed(ev, 0, "trivial")
         out = _active_set_newton(dual, lam0, simplex=False, tol=tol, max_iter=max_iter,
@@ -625,9 +704,10 @@ def project_softboost(
 
 def project_erlpboost(
     U: np.ndarray,
-    cap: float,
+    cap,
     eta: float,
     *,
+    prior: np.ndarray | None = None,
     weights0: np.ndarray | None = None,
     tol: float = 1e-10,
     max_iter: int = 200,
@@ -637,18 +717,21 @@ def project_erlpboost(
 
     Primal::
 
-        min_{d, gamma}  gamma + Delta(d) / eta
+        min_{d, gamma}  gamma + Delta(d) / eta     (Delta relative to p with a prior)
         s.t.   d . u_m <= gamma   (m = 1..T)       dual w_m >= 0, sum_m w_m = 1
-               sum_n d_n = 1,  0 <= d <= cap
+               sum_n d_n = 1,  0 <= d_n <= cap_n
 
     Dual: ``max_{w in simplex} h(w)``, ``h(w) = min_{d in P_cap} d^T U w + Delta(d)/eta
-    = Delta(d)/eta + d^T U w`` at ``d = capped_softmax(-eta U w, cap)``
-    (uncapped: ``-(1/eta) ln((1/N) sum_n exp(-eta (Uw)_n))``).  The gap of a pair is
+    = Delta(d)/eta + d^T U w`` at ``d = capped_softmax(-eta U w, cap, prior)``
+    (uncapped: ``-(1/eta) ln(sum_n p_n exp(-eta (Uw)_n))``).  The gap of a pair is
     ``max_m d.u_m - w^T U^T d``, always >= 0; the problem is always feasible.
 
     Args:
         U: N x T margin matrix, T >= 1.
-        cap: ``1/(nu N)``; ``cap >= 1`` means no cap.
+        cap: ``1/(nu N)``; ``cap >= 1`` means no cap.  Or one cap per example
+            (sample weights: ``p_n / nu``).
+        prior: None (uniform) or the prior p of the relative entropy, one weight
+            >= 0 per example (normalised here); ``d_n = 0`` where ``p_n = 0``.
         eta: regularisation parameter (> 0); for accuracy epsilon ERLPBoost takes eta of
             the order ``(2 / epsilon) ln(N nu)`` (see the paper for the exact choice).
         weights0: warm start (previous w; padded with zeros, renormalised).  Without it
@@ -660,17 +743,29 @@ def project_erlpboost(
         A ProjectionResult with status "optimal" (verified gap) or "failed".
     """
     t0 = time.perf_counter()
-    U, _, cap = _prepare(U, None, cap)
+    U, _, cap, prior, support = _prepare(U, None, cap, prior)
     N, T = U.shape
     if T == 0:
         raise ValueError("ERLPBoost needs at least one column (T >= 1)")
     eta = float(eta)
     if not (eta > 0 and np.isfinite(eta)):
         raise ValueError(f"eta must be a positive number, got {eta!r}")
-    dual = _Dual(U, np.zeros(T), cap, eta)
-    if cap * N <= 1.0 + 1e-12:  # d is fixed at uniform: h(w) is linear, w = best column
+    res = _project_erlpboost(U, cap, prior, eta, t0, weights0, tol, max_iter, gap_tol)
+    res.distribution = _scatter(res.distribution, support)
+    return res
+
+
+def _project_erlpboost(U, cap, prior, eta, t0, weights0, tol, max_iter, gap_tol) -> ProjectionResult:
+    """:func:`project_erlpboost` on validated data (every example of positive prior)."""
+    N, T = U.shape
+    dual = _Dual(U, np.zeros(T), cap, eta, prior)
+    if _fixed(cap, N):  # d is fixed at the caps (uniform): h(w) is linear, w = best column
         w0 = np.zeros(T)
-        w0[int(np.argmax(U.mean(axis=0)))] = 1.0
+        if np.ndim(cap) == 0:
+            w0[int(np.argmax(U.mean(axis=0)))] = 1.0
+        else:
+            c = np.minimum(cap, 1.0)
+            w0[int(np.argmax((c / c.sum()) @ U))] = 1.0
         with _blas_single_thread():
             ev = dual(w0)
         out = _Outcome(ev, 0, True, "trivial (cap = 1/N fixes d)")
@@ -689,7 +784,7 @@ def project_erlpboost(
             spread = float(np.max(np.abs(U))) or 1.0
             eta_k = _CONT_START / spread
             while eta_k < eta:
-                stage = _Dual(U, np.zeros(T), cap, eta_k)
+                stage = _Dual(U, np.zeros(T), cap, eta_k, prior)
                 out_k = _active_set_newton(stage, w0, simplex=True, tol=_CONT_TOL / eta_k,
                                            max_iter=max_iter, relative=False)
                 iterations += out_k.iterations
@@ -705,7 +800,7 @@ def _erlp_result(U, cap, eta, dual, out, gap_tol, t0) -> ProjectionResult:
     d, w = ev.d, ev.x
     edges = U.T @ d
     gamma = float(edges.max())
-    delta = relative_entropy(d)
+    delta = relative_entropy(d, dual.prior)
     objective = gamma + delta / eta
     gap = objective - ev.value
     box = _box_violation(d, cap)
@@ -732,11 +827,13 @@ FALLBACK_SOLVERS = ("CLARABEL", "ECOS", "SCS")
 
 
 def _softboost(master: SoftBoost, U: np.ndarray, state: dict, warm: np.ndarray | None) -> ProjectionResult:
-    return project_softboost(U, state["bound"], master.cap(U.shape[0]), multipliers0=warm)
+    cap, prior = master.simplex(U.shape[0])
+    return project_softboost(U, state["bound"], cap, prior=prior, multipliers0=warm)
 
 
 def _erlpboost(master: ERLPBoost, U: np.ndarray, state: dict, warm: np.ndarray | None) -> ProjectionResult:
-    return project_erlpboost(U, master.cap(U.shape[0]), state["eta"], weights0=warm)
+    cap, prior = master.simplex(U.shape[0])
+    return project_erlpboost(U, cap, state["eta"], prior=prior, weights0=warm)
 
 
 def verified_or_fallback(newton, master: EntropyMaster, U: np.ndarray, state: dict,
