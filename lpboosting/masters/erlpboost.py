@@ -5,7 +5,6 @@ Warmuth, Glocer, Vishwanathan, *Entropy regularized LPBoost*, ALT 2008.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
