@@ -35,6 +35,8 @@ _EXPORTS: dict[str, str] = {
     "LLMClassifier": "lpboosting.leveraging",
     "ModaBoostClassifier": "lpboosting.leveraging",
     "SolveStatus": "lpboosting.status",
+    "load_model": "lpboosting.model_io",
+    "save_model": "lpboosting.model_io",
 }
 
 __all__ = sorted(_EXPORTS)

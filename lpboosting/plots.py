@@ -288,7 +288,8 @@ def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = N
 
     d is the master's last dual distribution (``distribution_``).  The cap is
     drawn as a horizontal line: ``cap`` if given, else 1/(nu N) from the
-    classifier's ``nu`` (or the history's ``params``).  TotalBoost is uncapped
+    classifier's ``nu`` (or the history's ``params``); none for a fit with
+    sample weights, whose caps differ per example.  TotalBoost is uncapped
     (its master's cap is 1, no constraint on a probability vector), so no line
     is drawn unless ``cap`` is passed.  For RMBoost d is a *signed* weighting,
     not a probability vector: |d| is drawn, sorted, without a cap (passing
@@ -318,7 +319,7 @@ def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = N
         nu = getattr(clf, "nu", None) if clf is not None else None
         if nu is None:
             nu = (history.meta.get("params") or {}).get("nu")
-        if nu is not None:
+        if nu is not None and not history.meta.get("weighted"):  # weighted: one cap per example
             cap = 1.0 / (float(nu) * n)
     ax = _axes(ax)
     ax.plot(ranks, np.sort(d)[::-1], drawstyle="steps-post", label="d (sorted)")

@@ -140,12 +140,6 @@ def test_one_class(data):
         LPBoostClassifier().fit(X, np.ones(X.shape[0]))
 
 
-def test_three_classes(data):
-    X, _ = data
-    with pytest.raises(ValueError, match="OneVsRestClassifier"):
-        LPBoostClassifier().fit(X, np.arange(X.shape[0]) % 3)
-
-
 def test_mismatched_lengths(data):
     X, y = data
     with pytest.raises(ValueError, match="inconsistent numbers of samples"):

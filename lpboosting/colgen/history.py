@@ -49,28 +49,44 @@ class RoundRecord:
 _FIELDS = [f.name for f in fields(RoundRecord) if f.name != "extra"]
 
 
-def _encode(value: Any) -> Any:
+def to_json_value(value: Any) -> Any:
+    """A value as strict JSON: numpy scalars and arrays as Python ones, NaN and +-inf as null."""
+    if isinstance(value, dict):
+        return {str(k): to_json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json_value(v) for v in value]
+    if hasattr(value, "tolist") and not isinstance(value, str):
+        return to_json_value(value.tolist())
     if isinstance(value, float) and not math.isfinite(value):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    if hasattr(value, "item") and not isinstance(value, (list, dict, str)):
-        return _encode(value.item())
+        return None
     return value
 
 
-def _decode(value: Any) -> Any:
-    if value in ("nan", "inf", "-inf"):
+#: fields of a record that hold numbers (read back as NaN when missing or written by older versions)
+_NUMBERS = ("primal", "dual", "gap", "edge")
+
+
+def _decode_number(value: Any) -> Any:
+    """Older files wrote non-finite numbers as the strings "nan", "inf", "-inf"."""
+    if isinstance(value, str) and value in ("nan", "inf", "-inf"):
         return float(value)
     return value
 
 
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
 def _same(a: Any, b: Any) -> bool:
-    """Equality of JSON-like values in which NaN equals NaN."""
+    """Equality of JSON-like values in which NaN, and NaN and None (JSON's null), are equal."""
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+    if _missing(a) and _missing(b):
         return True
+    if isinstance(a, float) and isinstance(b, float) and math.isinf(a) and math.isinf(b):
+        return a == b
     return bool(a == b)
 
 
@@ -142,26 +158,31 @@ class History:
             raise ImportError("History.to_pandas needs pandas: `pip install pandas`") from exc
         return pd.DataFrame(self.to_dict())
 
+    def to_json(self) -> dict[str, Any]:
+        """The history as strict JSON data (NaN and +-inf written as null)."""
+        return {"meta": to_json_value(self.meta),
+                "records": [to_json_value(asdict(r)) for r in self.records]}
+
+    @classmethod
+    def from_json(cls, payload: dict[str, Any]) -> "History":
+        """The inverse of :meth:`to_json` (a null number reads back as None)."""
+        records = []
+        for row in payload["records"]:
+            row = dict(row)
+            extra = dict(row.pop("extra", {}))
+            for name in _NUMBERS:
+                if name in row:
+                    row[name] = _decode_number(row[name])
+            records.append(RoundRecord(**row, extra=extra))
+        return cls(records, dict(payload.get("meta", {})))
+
     def save(self, path: str | Path) -> None:
-        """Write the history (records and meta) as JSON."""
-        payload = {
-            "meta": {k: _encode(v) for k, v in self.meta.items()},
-            "records": [
-                {k: (_encode(v) if k != "extra" else {ek: _encode(ev) for ek, ev in v.items()})
-                 for k, v in asdict(r).items()}
-                for r in self.records
-            ],
-        }
-        Path(path).write_text(json.dumps(payload, indent=1))
+        """Write the history (records and meta) as JSON; NaN and +-inf are written as null."""
+        Path(path).write_text(json.dumps(self.to_json(), indent=1, allow_nan=False))
 
     @classmethod
     def load(cls, path: str | Path) -> "History":
-        payload = json.loads(Path(path).read_text())
-        records = []
-        for row in payload["records"]:
-            extra = {k: _decode(v) for k, v in row.pop("extra", {}).items()}
-            records.append(RoundRecord(**{k: _decode(v) for k, v in row.items()}, extra=extra))
-        return cls(records, {k: _decode(v) for k, v in payload.get("meta", {}).items()})
+        return cls.from_json(json.loads(Path(path).read_text()))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, History):
@@ -178,7 +199,8 @@ class History:
     @staticmethod
     def format_record(r: RoundRecord) -> str:
         def num(v: float | None, width: int, spec: str) -> str:
-            return f"{'-':>{width}}" if v is None else f"{v:>{width}{spec}}"
+            # a missing value, None or NaN (JSON reads NaN back as null), is a dash
+            return f"{'-':>{width}}" if _missing(v) else f"{v:>{width}{spec}}"
 
         return (
             f"{r.round:>5} {r.n_columns:>5} {num(r.primal, 12, '.7f')} {num(r.dual, 12, '.7f')} "

@@ -16,6 +16,7 @@ from lpboosting.colgen.stabilization import Smoothing, make_stabilization
 from lpboosting.columns import compact, stack
 from lpboosting.masters.base import Master, MasterSolution
 from lpboosting.oracles.base import Candidate, Oracle
+from lpboosting.provenance import versions
 
 
 @dataclass
@@ -211,7 +212,7 @@ def _start(master, oracle, backend, tol, columns_per_round, stabilization, time_
     history = History(meta={
         "master": master.name, "params": master.params(), "oracle": oracle.name,
         "exact": bool(oracle.exact), "backend": backend.name, "tol": tol,
-        "n_samples": oracle.n_samples,
+        "n_samples": oracle.n_samples, "versions": versions(),
     })
     if master.weighted:
         history.meta["weighted"] = True

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
+import sys
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from scipy.special import expit, softmax
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from lpboosting.backends import Backend, get_backend
-from lpboosting.colgen import Smoothing, column_generation
+from lpboosting.colgen import History, Smoothing, column_generation
 from lpboosting.errors import SolverError
 from lpboosting.masters.base import Master
 from lpboosting.masters.entropy import DELTA_ADVICE, DELTA_MEANING
@@ -28,23 +32,101 @@ DELTA = [Interval(Real, 0, 1, closed="right")]
 DELTA_MESSAGE = Explain(what=DELTA_MEANING, advice=DELTA_ADVICE)
 
 
-def encode_binary(estimator: BaseEstimator, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Classes (sorted) and labels as -1 (classes[0]) / +1 (classes[1])."""
+def encode_classes(estimator: BaseEstimator, y: np.ndarray) -> np.ndarray:
+    """The sorted classes of y (at least two)."""
     check_classification_targets(y)
     classes = np.unique(y)
-    name = type(estimator).__name__
     if classes.size < 2:
         raise ValueError(
-            f"{name} needs two classes in y but only one class is present ({classes[0]!r}); "
-            "check the labels or the train/test split"
+            f"{type(estimator).__name__} needs two classes in y but only one class is present "
+            f"({classes[0]!r}); check the labels or the train/test split"
         )
+    return classes
+
+
+def encode_binary(estimator: BaseEstimator, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Classes (sorted) and labels as -1 (classes[0]) / +1 (classes[1]); exactly two classes."""
+    classes = encode_classes(estimator, y)
     if classes.size > 2:
         raise ValueError(
             f"Only binary classification is supported. The type of the target is multiclass: "
-            f"{name} got {classes.size} classes; wrap it in "
-            "sklearn.multiclass.OneVsRestClassifier for more than two classes"
+            f"{type(estimator).__name__} got {classes.size} classes"
         )
     return classes, np.where(y == classes[1], 1.0, -1.0)
+
+
+class RowMap:
+    """How the rows a master sees map to the rows given to ``fit``.
+
+    Rows of weight 0 are dropped, rows equal in x and y are merged into one
+    of summed weight, and the merged rows are put in lexicographic order of
+    (x, y).  The masters' optimum is the same (an example of weight s is s
+    equal examples), and the master and the oracle then see the same rows in
+    the same order however the data was given: a fit on repeated rows is
+    exactly the fit on the distinct rows weighted by their counts, and a fit
+    does not depend on the order of the rows (not even through round-off or
+    the choice among equally good hypotheses).  ``row[i]`` is row i's merged
+    row (-1 if dropped), ``share[i]`` its part of that row's weight.
+    """
+
+    def __init__(self, row: np.ndarray, share: np.ndarray) -> None:
+        self.row, self.share = row, share
+
+    def spread(self, d: np.ndarray) -> np.ndarray:
+        """A vector over the merged rows (e.g. the distribution) as one over the given rows."""
+        out = np.zeros(self.row.size)
+        kept = self.row >= 0
+        out[kept] = np.asarray(d, dtype=float)[self.row[kept]] * self.share[kept]
+        return out
+
+
+def merge_rows(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, RowMap | None]:
+    """Drop rows of weight 0, merge equal rows and sort them (see :class:`RowMap`).
+
+    Only when there are sample weights or repeated rows: otherwise the data
+    comes back as given, with no map.
+    """
+    n = X.shape[0]
+    keep = np.ones(n, dtype=bool) if sample_weight is None else sample_weight > 0
+    kept = np.flatnonzero(keep)
+    _, codes = np.unique(y[kept], return_inverse=True)
+    rows = np.column_stack([X[kept] + 0.0, codes.astype(float)])  # + 0.0: -0.0 becomes 0.0
+    _, first, merged_of_kept = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    merged_of_kept = merged_of_kept.ravel()
+    w_kept = np.ones(kept.size) if sample_weight is None else sample_weight[kept]
+    weight = np.bincount(merged_of_kept, weights=w_kept, minlength=first.size)
+    row = np.full(n, -1, dtype=np.intp)
+    row[kept] = merged_of_kept
+    share = np.zeros(n)
+    share[kept] = w_kept / weight[merged_of_kept]
+    take = kept[first]
+    if sample_weight is None and first.size == n:
+        return X, y, None, None  # no weights and no repeated row: the rows as given
+    return X[take], y[take], weight, RowMap(row, share)
+
+
+def fingerprint(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None) -> str:
+    """A digest of the training data (how warm_start knows it is given the same data)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for part in (X, y, sample_weight):
+        if part is not None:
+            part = np.ascontiguousarray(part)
+            digest.update(str((part.dtype.str, part.shape)).encode())
+            digest.update(part.tobytes())
+    return digest.hexdigest()
+
+
+def adaboost_proba(decision: np.ndarray, n_classes: int) -> np.ndarray:
+    """scikit-learn AdaBoostClassifier's probabilities from a decision function.
+
+    Two classes: (1 - expit(f), expit(f)); K > 2 (one column per class):
+    softmax(f / (K - 1)).  Monotone in f, not calibrated.
+    """
+    if n_classes == 2:
+        p = expit(decision)
+        return np.column_stack([1.0 - p, p])
+    return softmax(decision / (n_classes - 1), axis=1)
 
 
 def labels_to_signs(classes: np.ndarray, y: Any, n_rows: int) -> np.ndarray:
@@ -72,6 +154,9 @@ class DecisionClassifierMixin:
     def margins(self, X: Any, y: Any) -> np.ndarray:
         """y_n f(x_n) for labelled data (labels from ``classes_``)."""
         check_is_fitted(self)
+        if len(self.classes_) > 2:
+            raise ValueError(f"margins y f(x) are defined for two classes; this model has {len(self.classes_)} "
+                             "(use one_vs_rest_[k].margins(X, y == classes_[k]) for class k against the rest)")
         f = self.decision_function(X)
         return labels_to_signs(self.classes_, y, f.size) * f
 
@@ -79,12 +164,30 @@ class DecisionClassifierMixin:
 class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimator):
     """Base of the classifiers that fit a master by column generation.
 
-    Subclasses define ``_make_master(n_samples)`` and their ``__init__``
-    parameters (which must include ``oracle``, ``oracle_params``,
-    ``backend``, ``tol``, ``max_rounds`` and ``callback``), and add the
+    Subclasses define ``_make_master(n_samples, sample_weight)`` and their
+    ``__init__`` parameters (which must include ``oracle``,
+    ``oracle_params``, ``backend``, ``tol``, ``max_rounds``, ``callback``,
+    ``warm_start``, ``verbose`` and ``random_state``), and add the
     constraints of their own parameters to ``_parameter_constraints``.  An
     oracle name is checked by the oracle registry, a backend name by the
     backend registry.
+
+    Shared behaviour
+    ----------------
+    ``fit(X, y, sample_weight)``: weights are those of the master's
+    empirical distribution (integer weights fit the data with each row
+    repeated; a zero weight drops the row).  With weights or repeated rows,
+    rows equal in x and y are merged into one of summed weight and the rows
+    sorted before the fit (:func:`merge_rows`; the optimum is the same), so
+    a fit on repeated rows is exactly the fit with integer weights, whatever
+    the order of the rows; ``result_`` then refers to those rows
+    (``row_map_`` maps them) and ``distribution_`` is given back over the
+    rows passed to ``fit`` (a merged row's mass split in proportion to weight).  More than two classes are fitted
+    one-vs-rest (one binary model per class, ``one_vs_rest_``, the oracle's
+    label-free work on X shared).  ``warm_start=True`` continues the fitted
+    run up to ``max_rounds`` rounds in all (the same run: 50 rounds and then
+    50 more are the 100 rounds of one fit), on the same data and parameters.
+    ``verbose=1`` prints the ledger (one line per round).
     """
 
     _parameter_constraints: dict[str, Any] = {
@@ -98,68 +201,374 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         "stabilization": [None, StrOptions({"smoothing", "none"}), Smoothing],
         "time_limit": [None, Interval(Real, 0, None, closed="neither")],
         "stall_rounds": [None, Interval(Integral, 1, None, closed="left")],
+        "warm_start": ["boolean"],
+        "verbose": ["verbose"],
+        "random_state": ["random_state"],
     }
     _parameter_messages: dict[str, Explain] = {}
+    #: parameters a warm start may change (the others define the model being continued)
+    _warm_changeable = frozenset({"max_rounds", "tol", "callback", "time_limit", "verbose", "warm_start",
+                                  "stall_rounds"})
 
-    def _make_master(self, n_samples: int) -> Master:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def _make_master(self, n_samples: int, sample_weight: np.ndarray | None = None) -> Master:
+        raise NotImplementedError  # pragma: no cover - abstract
 
     def _oracle_params(self) -> dict[str, Any]:
-        """Keyword arguments of the oracle (subclasses add their own defaults)."""
-        return dict(self.oracle_params or {})
+        """Keyword arguments of the oracle (subclasses add their own defaults); a tree oracle gets
+        ``random_state`` unless it is None (the oracle's own default, seed 0, stays)."""
+        params = dict(self.oracle_params or {})
+        if (self.random_state is not None and isinstance(self.oracle, str)
+                and self.oracle.strip().lower() == "trees"):
+            params.setdefault("random_state", self.random_state)
+        return params
 
     def _store_extra(self, result) -> None:
         """Subclasses set their own fitted attributes from the loop's result."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = True
         return tags
 
-    def fit(self, X: Any, y: Any) -> "ColumnGenerationClassifier":
-        """Fit by column generation; the history of every round is kept in ``history_``."""
+    def __getstate__(self) -> dict:
+        state = super().__getstate__()
+        state.pop("_run", None)  # a live solver session does not pickle; warm_start then re-adds columns
+        return state
+
+    # -- fit ----------------------------------------------------------------------------
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "ColumnGenerationClassifier":
+        """Fit by column generation; the history of every round is kept in ``history_``.
+
+        ``sample_weight`` (one weight >= 0 per row) weights the empirical
+        distribution of the master (see the master's docstring); rows of
+        weight 0 are dropped.  With more than two classes one binary model
+        is fitted per class (one-vs-rest).
+        """
         check_params(self)
         X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_pm = encode_binary(self, y)
-        master = self._make_master(X.shape[0])
-        backend = get_backend(master.default_backend if self.backend is None else self.backend)
-        backend.require()
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+            if not sample_weight.sum() > 0:
+                raise ValueError(f"{type(self).__name__}: sample_weight sums to 0; at least one row "
+                                 "needs a positive weight")
+        data = fingerprint(X, y, sample_weight)
+        X, y, sample_weight, rows = merge_rows(X, y, sample_weight)
+        classes = encode_classes(self, y)
+        if self.warm_start and self._warm_fitted(data):
+            return self._continue(classes)
+        self.classes_ = classes
+        self._data = data
+        self._rows = self.row_map_ = rows
+        self._params_fitted = self._model_params()
+        if classes.size > 2:
+            return self._fit_one_vs_rest(X, y, sample_weight)
+        y_pm = np.where(y == classes[1], 1.0, -1.0)
         oracle = make_oracle(self.oracle, X, y_pm, **self._oracle_params())
+        return self._fit_binary(oracle, sample_weight)
+
+    def _model_params(self) -> dict[str, Any]:
+        return {k: v for k, v in self.get_params(deep=False).items() if k not in self._warm_changeable}
+
+    def _warm_fitted(self, data: str) -> bool:
+        """True when there is a fit to continue; errors when it cannot be continued."""
+        if not hasattr(self, "classes_") or not hasattr(self, "_data"):
+            return False
+        if data != self._data:
+            raise ValueError(
+                f"{type(self).__name__}: warm_start=True continues the fit on the same data, but X, y "
+                "or sample_weight differ from the last fit; set warm_start=False to fit anew"
+            )
+        changed = sorted(k for k, v in self._model_params().items()
+                         if not _same_param(v, self._params_fitted.get(k)))
+        if changed:
+            raise ValueError(
+                f"{type(self).__name__}: warm_start=True continues the same model, but {changed} "
+                f"changed since the last fit; only {sorted(self._warm_changeable)} may change "
+                "(set warm_start=False to fit anew)"
+            )
+        return True
+
+    def _continue(self, classes: np.ndarray) -> "ColumnGenerationClassifier":
+        if classes.size > 2:
+            for model in self.one_vs_rest_:
+                model.set_params(**{k: getattr(self, k) for k in self._warm_changeable})
+                model._continue_binary()
+            return self._store_one_vs_rest()
+        return self._continue_binary()
+
+    def _continue_binary(self) -> "ColumnGenerationClassifier":
+        if self.max_rounds < self.n_rounds_:
+            raise ValueError(
+                f"{type(self).__name__}: max_rounds={self.max_rounds} is below the {self.n_rounds_} "
+                "rounds already fitted; warm_start continues up to max_rounds rounds in all"
+            )
+        run = getattr(self, "_run", None)
+        if self.status_ == "converged" or self.max_rounds == self.n_rounds_:
+            return self
+        if run is not None and run.resumable:
+            return self._fit_binary(run.oracle, None, resume=run)
+        # the live session is gone (e.g. after pickling): go on from the fitted columns
+        return self._fit_binary(self._oracle, self._sample_weight, initial=self.result_)
+
+    def _fit_binary(self, oracle, sample_weight, resume=None, initial=None) -> "ColumnGenerationClassifier":
+        if resume is not None:
+            master = resume.master
+            backend = resume.backend
+        else:
+            master = self._make_master(oracle.n_samples, sample_weight)
+            backend = get_backend(master.default_backend if self.backend is None else self.backend)
+            backend.require()
+        self._oracle, self._sample_weight = oracle, sample_weight
         result = column_generation(
             master, oracle, backend=backend, tol=self.tol, max_rounds=self.max_rounds,
-            callback=self.callback, columns_per_round=self.columns_per_round,
+            callback=self._round_callback(), columns_per_round=self.columns_per_round,
             stabilization=self.stabilization, time_limit=self.time_limit, stall_rounds=self.stall_rounds,
+            initial_columns=initial, resume=resume,
         )
         if result.solution is None:
             if result.status == "interrupted":
                 raise KeyboardInterrupt(result.message)
             raise SolverError(f"{type(self).__name__}: {result.message}; no model was fitted")
         if result.status in ("solver_error", "interrupted"):
-            warnings.warn(f"{type(self).__name__}: {result.message}", RuntimeWarning, stacklevel=2)
+            warnings.warn(f"{type(self).__name__}: {result.message}", RuntimeWarning,
+                          stacklevel=_caller_level())
         elif result.status in ("max_rounds", "stalled", "time_limit"):
             # the loop's message says what happened, what was tried and what to change
-            warnings.warn(f"{type(self).__name__}: {result.message}", ConvergenceWarning, stacklevel=2)
+            warnings.warn(f"{type(self).__name__}: {result.message}", ConvergenceWarning,
+                          stacklevel=_caller_level())
+        self._run = result.state
+        self._weight_path = result.weight_path
         self.result_ = result
         self.history_ = result.history
         self.hypotheses_ = result.hypotheses
         self.weights_ = np.asarray(result.weights, dtype=float)
-        self.distribution_ = np.asarray(result.distribution, dtype=float)
+        rows = getattr(self, "_rows", None)
+        d = np.asarray(result.distribution, dtype=float)
+        self.distribution_ = d if rows is None else rows.spread(d)
         self.objective_ = float(result.objective)
         self.n_rounds_ = int(result.n_rounds)
         self.status_ = result.status
+        seed = self.random_state
+        if seed is None:  # the seed the oracle used: the trees oracle's own default
+            seed = getattr(self._oracle, "tree_params", {}).get("random_state")
+        if seed is not None:
+            self.history_.meta["random_state"] = seed if isinstance(seed, int) else repr(seed)
         self._store_extra(result)
         return self
 
+    def _round_callback(self):
+        """The user's callback, preceded by the ledger printer when ``verbose``."""
+        user = self.callback
+        if not self.verbose:
+            return user
+        prefix = getattr(self, "_verbose_prefix", "")
+        printed = [False]
+
+        def callback(record):
+            if not printed[0]:
+                print(prefix + History.LEDGER_HEADER, flush=True)
+                printed[0] = True
+            print(prefix + History.format_record(record), flush=True)
+            return user(record) if user is not None else False
+
+        return callback
+
+    # -- one-vs-rest ---------------------------------------------------------------------
+    def _fit_one_vs_rest(self, X: np.ndarray, y: np.ndarray, sample_weight) -> "ColumnGenerationClassifier":
+        """One binary model per class (class k against the rest), sharing the oracle's work on X."""
+        models, base = [], None
+        for k, label in enumerate(self.classes_):
+            y_pm = np.where(y == label, 1.0, -1.0)
+            if base is None:
+                base = make_oracle(self.oracle, X, y_pm, **self._oracle_params())
+                oracle = base
+            else:
+                oracle = base.relabel(y_pm)
+            model = clone(self).set_params(warm_start=False)
+            model._verbose_prefix = f"[{_plain(label)!r} vs rest] "
+            model.classes_ = np.array([f"not {label}", label], dtype=object)
+            model.n_features_in_ = self.n_features_in_
+            if hasattr(self, "feature_names_in_"):
+                model.feature_names_in_ = self.feature_names_in_
+            model._data, model._params_fitted, model._rows = self._data, self._params_fitted, self._rows
+            models.append(model._fit_binary(oracle, sample_weight))
+        self.one_vs_rest_ = models
+        return self._store_one_vs_rest()
+
+    def _store_one_vs_rest(self) -> "ColumnGenerationClassifier":
+        models = self.one_vs_rest_
+        self.history_ = [m.history_ for m in models]
+        self.objective_ = np.array([m.objective_ for m in models])
+        self.n_rounds_ = int(sum(m.n_rounds_ for m in models))
+        statuses = [m.status_ for m in models]
+        self.status_ = "converged" if all(s == "converged" for s in statuses) else next(
+            s for s in statuses if s != "converged")
+        for name in ("result_", "hypotheses_", "weights_", "distribution_"):
+            self.__dict__.pop(name, None)
+        return self
+
+    @property
+    def _multiclass(self) -> bool:
+        return hasattr(self, "one_vs_rest_") and len(self.classes_) > 2
+
+    # -- prediction ----------------------------------------------------------------------
     def _predict_hypotheses(self, X: np.ndarray) -> np.ndarray:
         """Outputs of the chosen hypotheses, shape (n_samples, T)."""
         return np.column_stack([h.predict(X) for h in self.hypotheses_])
 
+    def _decision(self, X: np.ndarray, weights: np.ndarray, outputs: dict[int, np.ndarray]) -> np.ndarray:
+        """sum_m w_m h_m(X) over the nonzero weights, in the order of the hypotheses; ``outputs``
+        caches h_m(X) by m."""
+        f = np.zeros(X.shape[0])
+        for m in np.flatnonzero(weights):
+            if m not in outputs:
+                outputs[m] = np.asarray(self.hypotheses_[m].predict(X), dtype=float)
+            f += weights[m] * outputs[m]
+        return f
+
     def decision_function(self, X: Any) -> np.ndarray:
-        """f(x) = sum_m w_m h_m(x) in [-1, 1]; positive means ``classes_[1]``."""
+        """f(x) = sum_m w_m h_m(x) in [-1, 1]; positive means ``classes_[1]``.
+
+        With more than two classes, one column per class (that class's
+        one-vs-rest model).
+        """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        f = np.zeros(X.shape[0])
-        for w, h in zip(self.weights_, self.hypotheses_):
-            if w != 0.0:  # weights are signed for RMBoost
-                f += w * np.asarray(h.predict(X), dtype=float)
-        return f
+        if self._multiclass:
+            return np.column_stack([m._decision(X, m.weights_, {}) for m in self.one_vs_rest_])
+        return self._decision(X, self.weights_, {})
+
+    def predict(self, X: Any) -> np.ndarray:
+        """The class of largest decision (two classes: ``classes_[1]`` where f > 0)."""
+        return self._label(self.decision_function(X))
+
+    def _label(self, decision: np.ndarray) -> np.ndarray:
+        if decision.ndim == 2:
+            return self.classes_[np.argmax(decision, axis=1)]
+        return self.classes_[(decision > 0).astype(int)]
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Class probabilities in scikit-learn AdaBoostClassifier's form (columns as ``classes_``).
+
+        Two classes: P(classes_[1] | x) = expit(f(x)); K classes:
+        softmax(f(x) / (K - 1)) over the one-vs-rest decisions.  They rank
+        the examples as the decision function does but are not calibrated
+        (f is a convex combination of hypotheses in [-1, 1], so the
+        probabilities stay within expit(+-1)); wrap the classifier in
+        ``sklearn.calibration.CalibratedClassifierCV`` for calibrated ones.
+        """
+        return adaboost_proba(self.decision_function(X), len(self.classes_))
+
+    def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
+        """The decision function of the model after each round (the last equals ``decision_function``).
+
+        With more than two classes, each class's model is held at its last
+        round once it has stopped.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self._multiclass:
+            stages = [list(m._staged(X)) for m in self.one_vs_rest_]
+            for r in range(max(len(s) for s in stages)):
+                yield np.column_stack([s[min(r, len(s) - 1)] for s in stages])
+            return
+        yield from self._staged(X)
+
+    def _staged(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        outputs: dict[int, np.ndarray] = {}
+        path = self._weight_path
+        for r, (index, values) in enumerate(path, start=1):
+            if r == len(path):
+                w = self.weights_  # the last step is the fitted model itself
+            else:
+                w = np.zeros(len(self.hypotheses_))
+                w[index] = values
+            yield self._decision(X, w, outputs)
+
+    def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
+        """The predictions of the model after each round (the last equals ``predict``)."""
+        for decision in self.staged_decision_function(X):
+            yield self._label(decision)
+
+    def staged_predict_proba(self, X: Any) -> Iterator[np.ndarray]:
+        """:meth:`predict_proba` of the model after each round."""
+        for decision in self.staged_decision_function(X):
+            yield adaboost_proba(decision, len(self.classes_))
+
+    # -- the fitted ensemble --------------------------------------------------------------
+    @property
+    def estimators_(self) -> list[Any]:
+        """The hypotheses of nonzero weight, in the order they were found (the compacted ensemble)."""
+        check_is_fitted(self)
+        if self._multiclass:
+            return [h for m in self.one_vs_rest_ for h in m.estimators_]
+        return [self.hypotheses_[m] for m in np.flatnonzero(self.weights_)]
+
+    @property
+    def estimator_weights_(self) -> np.ndarray:
+        """The nonzero weights, one per entry of ``estimators_``."""
+        check_is_fitted(self)
+        if self._multiclass:
+            return np.concatenate([m.estimator_weights_ for m in self.one_vs_rest_])
+        return self.weights_[self.weights_ != 0]
+
+    @property
+    def n_estimators_(self) -> int:
+        """The number of hypotheses of nonzero weight (those the model uses)."""
+        return len(self.estimator_weights_)
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Weight mass per feature: sum_m |w_m| times hypothesis m's importances, normalised to 1.
+
+        A stump gives its feature importance 1, a tree its impurity-based
+        importances.  Raises AttributeError when a hypothesis does not say
+        which features it uses (e.g. a callable oracle's).
+        """
+        check_is_fitted(self)
+        if self._multiclass:
+            return np.mean([m.feature_importances_ for m in self.one_vs_rest_], axis=0)
+        total = np.zeros(self.n_features_in_)
+        for w, h in zip(self.estimator_weights_, self.estimators_):
+            if not hasattr(h, "importances"):
+                raise AttributeError(
+                    f"feature_importances_ needs hypotheses that say which features they use "
+                    f"(an importances(n_features) method); {type(h).__name__} does not"
+                )
+            total += abs(w) * np.asarray(h.importances(self.n_features_in_), dtype=float)
+        mass = total.sum()
+        return total / mass if mass > 0 else total
+
+    def describe(self) -> str:
+        """The ensemble as text: one line per hypothesis of nonzero weight, with feature names."""
+        check_is_fitted(self)
+        if self._multiclass:
+            return "\n".join(f"class {_plain(label)!r} vs rest:\n{m.describe()}"
+                             for label, m in zip(self.classes_, self.one_vs_rest_))
+        names = getattr(self, "feature_names_in_", None)
+        lines = []
+        for w, h in zip(self.estimator_weights_, self.estimators_):
+            text = h.describe(names) if hasattr(h, "describe") else repr(h)
+            lines.append(f"{w:10.6f}  {text}")
+        return "\n".join(lines)
+
+
+def _plain(label: Any) -> Any:
+    """A numpy scalar label as the Python value it holds (for messages)."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def _caller_level() -> int:
+    """The stacklevel of a warning that points at the first frame outside this package."""
+    frame, level = sys._getframe(1), 1
+    package = __name__.split(".")[0]
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == package:
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _same_param(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b) if not isinstance(a, np.ndarray) else bool(np.array_equal(a, b))
+    except Exception:  # objects without a usable ==: the same object only
+        return a is b

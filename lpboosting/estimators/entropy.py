@@ -32,13 +32,31 @@ _SHARED_DOC = """
         dual smoothing ("smoothing" or a ``Smoothing``), a time limit in
         seconds, the rounds without progress after which the fit stops as
         "stalled".  A fit that ends early keeps its model and warns.
+    warm_start : bool, default False
+        A second ``fit`` on the same data continues the fitted run (its live
+        solver model, oracle and stabilisation centre) up to ``max_rounds``
+        rounds in all: 50 rounds and then 50 more are the 100 of one fit.
+        Only ``max_rounds``, ``tol``, ``time_limit``, ``stall_rounds``,
+        ``callback`` and ``verbose`` may change in between.
+    verbose : int, default 0
+        1 prints the ledger, one line per round (round, columns, primal,
+        dual, gap, edge, times, iterations, status).
+    random_state : int, RandomState or None, default None
+        Seed of the trees oracle (None keeps its own fixed seed 0, so that
+        fits repeat); unused by the other oracles.
 
     Attributes
     ----------
     classes_, history_ (per round: relative entropy, gamma_hat, gamma_star,
     soft_margin, solver), objective_ (soft margin of the final weights),
     weights_ (LPBoost primal over the chosen columns), distribution_,
-    hypotheses_, n_rounds_, status_, result_.
+    hypotheses_, n_rounds_, status_, result_,
+    estimators_, estimator_weights_, n_estimators_ (the hypotheses of
+    nonzero weight), feature_importances_, one_vs_rest_ (more than two
+    classes), row_map_ (None unless weights or repeated rows merged rows).
+    Methods beyond scikit-learn's: ``staged_decision_function``,
+    ``staged_predict``, ``staged_predict_proba``, ``describe``, ``margins``;
+    ``fit`` takes ``sample_weight``.
 """
 
 
@@ -55,7 +73,8 @@ class _CappedEntropyClassifier(ColumnGenerationClassifier):
                  tol: float = 1e-6, max_rounds: int = 1000,
                  callback: Callable[..., Any] | None = None, columns_per_round: int = 1,
                  stabilization: Any = None, time_limit: float | None = None,
-                 stall_rounds: int | None = None) -> None:
+                 stall_rounds: int | None = None, warm_start: bool = False, verbose: int = 0,
+                 random_state: Any = None) -> None:
         self.nu = nu
         self.delta = delta
         self.oracle = oracle
@@ -68,6 +87,9 @@ class _CappedEntropyClassifier(ColumnGenerationClassifier):
         self.stabilization = stabilization
         self.time_limit = time_limit
         self.stall_rounds = stall_rounds
+        self.warm_start = warm_start
+        self.verbose = verbose
+        self.random_state = random_state
 
 
 class SoftBoostClassifier(_CappedEntropyClassifier):
@@ -81,8 +103,8 @@ class SoftBoostClassifier(_CappedEntropyClassifier):
         Accuracy: the final soft margin is within delta of the optimum.
     """ + _SHARED_DOC
 
-    def _make_master(self, n_samples: int) -> SoftBoost:
-        return SoftBoost(self.nu, self.delta)
+    def _make_master(self, n_samples: int, sample_weight=None) -> SoftBoost:
+        return SoftBoost(self.nu, self.delta, sample_weight=sample_weight)
 
 
 class TotalBoostClassifier(ColumnGenerationClassifier):
@@ -103,7 +125,8 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
                  tol: float = 1e-6, max_rounds: int = 1000,
                  callback: Callable[..., Any] | None = None, columns_per_round: int = 1,
                  stabilization: Any = None, time_limit: float | None = None,
-                 stall_rounds: int | None = None) -> None:
+                 stall_rounds: int | None = None, warm_start: bool = False, verbose: int = 0,
+                 random_state: Any = None) -> None:
         self.delta = delta
         self.oracle = oracle
         self.oracle_params = oracle_params
@@ -115,9 +138,12 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
         self.stabilization = stabilization
         self.time_limit = time_limit
         self.stall_rounds = stall_rounds
+        self.warm_start = warm_start
+        self.verbose = verbose
+        self.random_state = random_state
 
-    def _make_master(self, n_samples: int) -> TotalBoost:
-        return TotalBoost(self.delta)
+    def _make_master(self, n_samples: int, sample_weight=None) -> TotalBoost:
+        return TotalBoost(self.delta, sample_weight=sample_weight)
 
 
 class ERLPBoostClassifier(_CappedEntropyClassifier):
@@ -129,5 +155,5 @@ class ERLPBoostClassifier(_CappedEntropyClassifier):
     delta : float in (0, 1], default 0.01
     """ + _SHARED_DOC
 
-    def _make_master(self, n_samples: int) -> ERLPBoost:
-        return ERLPBoost(self.nu, self.delta)
+    def _make_master(self, n_samples: int, sample_weight=None) -> ERLPBoost:
+        return ERLPBoost(self.nu, self.delta, sample_weight=sample_weight)

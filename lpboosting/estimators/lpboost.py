@@ -63,11 +63,29 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         ring, banana and magic (a slack row costs the dual simplex little)
         and cost banana 7% more rounds; a pool bounds the master's size on
         long runs.
+    warm_start : bool, default False
+        A second ``fit`` on the same data continues the fitted run (its live
+        solver model, oracle and stabilisation centre) up to ``max_rounds``
+        rounds in all: 50 rounds and then 50 more are the 100 of one fit.
+        Only ``max_rounds``, ``tol``, ``time_limit``, ``stall_rounds``,
+        ``callback`` and ``verbose`` may change in between.
+    verbose : int, default 0
+        1 prints the ledger, one line per round (round, columns, primal,
+        dual, gap, edge, times, iterations, status).
+    random_state : int, RandomState or None, default None
+        Seed of the trees oracle (None keeps its own fixed seed 0, so that
+        fits repeat); unused by the other oracles.
 
     Attributes
     ----------
-    classes_, history_, objective_ (soft margin rho - 1/(nu N) sum psi),
-    weights_, distribution_, hypotheses_, n_rounds_, status_, result_.
+    classes_, history_, objective_ (soft margin rho - sum_n c_n psi_n),
+    weights_, distribution_, hypotheses_, n_rounds_, status_, result_,
+    estimators_, estimator_weights_, n_estimators_ (the hypotheses of
+    nonzero weight), feature_importances_, one_vs_rest_ (more than two
+    classes), row_map_ (None unless weights or repeated rows merged rows).
+    Methods beyond scikit-learn's: ``staged_decision_function``,
+    ``staged_predict``, ``staged_predict_proba``, ``describe``, ``margins``;
+    ``fit`` takes ``sample_weight``.
     """
 
     _parameter_constraints: dict[str, Any] = {**ColumnGenerationClassifier._parameter_constraints, "nu": NU,
@@ -88,6 +106,9 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         time_limit: float | None = None,
         stall_rounds: int | None = None,
         pool: "ColumnPool | dict | None" = None,
+        warm_start: bool = False,
+        verbose: int = 0,
+        random_state: Any = None,
     ) -> None:
         self.nu = nu
         self.oracle = oracle
@@ -101,6 +122,9 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         self.time_limit = time_limit
         self.stall_rounds = stall_rounds
         self.pool = pool
+        self.warm_start = warm_start
+        self.verbose = verbose
+        self.random_state = random_state
 
-    def _make_master(self, n_samples: int) -> LPBoost:
-        return LPBoost(self.nu, pool=self.pool)
+    def _make_master(self, n_samples: int, sample_weight=None) -> LPBoost:
+        return LPBoost(self.nu, pool=self.pool, sample_weight=sample_weight)

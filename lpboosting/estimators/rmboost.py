@@ -83,13 +83,29 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         dual smoothing ("smoothing" or a ``Smoothing``), a time limit in
         seconds, the rounds without progress after which the fit stops as
         "stalled".  A fit that ends early keeps its model and warns.
+    warm_start : bool, default False
+        A second ``fit`` on the same data continues the fitted run (its live
+        solver model, oracle and stabilisation centre) up to ``max_rounds``
+        rounds in all: 50 rounds and then 50 more are the 100 of one fit.
+        Only ``max_rounds``, ``tol``, ``time_limit``, ``stall_rounds``,
+        ``callback`` and ``verbose`` may change in between.
+    verbose : int, default 0
+        1 prints the ledger, one line per round.
+    random_state : int, RandomState or None, default None
+        Seed of the trees oracle (None keeps its own fixed seed 0, so that
+        fits repeat).
 
     Attributes
     ----------
     classes_, minimax_risk_ (= objective_, R of the last master), weights_
     (mu, signed, one entry per base rule added; 0 for removed ones),
     hypotheses_, distribution_ (signed weighting d), lam_ (the lam used),
-    history_, n_rounds_, status_, result_.
+    history_, n_rounds_, status_, result_, estimators_, estimator_weights_,
+    n_estimators_ (the rules of nonzero weight), feature_importances_
+    (|mu| mass per feature), one_vs_rest_ (more than two classes).
+    ``fit`` takes ``sample_weight`` (tau = U^T p, d = p - (alpha - beta), a
+    row of weight 0 dropped; with ``lam=None``, lam = 1/sqrt(sum of the
+    weights)).
 
     Notes
     -----
@@ -138,6 +154,9 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         stabilization: Any = None,
         time_limit: float | None = None,
         stall_rounds: int | None = None,
+        warm_start: bool = False,
+        verbose: int = 0,
+        random_state: Any = None,
     ) -> None:
         self.lam = lam
         self.oracle = oracle
@@ -152,12 +171,15 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         self.stabilization = stabilization
         self.time_limit = time_limit
         self.stall_rounds = stall_rounds
+        self.warm_start = warm_start
+        self.verbose = verbose
+        self.random_state = random_state
 
-    def _make_master(self, n_samples: int) -> RMBoost:
-        return RMBoost(self.lam, prune=self.prune)
+    def _make_master(self, n_samples: int, sample_weight=None) -> RMBoost:
+        return RMBoost(self.lam, prune=self.prune, sample_weight=sample_weight)
 
     def _oracle_params(self) -> dict[str, Any]:
-        params = dict(self.oracle_params or {})
+        params = super()._oracle_params()
         if isinstance(self.oracle, str) and self.oracle.strip().lower() == "trees":
             params = {"max_depth": None, "max_leaf_nodes": self.max_leaf_nodes, **params}
         return params
@@ -170,8 +192,24 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         """The randomised minimax rule (eq. 7-8): P(y|x) = clip(y h(x)^T mu + 1/2, 0, 1).
 
         Column k is the probability of ``classes_[k]`` (y = -1 for
-        ``classes_[0]``, +1 for ``classes_[1]``); the rows sum to one.
+        ``classes_[0]``, +1 for ``classes_[1]``); the rows sum to one.  With
+        more than two classes each one-vs-rest model's probability of its
+        class, normalised over the classes (uniform where all are 0).
         """
         f = self.decision_function(X)
         positive = np.clip(f + 0.5, 0.0, 1.0)
-        return np.column_stack([1.0 - positive, positive])
+        if f.ndim == 1:
+            return np.column_stack([1.0 - positive, positive])
+        total = positive.sum(axis=1, keepdims=True)
+        uniform = np.full_like(positive, 1.0 / positive.shape[1])
+        return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
+
+    def staged_predict_proba(self, X: Any):
+        """:meth:`predict_proba` of the model after each round."""
+        for f in self.staged_decision_function(X):
+            positive = np.clip(f + 0.5, 0.0, 1.0)
+            if f.ndim == 1:
+                yield np.column_stack([1.0 - positive, positive])
+            else:
+                total = positive.sum(axis=1, keepdims=True)
+                yield np.where(total > 0, positive / np.where(total > 0, total, 1.0), 1.0 / positive.shape[1])

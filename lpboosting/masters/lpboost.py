@@ -110,6 +110,8 @@ class LPBoost(Master):
 
     def caps(self, n_samples: int) -> np.ndarray:
         """Per-example caps c_n = p_n / nu (all 1/(nu N) without sample weights)."""
+        if self.sample_weight is None:
+            return np.full(n_samples, self.cap(n_samples))  # the same floats as 1/(nu N)
         return self.prior(n_samples) / self.nu
 
     def params(self):

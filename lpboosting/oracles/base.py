@@ -10,6 +10,7 @@ oracle's class: only then is the column-generation gap a valid bound.
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +53,23 @@ class Oracle(ABC):
         callable) return the one best they find.
         """
         return [self.price(distribution)]
+
+    def relabel(self, y: Any) -> "Oracle":
+        """The same oracle over the same X with other labels y (+-1).
+
+        What does not depend on the labels (sorted features, bins) is shared,
+        not recomputed: this is how one-vs-rest fits K binary models over one
+        data set.
+        """
+        if not hasattr(self, "y"):
+            raise TypeError(f"the {self.name} oracle has no labels to change; build one per label set")
+        new = copy.copy(self)
+        new.y = check_labels_pm(y, self.n_samples)
+        new._labels_changed()
+        return new
+
+    def _labels_changed(self) -> None:
+        """Refresh what depends on ``self.y`` after :meth:`relabel` (subclasses)."""
 
     def _check_distribution(self, d: np.ndarray) -> np.ndarray:
         d = np.asarray(d, dtype=float)

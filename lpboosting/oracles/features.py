@@ -7,6 +7,7 @@ The finite hypothesis class of the SoftBoost paper's synthetic experiment
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +30,18 @@ class ScaledFeature:
             return np.zeros_like(x)
         return self.sign * np.clip(2.0 * (x - self.low) / (self.high - self.low) - 1.0, -1.0, 1.0)
 
+    def describe(self, feature_names: Sequence[str] | None = None) -> str:
+        """The rule in words, e.g. ``+scaled(radius, 6.98..28.1)``."""
+        name = f"x[{self.feature}]" if feature_names is None else str(feature_names[self.feature])
+        return f"{'+' if self.sign > 0 else '-'}scaled({name}, {self.low!r}..{self.high!r})"
+
+    def importances(self, n_features: int) -> np.ndarray:
+        """1 for the feature (0 everywhere for a constant one)."""
+        out = np.zeros(n_features)
+        if self.high > self.low:
+            out[self.feature] = 1.0
+        return out
+
 
 class Features(Oracle):
     """Every feature scaled to [-1, 1] and its negation: 2F hypotheses, exact."""
@@ -49,6 +62,9 @@ class Features(Oracle):
         H[:, span <= 0] = 0.0
         self.H = H
         self._YH = self.y[:, None] * H  # margin columns of the positive-sign hypotheses
+
+    def _labels_changed(self) -> None:
+        self._YH = self.y[:, None] * self.H
 
     def price(self, distribution):
         d = self._check_distribution(distribution)

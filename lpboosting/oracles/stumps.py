@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,38 @@ class Stump:
     def predict(self, X: np.ndarray) -> np.ndarray:
         X = np.asarray(X, dtype=float)
         return self.sign * np.where(X[:, self.feature] > self.threshold, 1.0, -1.0)
+
+    def describe(self, feature_names: Sequence[str] | None = None) -> str:
+        """The rule in words, e.g. ``+1 if radius > 15.5 else -1`` (names from a DataFrame's columns)."""
+        if np.isinf(self.threshold):
+            value = self.sign if self.threshold < 0 else -self.sign
+            return f"{value:+.0f} (constant)"
+        name = f"x[{self.feature}]" if feature_names is None else str(feature_names[self.feature])
+        return f"{self.sign:+.0f} if {name} > {self.threshold!r} else {-self.sign:+.0f}"
+
+    def importances(self, n_features: int) -> np.ndarray:
+        """1 for the feature the stump splits (0 everywhere for a constant)."""
+        out = np.zeros(n_features)
+        if not np.isinf(self.threshold):
+            out[self.feature] = 1.0
+        return out
+
+
+def clean_threshold(lo: float, hi: float) -> float:
+    """The midpoint of two consecutive values lo < hi, without float noise.
+
+    (0.1 + 0.2) / 2 is 0.15000000000000002 in floating point; this returns
+    the shortest decimal within a millionth of the gap from the midpoint
+    (0.15), so that a stump prints and saves as the number it means and
+    still splits the training data where the midpoint does.  Falls back to
+    the midpoint, or to ``lo`` when the two are adjacent floats.
+    """
+    mid = lo + (hi - lo) / 2.0
+    for digits in range(1, 18):
+        value = float(f"{mid:.{digits}g}")
+        if lo < value < hi and abs(value - mid) <= 1e-6 * (hi - lo):
+            return value
+    return float(mid if lo <= mid < hi else lo)
 
 
 class Stumps(Oracle):
@@ -58,6 +91,9 @@ class Stumps(Oracle):
         state = self.__dict__.copy()
         state["_buffer"] = None  # scratch space, rebuilt by the next call
         return state
+
+    def _labels_changed(self) -> None:
+        self._buffer = None  # the presorted features are shared, the scratch space is not
 
     def _split_edges(self, d: np.ndarray) -> np.ndarray:
         """Edge of the sign +1 stump at every split k = 0..N of every feature, (N+1, F).
@@ -163,6 +199,4 @@ class Stumps(Oracle):
             return -np.inf
         if k == self.n_samples:
             return np.inf
-        lo, hi = xs[k - 1], xs[k]
-        mid = lo + (hi - lo) / 2.0
-        return float(mid if lo <= mid < hi else lo)
+        return clean_threshold(float(xs[k - 1]), float(xs[k]))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numbers
 from math import ceil
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,71 @@ class TreeHypothesis:
 
     def __repr__(self) -> str:
         return f"TreeHypothesis(depth={self.tree.get_depth()}, leaves={self.tree.get_n_leaves()})"
+
+    def describe(self, feature_names: Sequence[str] | None = None) -> str:
+        """The tree's size and the features it splits on."""
+        return describe_tree(self.tree.get_depth(), self.tree.get_n_leaves(),
+                             self.tree.tree_.feature, feature_names)
+
+    def importances(self, n_features: int) -> np.ndarray:
+        """The tree's impurity-based feature importances (they sum to 1; 0 for a single leaf)."""
+        return np.asarray(self.tree.feature_importances_, dtype=float)
+
+
+def describe_tree(depth: int, leaves: int, features: np.ndarray, feature_names: Sequence[str] | None) -> str:
+    used = sorted({int(f) for f in features if f >= 0})
+    names = [f"x[{j}]" if feature_names is None else str(feature_names[j]) for j in used]
+    return f"tree (depth {depth}, {leaves} leaves) on {', '.join(names) if names else 'no feature'}"
+
+
+class TreeRule:
+    """A fitted tree as plain arrays (how a tree is read back from a JSON model).
+
+    Node i splits on ``feature[i]`` at ``threshold[i]`` (x <= threshold goes
+    to ``left[i]``, else ``right[i]``; a leaf has feature -1) and a leaf
+    predicts ``leaf_value[i]`` (-1 or +1).  As scikit-learn's trees, it
+    compares the features rounded to float32, so its predictions are those of
+    the tree it was written from.
+    """
+
+    def __init__(self, left, right, feature, threshold, leaf_value, depth: int,
+                 importances: Sequence[float]) -> None:
+        self.left = np.asarray(left, dtype=np.intp)
+        self.right = np.asarray(right, dtype=np.intp)
+        self.feature = np.asarray(feature, dtype=np.intp)
+        self.threshold = np.asarray(threshold, dtype=float)
+        self.leaf_value = np.asarray(leaf_value, dtype=float)
+        self.depth = int(depth)
+        self._importances = np.asarray(importances, dtype=float)
+
+    @classmethod
+    def of(cls, tree: Any) -> "TreeRule":
+        """The arrays of a fitted scikit-learn DecisionTreeClassifier (classes -1/+1)."""
+        t = tree.tree_
+        leaf_value = np.asarray(tree.classes_, dtype=float)[np.argmax(t.value[:, 0, :], axis=1)]
+        return cls(t.children_left, t.children_right, t.feature, t.threshold, leaf_value,
+                   tree.get_depth(), tree.feature_importances_)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float32).astype(float)
+        node = np.zeros(X.shape[0], dtype=np.intp)
+        while True:
+            inner = self.feature[node] >= 0
+            if not inner.any():
+                return self.leaf_value[node]
+            rows = np.flatnonzero(inner)
+            at = node[rows]
+            go_left = X[rows, self.feature[at]] <= self.threshold[at]
+            node[rows] = np.where(go_left, self.left[at], self.right[at])
+
+    def describe(self, feature_names: Sequence[str] | None = None) -> str:
+        return describe_tree(self.depth, int(np.sum(self.feature < 0)), self.feature, feature_names)
+
+    def importances(self, n_features: int) -> np.ndarray:
+        return self._importances.copy()
+
+    def __repr__(self) -> str:
+        return f"TreeRule(depth={self.depth}, leaves={int(np.sum(self.feature < 0))})"
 
 
 class _SeedReplay:
@@ -101,6 +167,11 @@ class Trees(Oracle):
         self._X32 = np.ascontiguousarray(X, dtype=np.float32)
         self.tree_params = dict(max_depth=max_depth, max_leaf_nodes=max_leaf_nodes,
                                 random_state=random_state, **tree_params)
+
+    def _labels_changed(self) -> None:
+        # the fast path's reused state belongs to one label set: the copy starts afresh
+        self.__dict__.pop("_fast", None)
+        self.__dict__.pop("_validated", None)
 
     def price(self, distribution):
         d = self._check_distribution(distribution)
