@@ -61,6 +61,11 @@ learning assumption (19) ``|edge| >= gamma_wl``, with the normalised edge::
     ``J(X_t) edge^2 = (sum_{i in S_t} w_i y*_i)^2 / |S_t|``, the guaranteed
     decrease of Theorem B (eq. 74).
 
+Sample weights s_i (``fit(X, y, sample_weight)``) count example i s_i
+times: every sum over S above becomes a weighted sum (Phi a weighted mean,
+|S_t| the weight of S_t), and for "nn" the K nearest neighbours are the
+nearest rows of total weight K.  Integer weights are repeated rows.
+
 Predictions: ``decision_function`` = H(x); ``predict`` = sign(H) (the paper's
 classifier; ``H = 0`` goes to ``classes_[0]``); ``predict_proba`` = the
 posterior ``eta~(H(x))`` of ``classes_[1]``.  For a symmetric loss sign(H) > 0
@@ -70,9 +75,10 @@ iff the posterior exceeds 1/2; for the asymmetric loss the threshold is
 
 from __future__ import annotations
 
+import copy
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -82,7 +88,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
-from lpboosting.estimators.base import encode_binary, labels_to_signs
+from lpboosting.estimators.base import labels_to_signs
+from lpboosting.leveraging._common import (
+    VERBOSE,
+    CtrlC,
+    check_warm_start,
+    print_round,
+    training_data,
+    warm_start_key,
+    warn_interrupted,
+)
 from lpboosting.losses import ProperLoss, get_proper_loss
 from lpboosting.params import (
     Explain,
@@ -102,6 +117,16 @@ FITTED_WEIGHT = 1e-8
 #: a candidate is skipped when all the weights of its support are at most this
 _SATURATED = 1e-6
 MODELS = ("linear", "tree", "nn")
+#: what ``n_columns`` of a round counts, by model class (the verbose line's last value)
+_SIZE = {"linear": "features", "tree": "leaves", "nn": "examples"}
+#: candidates (normalised edges, or J and the nn score relative to the best) within this of the
+#: best are tied: rounding (the same sum taken in another order) must not pick among them
+_TIE = 1e-11
+
+
+def _first_near(values: np.ndarray, tol: float) -> int:
+    """The first index whose value is within ``tol`` of the largest (values without NaN)."""
+    return int(np.flatnonzero(values >= np.max(values) - tol)[0])
 
 
 # ---------------------------------------------------------------------------
@@ -115,42 +140,49 @@ def solve_alpha(
     H: np.ndarray,
     h: np.ndarray,
     xtol: float = 1e-12,
+    sample_weight: np.ndarray | None = None,
 ) -> tuple[float, int, bool]:
     """Solve eq. (15) on S_t for alpha.
 
-    ``y01`` (labels in {0, 1}), ``H`` (current predictions ``H_{t-1}``) and
-    ``h`` (``h_t``) are restricted to S_t.  Returns ``(alpha, n_evaluations,
-    perfect)`` where ``perfect`` says that h_t (or -h_t) makes no mistake on
-    S_t and alpha is the saturating value of the module doc instead of a root.
+    ``y01`` (labels in {0, 1}), ``H`` (current predictions ``H_{t-1}``), ``h``
+    (``h_t``) and ``sample_weight`` (s_i > 0, ones by default) are restricted
+    to S_t; eq. (15) is then sum_i s_i w_i y*_i h_i = 0.  Returns ``(alpha,
+    n_evaluations, perfect)`` where ``perfect`` says that h_t (or -h_t) makes
+    no mistake on S_t and alpha is the saturating value of the module doc
+    instead of a root.  The bracket depends on the weights only through
+    D / sum_i s_i (D the weighted mistakes), so integer weights and repeated
+    rows give the same bracket and the same root.
     """
     ystar = 2.0 * y01 - 1.0
+    s = np.ones(h.shape) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     n_evals = 0
 
     def g(a: float) -> float:
         nonlocal n_evals
         n_evals += 1
-        return float(np.sum(loss.weight(y01, H + a * h) * ystar * h))
+        return float(np.sum(s * loss.weight(y01, H + a * h) * ystar * h))
 
     g0 = g(0.0)
     if g0 == 0.0 or not np.any(h):
         return 0.0, n_evals, False
-    s = 1.0 if g0 > 0 else -1.0
-    hs = s * h  # oriented: g(0) > 0, root at alpha >= 0
+    sign = 1.0 if g0 > 0 else -1.0
+    hs = sign * h  # oriented: g(0) > 0, root at alpha >= 0
     nz = hs != 0
-    m_t = hs.size
-    D = float(np.sum(np.maximum(0.0, -ystar * hs)))
+    total = float(np.sum(s))
+    D = float(np.sum(s * np.maximum(0.0, -ystar * hs)))
     if D > 0:
-        delta = np.clip(D / (2.0 * m_t * np.abs(hs[nz])), 1e-12, 0.5)
+        # every term s_i w_i y*_i h_i within s_i D / (2 total) of its limit: g <= -D/2
+        delta = np.clip(D / (2.0 * total * np.abs(hs[nz])), 1e-12, 0.5)
     else:
         delta = np.full(int(nz.sum()), FITTED_WEIGHT)
     with np.errstate(divide="ignore", invalid="ignore"):
         target = np.where(hs[nz] > 0, loss.link(1.0 - delta), loss.link(delta))
     alpha_hi = float(max(0.0, np.max((target - H[nz]) / hs[nz])))
     if D == 0:
-        return s * alpha_hi, n_evals, True
+        return sign * alpha_hi, n_evals, True
 
     def gs(a: float) -> float:
-        return s * g(s * a)
+        return sign * g(sign * a)
 
     # mathematically gs(alpha_hi) <= -D/2; guard against rounding
     hi = max(alpha_hi, 1e-12)
@@ -159,18 +191,23 @@ def solve_alpha(
             break
         hi *= 2.0
     else:  # pragma: no cover - numerically perfect
-        return s * hi, n_evals, True
+        return sign * hi, n_evals, True
     root = brentq(gs, 0.0, hi, xtol=xtol, rtol=4 * np.finfo(float).eps)
-    return s * float(root), n_evals, False
+    return sign * float(root), n_evals, False
 
 
-def _edge(w: np.ndarray, ystar: np.ndarray, h: np.ndarray) -> float:
-    """Normalised edge (19) of h on the examples given."""
-    W = w.sum()
+def _edge(ws: np.ndarray, ystar: np.ndarray, h: np.ndarray) -> float:
+    """Normalised edge (19) of h on the examples given, ``ws`` their weights s_i w_i."""
+    W = ws.sum()
     M = np.max(np.abs(h)) if h.size else 0.0
     if W <= 0 or M <= 0:
         return 0.0
-    return float(np.sum(w * ystar * h) / (W * M))
+    return float(np.sum(ws * ystar * h) / (W * M))
+
+
+def _J(ws: np.ndarray, s: np.ndarray) -> float:
+    """J = m (mean w)^2 of the examples given, weighted: (sum s_i w_i)^2 / sum s_i."""
+    return float(ws.sum() ** 2 / s.sum())
 
 
 # ---------------------------------------------------------------------------
@@ -188,39 +225,49 @@ class _Step:
 
 
 class _LinearModel:
-    def __init__(self, X: np.ndarray, fit_intercept: bool) -> None:
+    def __init__(self, X: np.ndarray, fit_intercept: bool, s: np.ndarray) -> None:
         self.Z = np.hstack([X, np.ones((X.shape[0], 1))]) if fit_intercept else X
         self.scale = np.max(np.abs(self.Z), axis=0) if self.Z.shape[0] else np.zeros(self.Z.shape[1])
         self.theta = np.zeros(self.Z.shape[1])
         self.all = np.arange(X.shape[0])
+        self.s = s
 
-    def propose(self, w, ystar, gamma_wl):
+    def propose(self, w, ws, ystar, gamma_wl):
         if np.all(w <= _SATURATED):
             return [], 0.0
-        W = w.sum()
-        num = self.Z.T @ (w * ystar)
+        W = ws.sum()
+        num = self.Z.T @ (ws * ystar)
         with np.errstate(divide="ignore", invalid="ignore"):
             edge = np.where(self.scale > 0, num / (W * np.where(self.scale > 0, self.scale, 1.0)), 0.0)
-        j = int(np.argmax(np.abs(edge)))
+        j = _first_near(np.abs(edge), _TIE)  # ties: the lowest feature
         best = float(abs(edge[j]))
         if best < gamma_wl or best == 0.0:
             return [], best
-        info = {"feature": j, "J": float(w.size * w.mean() ** 2)}
+        info = {"feature": j, "J": _J(ws, self.s)}
         return [_Step(self.all, self.Z[:, j], float(edge[j]), info)], best
 
     def apply(self, step, alpha):
         self.theta[step.info["feature"]] += alpha
+        return (step.info["feature"], alpha)
 
     def n_columns(self):
         return int(np.count_nonzero(self.theta))
 
 
 class _TreeModel:
-    """A MODABOOST decision tree; node arrays, each node holding H along its path."""
+    """A MODABOOST decision tree; node arrays, each node holding H along its path.
 
-    def __init__(self, X: np.ndarray, max_depth: int | None) -> None:
+    Ties (to rounding) are broken by fixed rules that do not depend on the
+    order of the rows or on how many rows hold a value: among leaves of equal
+    J the one created first; among the hypotheses of one leaf the constant,
+    then the split of lowest feature, then of lowest threshold, the half
+    ``x >= a`` before ``x < a``.
+    """
+
+    def __init__(self, X: np.ndarray, max_depth: int | None, s: np.ndarray) -> None:
         self.X = X
         self.max_depth = max_depth
+        self.s = s
         self.feature = [-1]
         self.threshold = [np.nan]
         self.left = [-1]
@@ -230,11 +277,27 @@ class _TreeModel:
         self.samples = {0: np.arange(X.shape[0])}  # leaves only
         self._cache: dict[int, tuple] = {}
 
-    def _best_for_leaf(self, leaf, w, ystar):
+    @classmethod
+    def restore(cls, tree: dict[str, np.ndarray], X: np.ndarray, max_depth: int | None,
+                s: np.ndarray) -> "_TreeModel":
+        """The tree of :meth:`export` grown on X, ready to grow further."""
+        model = cls(X, max_depth, s)
+        model.feature = [int(v) for v in tree["feature"]]
+        model.threshold = [float(v) for v in tree["threshold"]]
+        model.left = [int(v) for v in tree["left"]]
+        model.right = [int(v) for v in tree["right"]]
+        model.value = [float(v) for v in tree["value"]]
+        model.depth = [int(v) for v in tree["depth"]]
+        leaf_of = _tree_apply(tree, X)
+        model.samples = {node: np.flatnonzero(leaf_of == node)
+                         for node in range(len(model.feature)) if model.feature[node] < 0}
+        return model
+
+    def _best_for_leaf(self, leaf, w, ws, ystar):
         """Best WL answer on a leaf: (|edge|, kind, feature, threshold, side, signed edge)."""
         idx = self.samples[leaf]
-        wl, vl = w[idx], w[idx] * ystar[idx]
-        W = wl.sum()
+        wl, vl = w[idx], ws[idx] * ystar[idx]
+        W = ws[idx].sum()
         if W <= 0 or np.all(wl <= _SATURATED):
             return (0.0, None)
         total = vl.sum()
@@ -248,31 +311,44 @@ class _TreeModel:
             right = total - np.cumsum(vs, axis=0)[:-1]
             valid = Xs[1:] > Xs[:-1]
             if valid.any():
-                er = np.where(valid, right / W, 0.0)
-                el = np.where(valid, (total - right) / W, 0.0)
-                for side, e in ((1, er), (-1, el)):  # 1: x >= a, -1: x < a
-                    k, f = np.unravel_index(int(np.argmax(np.abs(e))), e.shape)
-                    if abs(e[k, f]) > best[0]:
-                        lo, hi = Xs[k, f], Xs[k + 1, f]
-                        a = (lo + hi) / 2.0
-                        if not (lo < a <= hi):
-                            a = hi
-                        best = (float(abs(e[k, f])), "split", int(f), float(a), side, float(e[k, f]))
+                er = np.where(valid, right / W, 0.0)  # 1: x >= a
+                el = np.where(valid, (total - right) / W, 0.0)  # -1: x < a
+                top = max(float(np.max(np.abs(er))), float(np.max(np.abs(el))))
+                if top > best[0] + _TIE:  # a split must beat the constant by more than rounding
+                    near_r = valid & (np.abs(er) >= top - _TIE)
+                    near_l = valid & (np.abs(el) >= top - _TIE)
+                    near = near_r | near_l
+                    f = int(np.flatnonzero(near.any(axis=0))[0])  # the lowest feature,
+                    k = int(np.flatnonzero(near[:, f])[0])  # its lowest threshold,
+                    side = 1 if near_r[k, f] else -1  # x >= a first
+                    e = float(er[k, f] if side == 1 else el[k, f])
+                    lo, hi = Xs[k, f], Xs[k + 1, f]
+                    a = (lo + hi) / 2.0
+                    if not (lo < a <= hi):
+                        a = hi
+                    best = (abs(e), "split", f, float(a), side, e)
         return best
 
-    def propose(self, w, ystar, gamma_wl):
-        leaves = list(self.samples)
-        J = {lf: self.samples[lf].size * w[self.samples[lf]].mean() ** 2 for lf in leaves}
+    def propose(self, w, ws, ystar, gamma_wl):
+        leaves = np.fromiter(self.samples, dtype=np.intp)
+        J = np.array([_J(ws[self.samples[lf]], self.s[self.samples[lf]]) for lf in leaves])
+        remaining = np.ones(leaves.size, dtype=bool)
         best_seen = 0.0
-        for leaf in sorted(leaves, key=lambda lf: (-J[lf], lf)):
+        # Step 2.1: the leaves by decreasing J (ties to rounding: the leaf created first)
+        while remaining.any():
+            top = float(np.max(J[remaining]))
+            near = remaining & (J >= top * (1.0 - _TIE))
+            pos = int(np.flatnonzero(near)[np.argmin(leaves[near])])
+            remaining[pos] = False
+            leaf = int(leaves[pos])
             if leaf not in self._cache:
-                self._cache[leaf] = self._best_for_leaf(leaf, w, ystar)
+                self._cache[leaf] = self._best_for_leaf(leaf, w, ws, ystar)
             cand = self._cache[leaf]
             best_seen = max(best_seen, cand[0])
             if cand[1] is None or cand[0] < gamma_wl or cand[0] == 0.0:
                 continue
             idx = self.samples[leaf]
-            info = {"leaf": int(leaf), "J": float(J[leaf]), "kind": cand[1]}
+            info = {"leaf": leaf, "J": float(J[pos]), "kind": cand[1]}
             if cand[1] == "constant":
                 return [_Step(idx, np.ones(idx.size), cand[5], info)], cand[0]
             _, _, f, a, side, e = cand
@@ -282,19 +358,20 @@ class _TreeModel:
             # X_t = the leaf; h = 1[primary] (abstains elsewhere) and the companion 1[other] * (-1)
             h1 = primary.astype(float)
             h2 = -(~primary).astype(float)
-            comp_edge = _edge(w[idx], ystar[idx], h2)
+            comp_edge = _edge(ws[idx], ystar[idx], h2)
             info2 = dict(info, companion=True)
             return [_Step(idx, h1, e, info), _Step(idx, h2, comp_edge, info2)], cand[0]
         return [], best_seen
 
     def apply_round(self, steps, alphas):
+        """Grow the tree by the round's steps; returns the change, for the staged predictions."""
         info = steps[0].info
         leaf = info["leaf"]
         idx = self.samples[leaf]
         self._cache.pop(leaf, None)
         if info["kind"] == "constant":
             self.value[leaf] += alphas[0]
-            return
+            return ("constant", leaf, alphas[0])
         f, a = info["feature"], info["threshold"]
         right_mask = self.X[idx, f] >= a
         base = self.value[leaf]
@@ -315,6 +392,8 @@ class _TreeModel:
         self.feature[leaf] = f
         self.threshold[leaf] = a
         del self.samples[leaf]
+        return ("split", leaf, f, a, self.left[leaf], self.right[leaf],
+                self.value[self.left[leaf]], self.value[self.right[leaf]])
 
     def n_columns(self):
         return len(self.samples)
@@ -345,17 +424,29 @@ def _tree_apply(tree: dict[str, np.ndarray], X: np.ndarray) -> np.ndarray:
         node[inner] = np.where(go_right, tree["right"][n], tree["left"][n])
 
 
-def _neighbour_matrix(Xq: np.ndarray, Xref: np.ndarray, k: int):
-    """Sparse (n_q, n_ref) 0/1 matrix: row i marks NN_k(Xq[i]) in Xref, ties at the k-th distance included."""
+def _neighbour_matrix(Xq: np.ndarray, Xref: np.ndarray, k: int, weight: np.ndarray | None = None):
+    """Sparse (n_q, n_ref) 0/1 matrix: row i marks NN_k(Xq[i]) in Xref, ties at the k-th distance included.
+
+    With ``weight`` (of the rows of Xref) the k-th distance is the smallest
+    distance within which the reference rows weigh at least k in total: a
+    row of integer weight s counts as s neighbours, as s copies of it would.
+    """
     from scipy.sparse import csr_matrix
 
     n_q, n_ref = Xq.shape[0], Xref.shape[0]
+    counted = weight is not None and not np.all(weight == 1.0)
     rows, cols = [], []
     chunk = max(1, int(2_000_000 // max(1, n_ref * max(1, Xref.shape[1]))))
     for start in range(0, n_q, chunk):
         q = Xq[start:start + chunk]
         d2 = np.sum((q[:, None, :] - Xref[None, :, :]) ** 2, axis=2)
-        kth = np.partition(d2, k - 1, axis=1)[:, k - 1]
+        if counted:
+            order = np.argsort(d2, axis=1, kind="stable")
+            reach = np.cumsum(weight[order], axis=1) >= k * (1.0 - 1e-12)
+            pos = np.argmax(reach, axis=1)
+            kth = np.take_along_axis(d2, order[np.arange(q.shape[0]), pos][:, None], axis=1)[:, 0]
+        else:
+            kth = np.partition(d2, k - 1, axis=1)[:, k - 1]
         mask = d2 <= kth[:, None] * (1.0 + 1e-10) + 1e-300
         r, c = np.nonzero(mask)
         rows.append(r + start)
@@ -366,16 +457,17 @@ def _neighbour_matrix(Xq: np.ndarray, Xref: np.ndarray, k: int):
 
 
 class _NNModel:
-    def __init__(self, X: np.ndarray, k: int) -> None:
-        self.M = _neighbour_matrix(X, X, k)  # M[i, j] = 1 iff x_j in NN_k(x_i)
+    def __init__(self, X: np.ndarray, k: int, s: np.ndarray) -> None:
+        self.M = _neighbour_matrix(X, X, k, s)  # M[i, j] = 1 iff x_j in NN_k(x_i)
         self.Mc = self.M.tocsc()
-        self.card = np.asarray(self.M.sum(axis=0)).ravel()
+        self.s = s
+        self.card = np.asarray(self.M.T @ s).ravel()  # the weight of each reciprocal neighbourhood
         self.A = np.zeros(X.shape[0])
 
-    def propose(self, w, ystar, gamma_wl):
+    def propose(self, w, ws, ystar, gamma_wl):
         MT = self.M.T
-        num = MT @ (w * ystar)
-        W = MT @ w
+        num = MT @ (ws * ystar)
+        W = MT @ ws
         live = (MT @ (w > _SATURATED).astype(float)) > 0
         with np.errstate(divide="ignore", invalid="ignore"):
             edge = np.where(W > 0, num / np.where(W > 0, W, 1.0), 0.0)
@@ -383,15 +475,17 @@ class _NNModel:
         best_seen = float(np.max(np.abs(np.where(live, edge, 0.0)))) if edge.size else 0.0
         if not ok.any():
             return [], best_seen
-        score = np.where(ok, num ** 2 / np.maximum(self.card, 1), -np.inf)
-        j = int(np.argmax(score))
+        score = np.where(ok, num ** 2 / np.maximum(self.card, 1e-300), -np.inf)
+        top = float(np.max(score))
+        j = int(np.flatnonzero(score >= top * (1.0 - _TIE))[0])  # ties: the first example
         col = self.Mc[:, j]
         idx = col.indices[np.argsort(col.indices)]
-        info = {"example": j, "J": float(idx.size * w[idx].mean() ** 2)}
+        info = {"example": j, "J": _J(ws[idx], self.s[idx])}
         return [_Step(idx, np.ones(idx.size), float(edge[j]), info)], float(abs(edge[j]))
 
     def apply(self, step, alpha):
         self.A[step.info["example"]] += alpha
+        return (step.info["example"], alpha)
 
     def n_columns(self):
         return int(np.count_nonzero(self.A))
@@ -411,6 +505,22 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
     a linear separator, a decision tree or leveraged nearest neighbours.  See
     :mod:`lpboosting.leveraging.modaboost` for the algorithm, the bracket of
     the root-finding and the weak learners.
+
+    **Sample weights** (``fit(X, y, sample_weight)``, s_i >= 0) count each
+    example s_i times: Phi(H, S) becomes the weighted mean
+    sum_i s_i [Phi_l(-H(x_i)) - y_i H(x_i)] / sum_i s_i, s_i multiplies w_i
+    in the edges (19), in eq. (15) and in J, and rows of weight 0 are left
+    out.  For ``model="nn"`` a row of weight s counts as s neighbours (the
+    K-th distance is where the nearest rows reach a total weight K), so
+    integer weights are repeated rows for all three model classes; for
+    "linear" and "tree" every step is also unchanged when all weights are
+    scaled, for "nn" scaling the weights changes the neighbourhoods.
+
+    **Ties** between equally good hypotheses (to rounding) go by fixed
+    rules -- the lowest feature, then threshold; the leaf created first; the
+    first example -- that do not depend on the order of the rows or on how
+    many rows hold a value.  Nothing is drawn at random, so there is no
+    ``random_state``: two fits on the same data are identical.
 
     Parameters
     ----------
@@ -437,6 +547,18 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
     callback : callable, optional
         Called with each round's :class:`~lpboosting.colgen.RoundRecord`; a
         truthy return stops the fit (the model so far is kept).
+    warm_start : bool, default False
+        When True and the estimator is fitted, ``fit`` continues Algorithm 1
+        from the fitted H up to ``max_rounds`` weak-learner calls in all
+        (same training data, ``loss``, ``model``, ``n_neighbors``,
+        ``max_depth`` and ``fit_intercept``; ``gamma_wl``, ``alpha_tol``
+        and ``callback`` may change).  The rounds are deterministic, so T1
+        rounds continued to T2 give the model of a T2-round fit.
+    verbose : int >= 0, default 0
+        With verbose > 0, print one line per round to standard output: the
+        round, Phi(H_t, S), the |edge| and alpha of h_t, |S_t|, the training
+        accuracy and the model's size (features used, leaves, or examples
+        leveraged).
     n_rounds : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
@@ -448,21 +570,27 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         ``primal`` and ``extra["loss"]`` are Phi(H_t, S) after the round,
         ``edge`` the |normalised edge| of h_t, ``iterations`` the evaluations
         of g in the root-finding, ``master_seconds`` / ``pricing_seconds`` the
-        time of Step 2.3 / Step 2.2; extras ``alpha``, ``support`` (|S_t|),
-        ``mean_weight`` (mean of w_t over S_t), ``J``, ``train_accuracy`` and
+        time of Step 2.3 / Step 2.2; extras ``alpha``, ``support`` (|S_t|,
+        rows), ``support_weight`` (their total weight), ``mean_weight``
+        (weighted mean of w_t over S_t), ``J``, ``train_accuracy`` and
         model-specific ones (``feature``, ``leaf``, ``threshold``,
         ``alpha_companion``, ``example``).  ``meta`` holds the final status,
         ``stop_reason`` and the best edge left when the weak learner stopped.
     loss_curve_ : ndarray (n_rounds_ + 1,)
         Phi(H_t, S) for t = 0..n_rounds_ (``loss_curve_[0] = Phi(0, S)``).
-    n_rounds_ : int, weak-learner calls made.
+    n_rounds_, n_estimators_ : int
+        Weak-learner calls made (the same number, under scikit-learn's name
+        too); :meth:`staged_decision_function` and :meth:`staged_predict`
+        give the model after each of them.
     status_ : "converged" (weak learning assumption broke), "fitted" (every
-        example fitted), "max_rounds" or "stopped" (callback).
+        example fitted), "max_rounds", "stopped" (callback) or "interrupted"
+        (Ctrl-C: the rounds completed are kept, with a RuntimeWarning).
     coef_, intercept_ : for ``model="linear"``; H(x) = coef_ . x + intercept_.
     tree_ : dict of node arrays for ``model="tree"`` (feature, threshold,
         left, right, value = H at the node, depth, n_samples at leaves).
-    X_fit_, leverage_, n_neighbors_ : for ``model="nn"``:
-        H(x) = sum of leverage_[j] over the neighbours j of x in X_fit_.
+    X_fit_, sample_weight_fit_, leverage_, n_neighbors_ : for ``model="nn"``:
+        H(x) = sum of leverage_[j] over the neighbours j of x in X_fit_ (the
+        rows of positive weight; their weights count for the K-th distance).
     """
 
     def __init__(
@@ -476,6 +604,8 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         fit_intercept: bool = False,
         alpha_tol: float = 1e-12,
         callback: Callable[..., Any] | None = None,
+        warm_start: bool = False,
+        verbose: int = 0,
         n_rounds: int | str = "deprecated",
     ) -> None:
         self.loss = loss
@@ -487,12 +617,17 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         self.fit_intercept = fit_intercept
         self.alpha_tol = alpha_tol
         self.callback = callback
+        self.warm_start = warm_start
+        self.verbose = verbose
         self.n_rounds = n_rounds
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return hasattr(self, "history_")
 
     # -- parameters -----------------------------------------------------------
     _parameter_constraints: dict[str, Any] = {
@@ -505,6 +640,8 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         "fit_intercept": ["boolean"],
         "alpha_tol": [Interval(Real, 0, None, closed="neither")],
         "callback": [None, callable],
+        "warm_start": ["boolean"],
+        "verbose": VERBOSE,
         "n_rounds": deprecated_alias([Interval(Integral, 1, None, closed="left")]),
     }
     _parameter_messages: dict[str, Explain] = {
@@ -516,80 +653,140 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
     }
 
     # -- fit ------------------------------------------------------------------
-    def fit(self, X: Any, y: Any) -> ModaBoostClassifier:
-        """Run MODABOOST for at most ``max_rounds`` weak-learner calls on (X, y)."""
+    def _new_model(self, X: np.ndarray, s: np.ndarray):
+        if self.model == "linear":
+            return _LinearModel(X, bool(self.fit_intercept), s)
+        if self.model == "tree":
+            return _TreeModel(X, self.max_depth, s)
+        return _NNModel(X, int(self.n_neighbors), s)
+
+    def _restored_model(self, X: np.ndarray, s: np.ndarray):
+        """The fitted model as a model object over the same training rows, to grow further."""
+        if self.model == "tree":
+            return _TreeModel.restore(self.tree_, X, self.max_depth, s)
+        mdl = self._new_model(X, s)
+        if self.model == "linear":
+            mdl.theta = np.append(self.coef_, self.intercept_) if self.fit_intercept else self.coef_.copy()
+        else:
+            mdl.A = self.leverage_.copy()
+        return mdl
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> ModaBoostClassifier:
+        """Run MODABOOST for at most ``max_rounds`` weak-learner calls on (X, y).
+
+        ``sample_weight`` (optional, >= 0): example weights, each example
+        counted s_i times (see the class doc); weight 0 leaves the row out.
+        """
         check_params(self)
         max_rounds = int(renamed_parameter(self, "n_rounds", "max_rounds"))
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_pm = encode_binary(self, y)
+        data = training_data(self, X, y, sample_weight)
+        X, s, ystar = data.X, data.weight, data.y_pm
         loss = get_proper_loss(self.loss)
-        self.loss_ = loss
-        m = X.shape[0]
-        y01 = (y_pm > 0).astype(float)
-        ystar = y_pm
-        if self.model == "nn" and self.n_neighbors > m:
-            raise ValueError(f"{type(self).__name__}: n_neighbors={self.n_neighbors} exceeds the "
-                             f"{m} training samples; lower n_neighbors")
+        y01 = (ystar > 0).astype(float)
+        if self.model == "nn" and self.n_neighbors > data.total_weight * (1.0 + 1e-12):
+            if sample_weight is None:
+                raise ValueError(f"{type(self).__name__}: n_neighbors={self.n_neighbors} exceeds the "
+                                 f"{X.shape[0]} training samples; lower n_neighbors")
+            raise ValueError(f"{type(self).__name__}: n_neighbors={self.n_neighbors} exceeds the total "
+                             f"sample_weight {data.total_weight:g} of the training samples (a row of "
+                             "weight s counts as s neighbours); lower n_neighbors")
+        frozen = {"loss": loss.name if isinstance(self.loss, str) else repr(self.loss),
+                  "model": self.model, "n_neighbors": int(self.n_neighbors), "max_depth": self.max_depth,
+                  "fit_intercept": bool(self.fit_intercept)}
+        resume = check_warm_start(self, data, frozen, max_rounds)
+        if resume and max_rounds == self.n_rounds_:
+            return self
+        s_total = data.total_weight
 
-        if self.model == "linear":
-            mdl: Any = _LinearModel(X, bool(self.fit_intercept))
-        elif self.model == "tree":
-            mdl = _TreeModel(X, self.max_depth)
+        def risk(H: np.ndarray) -> float:
+            """Phi(H, S), weighted (eq. 9)."""
+            return float(np.sum(s * (loss.surrogate(-H) - y01 * H)) / s_total)
+
+        if resume:
+            mdl = self._restored_model(X, s)
+            H = self._train_decision.copy()
+            curve = list(self.loss_curve_)
+            history = copy.deepcopy(self.history_)
+            history.meta.update(max_rounds=max_rounds, gamma_wl=float(self.gamma_wl))
+            steps_log = list(self._steps)
         else:
-            mdl = _NNModel(X, int(self.n_neighbors))
-
-        H = np.zeros(m)
-        phi = loss.surrogate_risk(y01, H)
-        curve = [phi]
-        history = History(meta={"algorithm": "MODABOOST", "loss": loss.name, "model": self.model,
-                                "gamma_wl": float(self.gamma_wl), "max_rounds": max_rounds,
-                                "initial_loss": phi})
+            mdl = self._new_model(X, s)
+            H = np.zeros(X.shape[0])
+            phi = risk(H)
+            curve = [phi]
+            history = History(meta={"algorithm": "MODABOOST", "loss": loss.name, "model": self.model,
+                                    "gamma_wl": float(self.gamma_wl), "max_rounds": max_rounds,
+                                    "initial_loss": phi})
+            if sample_weight is not None:
+                history.meta["total_weight"] = s_total
+            steps_log = []
         status, final_edge = "max_rounds", None
-        for t in range(1, max_rounds + 1):
-            w = loss.weight(y01, H)
-            if np.all(w <= _SATURATED):
-                status = "fitted"
-                break
-            tic = time.perf_counter()
-            steps, best = mdl.propose(w, ystar, float(self.gamma_wl))
-            pricing = time.perf_counter() - tic
-            if not steps:
-                status, final_edge = "converged", float(best)
-                break
-            tic = time.perf_counter()
-            alphas, evals, perfect = [], 0, False
-            for st in steps:
-                a, n_ev, perf = solve_alpha(loss, y01[st.idx], H[st.idx], st.h, xtol=float(self.alpha_tol))
-                alphas.append(a)
-                evals += n_ev
-                perfect = perfect or perf
-            master = time.perf_counter() - tic
-            w_support = w[steps[0].idx]
-            for st, a in zip(steps, alphas):
-                H[st.idx] += a * st.h
-            if self.model == "tree":
-                mdl.apply_round(steps, alphas)
-            else:
-                mdl.apply(steps[0], alphas[0])
-            phi = loss.surrogate_risk(y01, H)
-            curve.append(phi)
-            extra = {"loss": phi, "alpha": float(alphas[0]), "support": int(steps[0].idx.size),
-                     "mean_weight": float(w_support.mean()), "perfect": bool(perfect),
-                     "train_accuracy": float(np.mean((H > 0) == (y01 == 1)))}
-            for k, v in steps[0].info.items():
-                extra.setdefault(k, v)
-            if len(steps) > 1:
-                extra["alpha_companion"] = float(alphas[1])
-                extra["edge_companion"] = float(abs(steps[1].edge))
-            record = RoundRecord(
-                round=t, n_columns=mdl.n_columns(), primal=phi, dual=None, gap=None,
-                edge=float(abs(steps[0].edge)), exact=True, master_seconds=master,
-                pricing_seconds=pricing, iterations=evals, status="added", extra=extra,
-            )
-            history.append(record)
-            if self.callback is not None and self.callback(record):
-                status = "stopped"
-                break
+        with CtrlC() as ctrl_c:
+            try:
+                for t in range(len(history) + 1, max_rounds + 1):
+                    w = loss.weight(y01, H)
+                    if np.all(w <= _SATURATED):
+                        status = "fitted"
+                        break
+                    ws = s * w
+                    tic = time.perf_counter()
+                    steps, best = mdl.propose(w, ws, ystar, float(self.gamma_wl))
+                    pricing = time.perf_counter() - tic
+                    if not steps:
+                        status, final_edge = "converged", float(best)
+                        break
+                    tic = time.perf_counter()
+                    alphas, evals, perfect = [], 0, False
+                    for st in steps:
+                        a, n_ev, perf = solve_alpha(loss, y01[st.idx], H[st.idx], st.h,
+                                                    xtol=float(self.alpha_tol), sample_weight=s[st.idx])
+                        alphas.append(a)
+                        evals += n_ev
+                        perfect = perfect or perf
+                    master = time.perf_counter() - tic
+                    support = steps[0].idx
+                    H_next = H.copy()
+                    for st, a in zip(steps, alphas):
+                        H_next[st.idx] += a * st.h
+                    phi = risk(H_next)
+                    extra = {"loss": phi, "alpha": float(alphas[0]), "support": int(support.size),
+                             "support_weight": float(s[support].sum()),
+                             "mean_weight": float(ws[support].sum() / s[support].sum()),
+                             "perfect": bool(perfect),
+                             "train_accuracy": float(np.sum(s * ((H_next > 0) == (y01 == 1))) / s_total)}
+                    for k, v in steps[0].info.items():
+                        extra.setdefault(k, v)
+                    if len(steps) > 1:
+                        extra["alpha_companion"] = float(alphas[1])
+                        extra["edge_companion"] = float(abs(steps[1].edge))
+                    ctrl_c.hold()  # the round's effects, all or none
+                    try:
+                        if self.model == "tree":
+                            change = mdl.apply_round(steps, alphas)
+                        else:
+                            change = mdl.apply(steps[0], alphas[0])
+                        record = RoundRecord(
+                            round=t, n_columns=mdl.n_columns(), primal=phi, dual=None, gap=None,
+                            edge=float(abs(steps[0].edge)), exact=True, master_seconds=master,
+                            pricing_seconds=pricing, iterations=evals, status="added", extra=extra,
+                        )
+                        H = H_next
+                        curve.append(phi)
+                        steps_log.append(change)
+                        history.append(record)
+                    finally:
+                        ctrl_c.release()
+                    print_round(self, t, {"loss": phi, "edge": record.edge, "alpha": extra["alpha"],
+                                          "support": extra["support"],
+                                          "train_accuracy": extra["train_accuracy"],
+                                          _SIZE[self.model]: record.n_columns})
+                    if self.callback is not None and self.callback(record):
+                        status = "stopped"
+                        break
+            except KeyboardInterrupt:
+                if not history.records:
+                    raise
+                status = "interrupted"
         reasons = {
             "converged": f"no hypothesis has a normalised edge >= gamma_wl={float(self.gamma_wl):g} "
                          "(the weak learning assumption broke: the loss cannot be decreased further)",
@@ -597,17 +794,26 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
             "stopped": "the callback asked to stop",
             "max_rounds": f"max_rounds={max_rounds} weak-learner calls made while the weak learner "
                           "still had an edge",
+            "interrupted": "interrupted by the user (Ctrl-C)",
         }
         history.meta.update(status=status, final_edge=final_edge, n_rounds=len(history),
                             stop_reason=reasons[status])
         if status == "max_rounds":
             warnings.warn(f"{type(self).__name__}: {reasons[status]}; raise max_rounds (or gamma_wl)",
                           ConvergenceWarning, stacklevel=2)
+        elif status == "interrupted":
+            warn_interrupted(self, len(history), what="weak-learner calls",
+                             advice="; fit again with warm_start=True to continue")
+        self.classes_ = data.classes
+        self.loss_ = loss
         self.history_ = history
         self.loss_curve_ = np.asarray(curve)
         self.n_rounds_ = len(history)
+        self.n_estimators_ = self.n_rounds_
         self.status_ = status
-
+        self._train_decision = H
+        self._steps = steps_log
+        self._warm_start_key = warm_start_key(data, frozen)
         if self.model == "linear":
             d = X.shape[1]
             self.coef_ = mdl.theta[:d].copy()
@@ -616,11 +822,27 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
             self.tree_ = mdl.export()
         else:
             self.X_fit_ = X.copy()
+            self.sample_weight_fit_ = s.copy()
             self.leverage_ = mdl.A.copy()
             self.n_neighbors_ = int(self.n_neighbors)
         return self
 
     # -- prediction -------------------------------------------------------------
+    def _untie(self, H: np.ndarray) -> np.ndarray:
+        """H with the values whose posterior equals eta~(0) in floating point set to 0."""
+        tie = (H != 0) & (self.loss_.inverse_link(H) == self.loss_.inverse_link(0.0))
+        return np.where(tie, 0.0, H)
+
+    def _neighbours(self, X: np.ndarray):
+        return _neighbour_matrix(X, self.X_fit_, self.n_neighbors_, self.sample_weight_fit_)
+
+    def _raw_decision(self, X: np.ndarray) -> np.ndarray:
+        if self.model == "linear":
+            return X @ self.coef_ + self.intercept_
+        if self.model == "tree":
+            return self.tree_["value"][_tree_apply(self.tree_, X)]
+        return np.asarray(self._neighbours(X) @ self.leverage_).ravel()
+
     def decision_function(self, X: Any) -> np.ndarray:
         """H(x): positive means ``classes_[1]``; the posterior of that class is ``eta~(H(x))``.
 
@@ -631,15 +853,58 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._untie(self._raw_decision(X))
+
+    def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
+        """H_t(x) after every weak-learner call t = 1..``n_estimators_`` (a generator).
+
+        The model after round t is rebuilt from the changes logged during the
+        fit (a coefficient, a leaf's value or split, an example's leverage),
+        with the operations of the fit; the last value is
+        ``decision_function(X)``, exactly.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        T = len(self._steps)
         if self.model == "linear":
-            H = X @ self.coef_ + self.intercept_
+            d = X.shape[1]
+            theta = np.zeros(d + int(self.fit_intercept))
+            for t, (j, alpha) in enumerate(self._steps, start=1):
+                theta[j] += alpha
+                if t == T:
+                    break
+                yield self._untie(X @ theta[:d] + (float(theta[d]) if self.fit_intercept else 0.0))
         elif self.model == "tree":
-            H = self.tree_["value"][_tree_apply(self.tree_, X)]
+            value = [0.0]
+            node = np.zeros(X.shape[0], dtype=np.intp)
+            for t, change in enumerate(self._steps, start=1):
+                if change[0] == "constant":
+                    _, leaf, alpha = change
+                    value[leaf] += alpha
+                else:
+                    _, leaf, f, a, left, right, v_left, v_right = change
+                    value.extend([0.0] * (max(left, right) + 1 - len(value)))
+                    value[left], value[right] = v_left, v_right
+                    here = node == leaf
+                    node[here] = np.where(X[here, f] >= a, right, left)
+                if t == T:
+                    break
+                yield self._untie(np.asarray(value)[node])
         else:
-            Mq = _neighbour_matrix(X, self.X_fit_, self.n_neighbors_)
-            H = np.asarray(Mq @ self.leverage_).ravel()
-        tie = (H != 0) & (self.loss_.inverse_link(H) == self.loss_.inverse_link(0.0))
-        return np.where(tie, 0.0, H)
+            Mq = self._neighbours(X)
+            A = np.zeros(self.X_fit_.shape[0])
+            for t, (j, alpha) in enumerate(self._steps, start=1):
+                A[j] += alpha
+                if t == T:
+                    break
+                yield self._untie(np.asarray(Mq @ A).ravel())
+        if T:
+            yield self._untie(self._raw_decision(X))
+
+    def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
+        """sign(H_t) after every weak-learner call (a generator); the last is ``predict(X)``."""
+        for H in self.staged_decision_function(X):
+            yield self.classes_[(H > 0).astype(int)]
 
     def apply(self, X: Any) -> np.ndarray:
         """Index (into the arrays of ``tree_``) of the leaf every row of X reaches; ``model="tree"`` only."""
