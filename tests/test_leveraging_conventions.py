@@ -2,10 +2,11 @@
 
 ``sample_weight`` (integer weights are repeated rows, weight 0 is a dropped
 row), ``staged_decision_function`` / ``staged_predict`` / ``n_estimators_``,
-``warm_start`` (T1 rounds continued to T2 are the T2-round fit), ``verbose``
-(one line per round), Ctrl-C (the completed rounds are kept) and
-determinism.  None of the boosters draws random numbers, so none takes a
-``random_state``: two fits on the same data are identical.
+``warm_start`` (T1 rounds continued to T2 are the T2-round fit; not for the
+bounded-loss classifier, whose annealing cannot be continued exactly),
+``verbose`` (one line per round), Ctrl-C (the completed rounds are kept)
+and determinism.  None of the boosters draws random numbers, so none takes
+a ``random_state``: two fits on the same data are identical.
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from threadpoolctl import threadpool_limits
 
-from lpboosting.leveraging import LLDClassifier, LLMClassifier, LogLossBoostClassifier, ModaBoostClassifier
+from lpboosting.leveraging import (
+    BoundedLossClassifier,
+    LLDClassifier,
+    LLMClassifier,
+    LogLossBoostClassifier,
+    ModaBoostClassifier,
+)
 from lpboosting.leveraging import llm as llm_module
 from lpboosting.leveraging import modaboost as modaboost_module
 from lpboosting.leveraging._common import CtrlC
@@ -449,3 +456,145 @@ def test_two_fits_are_identical(case):
     assert "random_state" not in a.get_params()
     np.testing.assert_array_equal(a.decision_function(Xt), b.decision_function(Xt))
     assert [r.primal for r in a.history_] == [r.primal for r in b.history_]
+
+
+# ----------------------------------------------------------------------------- bounded loss
+
+
+def outlier_data(seed, n=80, n_out=8):
+    """Two Gaussians 3 apart along x0 and a cluster of mislabelled points far away; held-out points."""
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.5, 1, -1)
+    X = rng.normal(size=(n, 2))
+    X[:, 0] += 1.5 * y
+    Xo = rng.normal(scale=0.5, size=(n_out, 2))
+    Xo[:, 0] += 10.0
+    return np.vstack([X, Xo]), np.concatenate([y, -np.ones(n_out, dtype=int)]), rng.normal(size=(50, 2)) * 2
+
+
+BOUNDED = {
+    "annealed linear": dict(),
+    "linear, one stage": dict(anneal=False, C=5.0),
+    "rbf kernel": dict(kernel="rbf", gamma=0.5),
+}
+
+
+@pytest.mark.parametrize("params", BOUNDED.values(), ids=BOUNDED.keys())
+def test_bounded_loss_integer_weights_are_repeated_rows(params):
+    """log sum_i s_i sigma_i with lam = 1/(2 C sum_i s_i): the fit on the rows repeated s_i times,
+    the same EM iterations and annealing path; the kernel model too (another eigen-basis of the
+    span, the same Newton steps)."""
+    X, y, Xt = outlier_data(20)
+    sw = np.random.default_rng(21).integers(0, 4, size=len(y))
+    weighted = quiet_fit(BoundedLossClassifier(**params), X, y, sample_weight=sw)
+    repeated = quiet_fit(BoundedLossClassifier(**params), np.repeat(X, sw, axis=0), np.repeat(y, sw))
+    assert weighted.n_iter_ == repeated.n_iter_ == weighted.n_estimators_ > 3
+    np.testing.assert_allclose(weighted.lambda_path_, repeated.lambda_path_, rtol=1e-12)
+    np.testing.assert_allclose(weighted.decision_function(Xt), repeated.decision_function(Xt),
+                               rtol=1e-9, atol=1e-9)
+    np.testing.assert_array_equal(weighted.predict(Xt), repeated.predict(Xt))
+    assert weighted.objective_ == pytest.approx(repeated.objective_, rel=1e-9)
+    # the recorded objective is log sum_i s_i sigma_i - lam ||w||^2 of the fitted model
+    if "kernel" not in params:
+        z = X @ weighted.coef_ + weighted.intercept_
+        direct = np.log(np.sum(sw / (1 + np.exp(-y * z)))) - weighted.lambda_ * weighted.coef_ @ weighted.coef_
+        assert weighted.objective_ == pytest.approx(direct, rel=1e-10)
+
+
+@pytest.mark.parametrize("params", BOUNDED.values(), ids=BOUNDED.keys())
+def test_bounded_loss_zero_weights_drop_rows_and_unit_weights_change_nothing(params):
+    X, y, Xt = outlier_data(22)
+    keep = np.ones(len(y), dtype=bool)
+    keep[::5] = False
+    dropped = quiet_fit(BoundedLossClassifier(**params), X, y, sample_weight=keep.astype(float))
+    subset = quiet_fit(BoundedLossClassifier(**params), X[keep], y[keep])
+    np.testing.assert_array_equal(dropped.decision_function(Xt), subset.decision_function(Xt))
+    ones = quiet_fit(BoundedLossClassifier(**params), X, y, sample_weight=np.ones(len(y)))
+    plain = quiet_fit(BoundedLossClassifier(**params), X, y)
+    np.testing.assert_array_equal(ones.decision_function(Xt), plain.decision_function(Xt))
+
+
+def test_bounded_loss_scaled_weights_are_a_scaled_C():
+    """Weights c * 1 make lam = 1/(2 C c n) and shift log sum sigma by log c: the fit of C c."""
+    X, y, Xt = outlier_data(23)
+    scaled = quiet_fit(BoundedLossClassifier(C=1.0, anneal=False, tol=0.0, max_rounds=8), X, y,
+                       sample_weight=np.full(len(y), 2.5))
+    larger_c = quiet_fit(BoundedLossClassifier(C=2.5, anneal=False, tol=0.0, max_rounds=8), X, y)
+    plain = quiet_fit(BoundedLossClassifier(C=1.0, anneal=False, tol=0.0, max_rounds=8), X, y)
+    np.testing.assert_allclose(scaled.decision_function(Xt), larger_c.decision_function(Xt), rtol=1e-9, atol=1e-10)
+    assert scaled.objective_ == pytest.approx(larger_c.objective_ + np.log(2.5), rel=1e-10)
+    assert not np.allclose(scaled.decision_function(Xt), plain.decision_function(Xt))
+
+
+@pytest.mark.parametrize("params", BOUNDED.values(), ids=BOUNDED.keys())
+def test_bounded_loss_staged_decision_function(params):
+    X, y, Xt = outlier_data(24)
+    clf = quiet_fit(BoundedLossClassifier(**params), X, y)
+    staged = list(clf.staged_decision_function(Xt))
+    assert len(staged) == clf.n_estimators_ == clf.n_iter_
+    np.testing.assert_array_equal(staged[-1], clf.decision_function(Xt))  # exactly
+    predicted = list(clf.staged_predict(Xt))
+    np.testing.assert_array_equal(predicted[-1], clf.predict(Xt))
+    assert not np.allclose(staged[0], staged[-1])
+    # one stage: the model after t iterations is the fit capped at t iterations
+    one_stage = dict(params, anneal=False, tol=0.0)
+    long = quiet_fit(BoundedLossClassifier(**one_stage, max_rounds=9), X, y)
+    staged = list(long.staged_decision_function(Xt))
+    assert len(staged) == 9
+    for t in (1, 4, 8):
+        short = quiet_fit(BoundedLossClassifier(**one_stage, max_rounds=t), X, y)
+        np.testing.assert_allclose(staged[t - 1], short.decision_function(Xt), rtol=1e-12, atol=1e-12)
+
+
+def test_bounded_loss_verbose_prints_one_line_per_em_iteration(capsys):
+    X, y, _ = outlier_data(25)
+    quiet_fit(BoundedLossClassifier(), X, y)
+    assert capsys.readouterr().out == ""
+    clf = quiet_fit(BoundedLossClassifier(verbose=1), X, y)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == clf.n_iter_ > 10
+    iterations = [r for r in clf.history_ if r.extra["iteration"] > 0]
+    for t, (line, r) in enumerate(zip(lines, iterations), start=1):
+        assert line.startswith(f"BoundedLossClassifier round {t:>5}  objective ")
+        assert float(line.split("  objective ")[1].split()[0]) == pytest.approx(r.primal, rel=1e-9)
+        assert f"stage {r.extra['stage']}  " in line
+
+
+def test_bounded_loss_ctrl_c_keeps_the_iterations_completed(monkeypatch):
+    """KeyboardInterrupt in the 4th M-step: the model of 3 E + M iterations, a RuntimeWarning."""
+    X, y, Xt = outlier_data(26)
+    three = quiet_fit(BoundedLossClassifier(anneal=False, tol=0.0, max_rounds=3), X, y)
+    with monkeypatch.context() as m:
+        _interrupt_at_call(m, BoundedLossClassifier, "_newton", 4)
+        with pytest.warns(RuntimeWarning, match=r"interrupted by the user \(Ctrl-C\).*the 3 E \+ M iterations"):
+            clf = quiet_fit(BoundedLossClassifier(anneal=False, tol=0.0, max_rounds=10), X, y)
+    assert clf.n_iter_ == 3 and clf.history_.meta["status"] == "interrupted"
+    np.testing.assert_array_equal(clf.decision_function(Xt), three.decision_function(Xt))
+    assert clf.objective_ == three.objective_ and clf.lambda_ == three.lambda_
+    with monkeypatch.context() as m:
+        _interrupt_at_call(m, BoundedLossClassifier, "_newton", 1)
+        fresh = BoundedLossClassifier()
+        with pytest.raises(KeyboardInterrupt):
+            fresh.fit(X, y)
+        with pytest.raises(NotFittedError):
+            fresh.predict(Xt)
+
+
+def test_bounded_loss_is_deterministic_and_offers_no_warm_start():
+    """Annealing caps every stage at max_rounds and moves on, so a longer run is no continuation
+    of a shorter one: there is no warm_start (and nothing random: no random_state)."""
+    X, y, Xt = outlier_data(27)
+    a = BoundedLossClassifier(kernel="rbf", gamma=0.5).fit(X, y)
+    b = BoundedLossClassifier(kernel="rbf", gamma=0.5).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(Xt), b.decision_function(Xt))
+    assert "warm_start" not in a.get_params() and "random_state" not in a.get_params()
+
+
+def test_bounded_loss_bad_sample_weights_are_clear_errors():
+    X, y, _ = outlier_data(28, n=30, n_out=2)
+    with pytest.raises(ValueError, match=r"sample_weight must be >= 0"):
+        BoundedLossClassifier().fit(X, y, sample_weight=-np.ones(32))
+    with pytest.raises(ValueError, match="sample_weight is zero for every example"):
+        BoundedLossClassifier().fit(X, y, sample_weight=np.zeros(32))
+    with pytest.raises(ValueError, match="two classes among the examples of positive sample_weight"):
+        BoundedLossClassifier().fit(X, y, sample_weight=(y == 1).astype(float))

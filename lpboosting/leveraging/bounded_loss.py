@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from collections.abc import Iterator
 from typing import Any, Callable
 
 import numpy as np
@@ -18,7 +19,7 @@ from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
-from lpboosting.estimators.base import encode_binary
+from lpboosting.leveraging._common import VERBOSE, CtrlC, print_round, training_data, warn_interrupted
 from lpboosting.params import (
     Explain,
     Integral,
@@ -47,9 +48,14 @@ def _logsumexp(a: np.ndarray) -> float:
     return m + float(np.log(np.sum(np.exp(a - m))))
 
 
-def bounded_loss_objective(margins: np.ndarray, sq_norm: float, lam: float) -> float:
-    """Rennie's eq. (17): A_lam = log sum_i sigma(m_i) - lam ||w||^2, m_i = y_i (w . x_i + b)."""
-    return float(_logsumexp(_log_sigma(np.asarray(margins, dtype=float))) - lam * sq_norm)
+def bounded_loss_objective(margins: np.ndarray, sq_norm: float, lam: float,
+                           sample_weight: np.ndarray | None = None) -> float:
+    """Rennie's eq. (17): A_lam = log sum_i s_i sigma(m_i) - lam ||w||^2, m_i = y_i (w . x_i + b)
+    (s_i = 1 by default; s_i > 0)."""
+    ls = _log_sigma(np.asarray(margins, dtype=float))
+    if sample_weight is not None:
+        ls = ls + np.log(np.asarray(sample_weight, dtype=float))
+    return float(_logsumexp(ls) - lam * sq_norm)
 
 
 _POSITIVE = [Interval(Real, 0, None, closed="neither")]
@@ -114,6 +120,24 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
     kernel map Phi = U S^{1/2} (K = U S U^T, eigenvalues <= 0 up to rounding
     dropped), which gives exactly that model with beta = U S^{-1/2} w.
 
+    **Sample weights** (``fit(X, y, sample_weight)``, s_i >= 0) count
+    example i s_i times: the objective is log sum_i s_i sigma_i - lam ||w||^2
+    with lam_final = 1 / (2 C sum_i s_i), the E-step gives
+    q_i = s_i sigma_i / sum_j s_j sigma_j, and rows of weight 0 are left out
+    (also of the kernel expansion).  Integer weights are repeated rows, to
+    rounding.  For a kernel model the kernel matrix of the repeated rows has
+    another eigen-basis, but Newton's steps (with their line search and
+    stopping tests) do not depend on the orthonormal basis of the span, so
+    the iterates agree to rounding as long as both eigen-decompositions keep
+    the same rank.  As with ``LogisticRegression``'s C, scaling all weights
+    by c is scaling C by c, not the same fit.
+
+    **No warm_start**: ``max_rounds`` caps every annealing stage, and a stage
+    cut at the cap hands its theta to the next lam, so a run with a larger
+    ``max_rounds`` is not a continuation of a shorter one; a fit cannot be
+    continued exactly and none is offered.  Nothing is drawn at random (no
+    ``random_state``).
+
     Parameters
     ----------
     C : float > 0, default 1.0
@@ -142,15 +166,25 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         Relative change of theta below which the annealing stops.
     max_newton_iter : int, default 50
         Newton iterations per M-step.
+    verbose : int >= 0, default 0
+        With verbose > 0, print one line per E + M iteration to standard
+        output: its number, the stage's objective after it, the stage, lam,
+        the bias penalty lam_b and the Newton steps of the M-step.
     max_iter : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
     Attributes
     ----------
     classes_, intercept_ (b), coef_ (w; linear model only), dual_coef_
-    (beta) and X_fit_ (kernel model only), lambda_ (the final lam),
-    lambda_path_ (lam of every stage), objective_ (A_lam at the end),
-    n_iter_ (E + M iterations in total).
+    (beta) and X_fit_ (kernel model only: the rows of positive weight),
+    lambda_ (the final lam), lambda_path_ (lam of every stage), objective_
+    (A_lam at the end).
+    n_iter_, n_estimators_ : int
+        E + M iterations in total (the same number, under scikit-learn's
+        name too); :meth:`staged_decision_function` and
+        :meth:`staged_predict` give the model after each of them (theta is
+        kept per iteration: n_iter_ x n_features numbers, or n_iter_ x
+        n_samples for a kernel model).
     history_ : :class:`~lpboosting.colgen.History`, one record per EM
         iteration (``round`` counts the records); ``iteration`` 0 is the start
         of each stage.  ``primal`` and ``extra["objective"]`` are the stage's
@@ -160,8 +194,9 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         ``lambda_b``, ``iteration``, ``objective``, ``log_sum_sigma``,
         ``penalty``, ``newton_steps``.  The last record of a stage has status
         "converged" (EM converged at that lam) or "max_rounds"; ``meta`` holds
-        the parameters and the final status.  ``history_["objective"]`` is the
-        column.
+        the parameters and the final status ("interrupted" after a Ctrl-C:
+        the E + M iterations completed are kept, with a RuntimeWarning).
+        ``history_["objective"]`` is the column.
 
     ``predict_proba`` is the logistic model of eq. (1), P(y = classes_[1] | x) = sigma(z(x)).
     """
@@ -179,6 +214,7 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         tol: float = 1e-6,
         anneal_tol: float = 1e-3,
         max_newton_iter: int = 50,
+        verbose: int = 0,
         max_iter: int | str = "deprecated",
     ) -> None:
         self.C = C
@@ -192,12 +228,16 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.anneal_tol = anneal_tol
         self.max_newton_iter = max_newton_iter
+        self.verbose = verbose
         self.max_iter = max_iter
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return hasattr(self, "history_")
 
     # ------------------------------------------------------------------ parameters
     _parameter_constraints: dict[str, Any] = {
@@ -212,6 +252,7 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         "tol": _NON_NEGATIVE,
         "anneal_tol": _NON_NEGATIVE,
         "max_newton_iter": _ITERATIONS,
+        "verbose": VERBOSE,
         "max_iter": deprecated_alias(_ITERATIONS),
     }
     _parameter_messages: dict[str, Explain] = {
@@ -277,14 +318,21 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         return np.concatenate([w, [b]]), f, steps
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X: Any, y: Any) -> "BoundedLossClassifier":
-        """Anneal lam and run EM at each value; the record is kept in ``history_``."""
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "BoundedLossClassifier":
+        """Anneal lam and run EM at each value; the record is kept in ``history_``.
+
+        ``sample_weight`` (optional, >= 0): example weights; the objective
+        becomes log sum_i s_i sigma_i - lam ||w||^2 with lam = 1 / (2 C sum_i s_i),
+        so an integer weight is the same as that many copies of the row, and
+        weight 0 the same as leaving it out.
+        """
         check_params(self)
         max_rounds = renamed_parameter(self, "max_iter", "max_rounds")
         params = {"C": float(self.C), "lambda_start": float(self.lambda_start), "tol": float(self.tol),
                   "anneal_tol": float(self.anneal_tol)}
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_pm = encode_binary(self, y)
+        data = training_data(self, X, y, sample_weight)
+        X, y_pm, s = data.X, data.y_pm, data.weight
+        log_s = np.log(s)  # 0 without weights
         if self.kernel is None:
             Phi = X
         else:
@@ -296,7 +344,7 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
             Phi = U * np.sqrt(S)
         p = Phi.shape[1]
         w, b = np.zeros(p), 0.0
-        lam_min = 1.0 / (2.0 * params["C"] * X.shape[0])
+        lam_min = 1.0 / (2.0 * params["C"] * data.total_weight)
         lam = max(params["lambda_start"], lam_min) if self.anneal else lam_min
         kernel = self.kernel if self.kernel is None or isinstance(self.kernel, str) else "callable"
         hist = History(meta={
@@ -304,10 +352,12 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
             "lambda_start": params["lambda_start"], "max_rounds": int(max_rounds), "tol": params["tol"],
             "anneal_tol": params["anneal_tol"], "max_newton_iter": int(self.max_newton_iter),
         })
+        if sample_weight is not None:
+            hist.meta["total_weight"] = data.total_weight
 
         def record(stage, it, steps, lam_b, seconds):
             m = y_pm * (Phi @ w + b)
-            lss = float(_logsumexp(_log_sigma(m)))
+            lss = float(_logsumexp(_log_sigma(m) + log_s))
             pen = lam * float(w @ w) + lam_b * b * b
             hist.append(RoundRecord(
                 round=len(hist), n_columns=p, primal=lss - pen, dual=None, gap=None, edge=None,
@@ -320,59 +370,86 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
             return lss - pen
 
         lambda_path: list[float] = []
+        path_w: list[np.ndarray] = []  # (w, b) after every E + M iteration, for the staged predictions
+        path_b: list[float] = []
         stage = n_iter = 0
-        settled = False
+        settled = converged = interrupted = False
         theta_prev = None
-        while True:
-            last = not self.anneal or lam <= lam_min or settled
-            lam_b = 0.0 if last else lam  # intermediate stages also penalise b (see the docstring)
-            lambda_path.append(lam)
-            obj = record(stage, 0, 0, lam_b, 0.0)
-            converged = False
-            for it in range(1, max_rounds + 1):
-                tic = time.perf_counter()
-                # E-step: q_i = sigma_i / sum_j sigma_j
-                ls = _log_sigma(y_pm * (Phi @ w + b))
-                q = np.exp(ls - _logsumexp(ls))
-                # M-step: weighted regularised logistic regression by Newton
-                theta, _, steps = self._newton(Phi, y_pm, q, w, b, lam, lam_b, self.max_newton_iter)
-                w, b = theta[:p], float(theta[p])
-                n_iter += 1
-                new = record(stage, it, steps, lam_b, time.perf_counter() - tic)
-                if new - obj <= params["tol"] * (1.0 + abs(new)):
-                    converged = True
-                    break
-                obj = new
-            hist.records[-1].status = "converged" if converged else "max_rounds"
-            if last:
-                break
-            theta = np.concatenate([w, [b]])
-            if theta_prev is not None and np.linalg.norm(theta - theta_prev) <= (
-                params["anneal_tol"] * np.linalg.norm(theta)
-            ):
-                settled = True  # theta stopped moving: a last stage at this lam with b free
-            else:
-                lam = max(lam / 2.0, lam_min)
-            theta_prev = theta
-            stage += 1
-        hist.meta.update(status="converged" if converged else "max_rounds", n_iter=n_iter,
-                         lambda_path=list(lambda_path))
-        if not converged:
+        lam_done = obj_done = None  # lam and objective of the last E + M iteration
+        with CtrlC() as ctrl_c:
+            try:
+                while True:
+                    last = not self.anneal or lam <= lam_min or settled
+                    lam_b = 0.0 if last else lam  # intermediate stages also penalise b (see the docstring)
+                    lambda_path.append(lam)
+                    obj = record(stage, 0, 0, lam_b, 0.0)
+                    converged = False
+                    for it in range(1, max_rounds + 1):
+                        tic = time.perf_counter()
+                        # E-step: q_i = s_i sigma_i / sum_j s_j sigma_j
+                        ls = _log_sigma(y_pm * (Phi @ w + b)) + log_s
+                        q = np.exp(ls - _logsumexp(ls))
+                        # M-step: weighted regularised logistic regression by Newton
+                        theta, _, steps = self._newton(Phi, y_pm, q, w, b, lam, lam_b, self.max_newton_iter)
+                        ctrl_c.hold()  # the iteration's effects, all or none
+                        try:
+                            w, b = theta[:p], float(theta[p])
+                            n_iter += 1
+                            path_w.append(w)
+                            path_b.append(b)
+                            new = record(stage, it, steps, lam_b, time.perf_counter() - tic)
+                            lam_done, obj_done = lam, new
+                        finally:
+                            ctrl_c.release()
+                        print_round(self, n_iter, {"objective": new, "stage": stage, "lambda": lam,
+                                                   "lambda_b": lam_b, "newton_steps": steps})
+                        if new - obj <= params["tol"] * (1.0 + abs(new)):
+                            converged = True
+                            break
+                        obj = new
+                    hist.records[-1].status = "converged" if converged else "max_rounds"
+                    if last:
+                        break
+                    theta = np.concatenate([w, [b]])
+                    if theta_prev is not None and np.linalg.norm(theta - theta_prev) <= (
+                        params["anneal_tol"] * np.linalg.norm(theta)
+                    ):
+                        settled = True  # theta stopped moving: a last stage at this lam with b free
+                    else:
+                        lam = max(lam / 2.0, lam_min)
+                    theta_prev = theta
+                    stage += 1
+            except KeyboardInterrupt:
+                if n_iter == 0:
+                    raise
+                interrupted = True
+        status = "interrupted" if interrupted else ("converged" if converged else "max_rounds")
+        if interrupted:
+            hist.records[-1].status = status
+        hist.meta.update(status=status, n_iter=n_iter, lambda_path=list(lambda_path))
+        if interrupted:
+            warn_interrupted(self, n_iter, what="E + M iterations")
+        elif not converged:
             warnings.warn(
                 f"BoundedLossClassifier: EM did not converge in max_rounds={max_rounds} iterations "
                 f"at lambda={lam:g}; raise max_rounds or tol", ConvergenceWarning, stacklevel=2,
             )
+        self.classes_ = data.classes
         self.intercept_ = b
         if self.kernel is None:
             self.coef_ = w.copy()
+            self._path_coef = np.asarray(path_w)
         else:
             self.dual_coef_ = U @ (w / np.sqrt(S))
             self.X_fit_ = X
-        self.lambda_ = lam
+            self._path_coef = np.asarray([U @ (w_t / np.sqrt(S)) for w_t in path_w])
+        self._path_intercept = np.asarray(path_b)
+        self.lambda_ = lam_done
         self.lambda_path_ = lambda_path
-        self.objective_ = hist["objective"][-1]
+        self.objective_ = obj_done
         self.history_ = hist
         self.n_iter_ = n_iter
+        self.n_estimators_ = n_iter
         return self
 
     # ------------------------------------------------------------------ prediction
@@ -383,6 +460,24 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         if self.kernel is None:
             return X @ self.coef_ + self.intercept_
         return self._kernel(X, self.X_fit_) @ self.dual_coef_ + self.intercept_
+
+    def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
+        """z_t(x) after every E + M iteration t = 1..``n_estimators_`` (a generator), through the
+        annealing stages; the last is ``decision_function(X)``, exactly."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        A = X if self.kernel is None else self._kernel(X, self.X_fit_)
+        final = self.coef_ if self.kernel is None else self.dual_coef_
+        T = len(self._path_intercept)
+        for t in range(T - 1):
+            yield A @ self._path_coef[t] + self._path_intercept[t]
+        if T:
+            yield A @ final + self.intercept_
+
+    def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
+        """The predicted labels after every E + M iteration (a generator); the last is ``predict(X)``."""
+        for z in self.staged_decision_function(X):
+            yield self.classes_[(z > 0).astype(int)]
 
     def predict(self, X: Any) -> np.ndarray:
         """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""
