@@ -102,8 +102,13 @@ def assert_same_model(a, b):
     if hasattr(a, "coef_"):
         np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-9, atol=1e-10)
     if hasattr(a, "leverage_"):
-        # repeated rows: a copy's leverage sits on the first copy (ties go to the first example)
-        assert a.X_fit_.shape[0] <= b.X_fit_.shape[0]
+        # the leverage of each distinct point (over repeated rows: summed over its copies)
+        def by_point(est):
+            points, inverse = np.unique(est.X_fit_, axis=0, return_inverse=True)
+            return points, np.bincount(inverse.ravel(), weights=est.leverage_, minlength=len(points))
+        (pa, la), (pb, lb) = by_point(a), by_point(b)
+        np.testing.assert_array_equal(pa, pb)
+        np.testing.assert_allclose(la, lb, rtol=1e-9, atol=1e-10)
     if hasattr(a, "epsilon_"):
         assert a.epsilon_ == pytest.approx(b.epsilon_, rel=1e-10)
 
@@ -144,6 +149,22 @@ def test_zero_weights_drop_rows_and_unit_weights_change_nothing(case):
     plain = quiet_fit(CASES[case](ROUNDS), X, y)
     np.testing.assert_array_equal(ones.decision_function(Xt), plain.decision_function(Xt))
     assert final_loss(ones) == final_loss(plain)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_order_of_the_rows_does_not_matter(case):
+    """Ties between equally good hypotheses go by features, thresholds, leaves and the order of
+    x -- never by row positions -- so shuffled weighted rows fit the model of the rows repeated in
+    their original order (scikit-learn's sample-weight check shuffles too)."""
+    X, y, Xt = noisy_data(seed=29)
+    sw = np.random.default_rng(30).integers(0, 4, size=len(y))
+    perm = np.random.default_rng(31).permutation(len(y))
+    shuffled = quiet_fit(CASES[case](ROUNDS), X[perm], y[perm], sample_weight=sw[perm])
+    repeated = quiet_fit(CASES[case](ROUNDS), np.repeat(X, sw, axis=0), np.repeat(y, sw))
+    assert shuffled.n_estimators_ == repeated.n_estimators_
+    np.testing.assert_allclose(shuffled.decision_function(Xt), repeated.decision_function(Xt),
+                               rtol=1e-9, atol=1e-10)
+    assert_same_model(shuffled, repeated)
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if "NN" not in c])

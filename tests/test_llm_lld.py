@@ -32,6 +32,8 @@ def _one_blas_thread():
     LLDClassifier(),
     LLDClassifier(mode="sequential", oracle="stumps", max_rounds=30),
     LogLossBoostClassifier(),
+    LLMClassifier(mode="sequential", max_rounds=300, warm_start=True),
+    LLDClassifier(mode="sequential", oracle="stumps", max_rounds=30, warm_start=True),
 ])
 def test_sklearn_contract(estimator, check):
     check(estimator)

@@ -36,6 +36,10 @@ FAST = settings(max_examples=25, deadline=None, database=None)
     ModaBoostClassifier(),
     ModaBoostClassifier(model="linear", max_rounds=200),
     ModaBoostClassifier(model="nn", loss="square"),
+    # K > 1: overlapping neighbourhoods, whose order of leveraging must not follow the row order
+    # (scikit-learn's sample-weight check shuffles the weighted rows)
+    ModaBoostClassifier(model="nn", n_neighbors=2, warm_start=True),
+    ModaBoostClassifier(max_depth=3, loss="matusita", warm_start=True),
 ])
 def test_sklearn_compatible(estimator, check):
     check(estimator)

@@ -463,6 +463,9 @@ class _NNModel:
         self.s = s
         self.card = np.asarray(self.M.T @ s).ravel()  # the weight of each reciprocal neighbourhood
         self.A = np.zeros(X.shape[0])
+        # ties go to the example first in the lexicographic order of x, whatever the order of the rows
+        self.rank = np.empty(X.shape[0], dtype=np.intp)
+        self.rank[np.lexsort(X.T[::-1])] = np.arange(X.shape[0])
 
     def propose(self, w, ws, ystar, gamma_wl):
         MT = self.M.T
@@ -477,7 +480,8 @@ class _NNModel:
             return [], best_seen
         score = np.where(ok, num ** 2 / np.maximum(self.card, 1e-300), -np.inf)
         top = float(np.max(score))
-        j = int(np.flatnonzero(score >= top * (1.0 - _TIE))[0])  # ties: the first example
+        near = np.flatnonzero(score >= top * (1.0 - _TIE))
+        j = int(near[np.argmin(self.rank[near])])
         col = self.Mc[:, j]
         idx = col.indices[np.argsort(col.indices)]
         info = {"example": j, "J": _J(ws[idx], self.s[idx])}
@@ -518,8 +522,8 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     **Ties** between equally good hypotheses (to rounding) go by fixed
     rules -- the lowest feature, then threshold; the leaf created first; the
-    first example -- that do not depend on the order of the rows or on how
-    many rows hold a value.  Nothing is drawn at random, so there is no
+    example first in the lexicographic order of x -- that do not depend on
+    the order of the rows or on how many rows hold a value.  Nothing is drawn at random, so there is no
     ``random_state``: two fits on the same data are identical.
 
     Parameters
