@@ -300,6 +300,7 @@ def test_warm_start_continues_to_the_longer_fit(case):
     np.testing.assert_allclose([r.primal for r in warm.history_], [r.primal for r in full.history_],
                                rtol=1e-12)
     assert warm.history_.meta["status"] == full.history_.meta["status"]
+    assert [r.status for r in warm.history_] == [r.status for r in full.history_]
     assert_same_model(warm, full)
     if hasattr(full, "train_margins_"):
         np.testing.assert_allclose(warm.train_margins_, full.train_margins_, rtol=1e-12, atol=1e-12)

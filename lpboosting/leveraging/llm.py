@@ -398,10 +398,12 @@ class _Run:
         self.eps = eps
 
 
-def _staged_linear(H: np.ndarray, path: list[Any], final: np.ndarray, parallel: bool,
+def _staged_linear(H: np.ndarray, path: list[Any], final: np.ndarray,
                    chunk: int = 64) -> Iterator[np.ndarray]:
-    """H lambda_t for t = 1..T, lambda_t rebuilt from the logged steps with the very operations of
-    the fit; the last value is ``H @ final`` (what ``decision_function`` computes)."""
+    """H lambda_t for t = 1..T, lambda_t rebuilt from the logged steps (a vector of deltas, or
+    ``(j, delta)``) with the very operations of the fit; the last value is ``H @ final`` (what
+    ``decision_function`` computes).  The others come ``chunk`` rounds at a time from one matrix
+    product, which may round differently from H @ lambda_t in the last bits."""
     n, p = H.shape
     T = len(path)
     coef = np.zeros(p)
@@ -414,11 +416,11 @@ def _staged_linear(H: np.ndarray, path: list[Any], final: np.ndarray, parallel: 
             block.clear()
 
     for t, step in enumerate(path):
-        if parallel:
-            coef += step
-        else:
+        if isinstance(step, tuple):
             j, delta = step
             coef[j] += delta
+        else:
+            coef += step
         if t == T - 1:
             yield from flush()
             yield H @ final if p else np.zeros(n)
@@ -444,7 +446,9 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
     ``max_rounds`` continues the rounds; the rounds are deterministic, so
     T1 rounds and then T2 - T1 more make the model of T2 rounds),
     ``verbose``, ``staged_decision_function`` / ``staged_predict`` (the model
-    after every round, rebuilt from the steps logged during the fit) and
+    after every round, rebuilt from the steps logged during the fit: one
+    (hypothesis, delta) pair a round in sequential mode, one vector of
+    deltas -- rounds x hypotheses numbers in all -- in parallel mode) and
     Ctrl-C: a fit interrupted by KeyboardInterrupt keeps the rounds it
     completed, warns (RuntimeWarning) and records the status "interrupted"
     (with no round completed the KeyboardInterrupt propagates).
@@ -519,6 +523,7 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
         if resume:
             problem.restore(self.coef_, self.train_margins_, self._steps, getattr(self, "hypotheses_", ()))
             history = copy.deepcopy(self.history_)
+            history.records[-1].status = "added"  # the run goes on from this round
             history.meta.update(max_rounds=max_rounds, tol=tol)
             run = _Run(None, self._report, getattr(self, "epsilon_", None))
         else:
@@ -594,7 +599,7 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         H = self.basis_.transform(X)
-        yield from _staged_linear(H, self._steps, self.coef_, self.mode.strip().lower() == "parallel")
+        yield from _staged_linear(H, self._steps, self.coef_)
 
     def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
         """The predicted labels after every round (a generator); the last is ``predict(X)``."""
