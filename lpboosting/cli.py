@@ -80,6 +80,29 @@ def _parse_params(items: Sequence[str]) -> dict[str, Any]:
     return params
 
 
+def _solver_backend(algorithm: str, est: Any, options: dict[str, Any], log: str | None) -> Any:
+    """The estimator's backend (its own or its master's default) built with solver options."""
+    from lpboosting.backends import get_backend
+
+    if "backend" not in est.get_params():
+        raise click.UsageError(f"{algorithm} has no master solver: --solver-option and --solver-log "
+                               "apply to lpboost, softboost, totalboost, erlpboost and rmboost")
+    name = est.get_params()["backend"]
+    if name is None:
+        name = est._make_master(2).default_backend
+    if not isinstance(name, str):
+        raise click.UsageError("-p backend=... names the backend when solver options are given")
+    if log:
+        if not name.startswith("highspy"):
+            raise click.UsageError(f"--solver-log writes HiGHS's log; the backend is {name} "
+                                   "(for cvxpy's solvers use -o verbose=true)")
+        options = {"output_flag": True, "log_to_console": False, "log_file": log, **options}
+    try:
+        return get_backend(name, **options)
+    except (TypeError, ValueError) as exc:
+        raise click.UsageError(f"solver options {options}: {exc}") from None
+
+
 def _compared_backends(master: Any) -> list[str]:
     """:data:`COMPARED_BACKENDS` that solve ``master`` (by the session table), its default first."""
     from lpboosting.backends import get_backend
@@ -203,8 +226,14 @@ def demo(nu: float, oracle: str, backend: str, tol: float, max_rounds: int, test
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="write the per-round history here (JSON)")
 @click.option("--quiet", is_flag=True, help="no per-round ledger")
+@click.option("-o", "--solver-option", "solver_options", multiple=True, metavar="NAME=VALUE",
+              help="option of the master's solver, repeatable: a HiGHS option for highspy (e.g. "
+                   "-o simplex_strategy=4), a keyword of cvxpy's solve for cvxpy:SOLVER (e.g. -o verbose=true)")
+@click.option("--solver-log", "solver_log", type=click.Path(dir_okay=False),
+              help="HiGHS: write the solver's log to this file (log_file, output_flag on)")
 def fit(algorithm: str, data: str, target: str | None, positive: str | None, params: tuple[str, ...],
-        test_size: float, seed: int, save: str | None, history_path: str | None, quiet: bool) -> int:
+        test_size: float, seed: int, save: str | None, history_path: str | None, quiet: bool,
+        solver_options: tuple[str, ...], solver_log: str | None) -> int:
     """Fit ALGORITHM on a data set, with a live per-round ledger; save the model and history."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -213,6 +242,8 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
 
     console = _console()
     est = _estimator(algorithm, _parse_params(params))
+    if solver_options or solver_log:
+        est.set_params(backend=_solver_backend(algorithm, est, _parse_params(solver_options), solver_log))
     dataset = load_dataset(data, target=target, positive=positive)
     X_train, X_test, y_train, y_test, test_rows = _split(dataset, test_size, seed)
     console.print(f"{type(est).__name__} on {dataset.description or dataset.name}: "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 from collections import deque
 from dataclasses import dataclass, field
 from collections.abc import Sequence
@@ -64,6 +65,79 @@ class ColumnGenerationResult:
         state = self.__dict__.copy()
         state["state"] = None  # a live solver session does not pickle
         return state
+
+    # -- serialisation -----------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The result as strict JSON data (NaN and +-inf as null).
+
+        Holds the objective, status, message, gap, weights, distribution,
+        the columns (N x T), their edges, the weights after each round, the
+        history, and the hypotheses when they can be written (stumps, scaled
+        features, trees; others are written as their repr and read back as
+        None).  The live run (:attr:`state`) is not written.
+        """
+        from lpboosting.colgen.history import to_json_value
+        from lpboosting.model_io import hypothesis_to_dict
+
+        hypotheses = []
+        for h in self.hypotheses:
+            try:
+                hypotheses.append(hypothesis_to_dict(h))
+            except TypeError:
+                hypotheses.append({"kind": "unsaved", "repr": repr(h)})
+        columns = np.asarray(self.columns)
+        return to_json_value({
+            "format": "lpboosting-result", "format_version": 1,
+            "objective": self.objective, "status": self.status, "message": self.message,
+            "gap": self.gap, "n_rounds": self.n_rounds, "weights": self.weights,
+            "distribution": self.distribution, "columns": columns, "columns_dtype": columns.dtype.str,
+            "edges": self.edges, "hypotheses": hypotheses,
+            "weight_path": [{"index": i, "value": v} for i, v in self.weight_path],
+            "history": self.history.to_json(),
+        })
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "ColumnGenerationResult":
+        """The inverse of :meth:`to_dict` (``solution`` and ``state`` are None)."""
+        from lpboosting.model_io import hypothesis_from_dict
+
+        if not isinstance(data, dict) or data.get("format") != "lpboosting-result":
+            raise ValueError("not a saved column-generation result (its 'format' is not 'lpboosting-result')")
+        history = History.from_json(data["history"])
+        n = int(history.meta.get("n_samples", len(data["distribution"])))
+        columns = np.asarray(data["columns"], dtype=np.dtype(data["columns_dtype"])).reshape(n, -1)
+        hypotheses = [None if h.get("kind") == "unsaved" else hypothesis_from_dict(h) for h in data["hypotheses"]]
+
+        def floats(values):
+            return np.asarray([np.nan if v is None else v for v in values], dtype=float)
+
+        return cls(
+            objective=np.nan if data["objective"] is None else float(data["objective"]),
+            weights=floats(data["weights"]), distribution=floats(data["distribution"]), columns=columns,
+            hypotheses=hypotheses, n_rounds=int(data["n_rounds"]), history=history, status=data["status"],
+            solution=None, gap=data["gap"], message=data["message"], edges=list(data["edges"]),
+            weight_path=[(np.asarray(p["index"], dtype=np.int32), floats(p["value"]))
+                         for p in data["weight_path"]],
+        )
+
+    def save(self, path: Any) -> None:
+        """Write :meth:`to_dict` as a JSON file."""
+        import json
+        from pathlib import Path
+
+        Path(path).write_text(json.dumps(self.to_dict(), allow_nan=False))
+
+    @classmethod
+    def load(cls, path: Any) -> "ColumnGenerationResult":
+        """Read a result written by :meth:`save`."""
+        import json
+        from pathlib import Path
+
+        try:
+            data = json.loads(Path(path).read_text())
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path} is not a JSON result file ({exc.msg} at line {exc.lineno})") from None
+        return cls.from_dict(data)
 
 
 def _check_options(tol: float, max_rounds: int, columns_per_round: int, time_limit: float | None,
@@ -139,6 +213,36 @@ class RunState:
         """True when the run stopped before converging and kept something to go on with."""
         return self.status not in ("converged", "solver_error") and bool(self.pending)
 
+    # -- what a callback ``callback(record, state)`` sees and may do --------------------------
+    @property
+    def solution(self) -> MasterSolution | None:
+        """The master solved this round (d, w, rho, psi, ...)."""
+        return self.best
+
+    @property
+    def distribution(self) -> np.ndarray | None:
+        """d of this round's master (what the oracle priced)."""
+        return None if self.best is None else self.best.distribution
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        """w of this round's master, one entry per column added so far."""
+        return None if self.best is None else self.best.weights
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        """The columns the oracle found this round, to be added before the next solve."""
+        return [c for c, _ in self.pending]
+
+    def add_column(self, column: Any, hypothesis: Any = None) -> None:
+        """Add a column of your own (u_n = y_n h(x_n)) before the next solve, with the oracle's."""
+        u = np.asarray(column, dtype=float).ravel()
+        if u.shape != (self.oracle.n_samples,) or not np.all(np.isfinite(u)):
+            raise ValueError(f"a column must hold {self.oracle.n_samples} finite margins, got shape {u.shape}")
+        d = self.distribution if self.distribution is not None else self.master.initial_distribution(u.size)
+        edge = float(d @ u)
+        self.pending.append((Candidate(hypothesis, u, edge), edge))
+
 
 def column_generation(
     master: Master,
@@ -154,6 +258,7 @@ def column_generation(
     stall_rounds: int | None = None,
     initial_columns: "ColumnGenerationResult | Sequence[Candidate] | None" = None,
     resume: "RunState | ColumnGenerationResult | None" = None,
+    n_samples: int | None = None,
 ) -> ColumnGenerationResult:
     """Run column generation of ``master`` with pricing ``oracle``.
 
@@ -186,13 +291,28 @@ def column_generation(
     ``stabilization`` and ``stall_rounds`` are the state's (the arguments
     must name the same master and oracle).
 
+    ``oracle`` is an :class:`~lpboosting.oracles.Oracle` or a plain function
+    ``fn(d) -> column`` (or ``-> (column, hypothesis)``), wrapped as an
+    inexact :class:`~lpboosting.oracles.CallableOracle`; a function needs
+    ``n_samples`` (the number of examples) unless the master's sample
+    weights say it.
+
     ``callback(record)`` is called after every round; returning a truthy
-    value stops the loop.  A KeyboardInterrupt, a callback stop, a limit or a
+    value stops the loop.  A callback of two arguments, ``callback(record,
+    state)``, also gets the :class:`RunState`: the round's solution
+    (``state.distribution``, ``state.weights``, ``state.solution``), the
+    oracle's new columns (``state.candidates``), the session, master and
+    oracle; ``state.add_column(u, hypothesis)`` adds a column of its own to
+    the next solve.  A KeyboardInterrupt, a callback stop, a limit or a
     solver failure ends the run but still returns the last good master's
     solution and the history so far (``status`` says which, ``message`` what
-    to change).
+    to change).  Every master answer is checked: when its primal and dual
+    values differ (e.g. a constraint added to a master's statement that its
+    read-back does not know), the round records ``extra["duality_gap"]``
+    and a RuntimeWarning says so, instead of a gap that only looks closed.
     """
     _check_options(tol, max_rounds, columns_per_round, time_limit, stall_rounds)
+    oracle = as_oracle(oracle, master, n_samples)
     if resume is not None:
         state = _resumed(resume, master, oracle, initial_columns)
         state.tol = tol
@@ -201,6 +321,52 @@ def column_generation(
                        stall_rounds)
     return _run(state, int(max_rounds), callback, time_limit, stall_rounds, initial_columns,
                 fresh=resume is None)
+
+
+def as_oracle(oracle: Any, master: Master, n_samples: int | None = None) -> Oracle:
+    """``oracle`` itself, or a plain function ``fn(d)`` wrapped as a CallableOracle over N examples."""
+    if isinstance(oracle, Oracle):
+        return oracle
+    if not callable(oracle):
+        raise TypeError(f"oracle must be an lpboosting Oracle or a function fn(d) -> column, got "
+                        f"{type(oracle).__name__}")
+    from lpboosting.oracles import CallableOracle
+
+    if n_samples is None and master.sample_weight is not None:
+        n_samples = master.sample_weight.size
+    if n_samples is None:
+        raise TypeError(
+            "a plain function as the oracle does not say how many examples there are: pass "
+            "column_generation(master, fn, n_samples=N), or wrap it as CallableOracle(fn, N)"
+        )
+    return CallableOracle(oracle, int(n_samples))
+
+
+def callback_arity(callback: Any) -> int:
+    """1 for ``callback(record)``, 2 for ``callback(record, state)``."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(callback).parameters.values()
+    except (TypeError, ValueError):  # builtins without a signature
+        return 1
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind == p.VAR_POSITIONAL for p in parameters) or len(positional) >= 2:
+        return 2
+    return 1
+
+
+#: primal and dual values of a master answer may differ by this much (relative to 1 + |dual|)
+DUALITY_TOL = 1e-6
+
+
+def _duality_gap(solution: MasterSolution) -> float | None:
+    """|primal - dual| of a master answer when it is larger than :data:`DUALITY_TOL` allows."""
+    primal, dual = solution.primal_objective, solution.dual_objective
+    if primal is None or dual is None or not (np.isfinite(primal) and np.isfinite(dual)):
+        return None
+    gap = abs(float(primal) - float(dual))
+    return gap if gap > DUALITY_TOL * (1.0 + abs(float(dual))) else None
 
 
 def _start(master, oracle, backend, tol, columns_per_round, stabilization, time_limit,
@@ -244,6 +410,8 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
                                              state.k, state.tol)
     history = state.history
     status, message = "max_rounds", ""
+    with_state = callback is not None and callback_arity(callback) == 2
+    warned = False
     start = time.perf_counter()
     if not fresh and history.records and history.records[-1].status in (
             "max_rounds", "time_limit", "stalled", "stopped", "interrupted"):
@@ -302,6 +470,17 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
             extra = dict(solution.info.get("record", {}))
             if stab is not None:
                 extra["priced"] = priced_at
+            mismatch = _duality_gap(solution)
+            if mismatch is not None:
+                extra["duality_gap"] = mismatch
+                if not warned:
+                    warnings.warn(
+                        f"round {rnd}: the {master.name} master's primal value {solution.primal_objective:.10g} "
+                        f"and dual value {solution.dual_objective:.10g} differ by {mismatch:.2e} "
+                        f"({solution.backend}); its answer is not the optimum of the problem its "
+                        "read-back states (a constraint added to the statement, or an inaccurate "
+                        "solve): the gaps of this run do not certify it", RuntimeWarning, stacklevel=3)
+                    warned = True
             pending = [(c, e) for c, e in zip(found, true_edges) if not master.converged(solution, e, tol)]
             pending = pending or [(found[0], true_edges[0])]
             if k > 1:
@@ -322,7 +501,13 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
             state.weight_path.append((nonzero.astype(np.int32), weights[nonzero]))
             state.pending = [] if done else pending
             state.next_round = rnd + 1
-            stop = callback(record) if callback is not None else False
+            if callback is None:
+                stop = False
+            else:
+                stop = callback(record, state) if with_state else callback(record)
+            if done and state.pending:  # the callback added columns: the run goes on
+                done = False
+                record.status = "added"
             if done:
                 status = "converged"
                 break

@@ -17,6 +17,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from lpboosting.backends import Backend, get_backend
 from lpboosting.colgen import History, Smoothing, column_generation
+from lpboosting.colgen.loop import callback_arity
 from lpboosting.errors import SolverError
 from lpboosting.masters.base import Master
 from lpboosting.masters.entropy import DELTA_ADVICE, DELTA_MEANING
@@ -363,13 +364,16 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             return user
         prefix = getattr(self, "_verbose_prefix", "")
         printed = [False]
+        with_state = user is not None and callback_arity(user) == 2
 
-        def callback(record):
+        def callback(record, state):
             if not printed[0]:
                 print(prefix + History.LEDGER_HEADER, flush=True)
                 printed[0] = True
             print(prefix + History.format_record(record), flush=True)
-            return user(record) if user is not None else False
+            if user is None:
+                return False
+            return user(record, state) if with_state else user(record)
 
         return callback
 

@@ -155,6 +155,55 @@ class LPBoost(Master):
             constraints={"edges": edges, "simplex": simplex, "cap": cap},
         )
 
+    def cvxpy_primal_statement(self, U: np.ndarray) -> CvxpyStatement:
+        """The soft-margin LP (1) itself in cvxpy, beside :meth:`cvxpy_statement` (its dual).
+
+        ::
+
+            max_{w, rho, psi}  rho - sum_n c_n psi_n
+            s.t.  U w >= rho - psi     ("margins", dual d: the distribution)
+                  sum w = 1            ("simplex", dual gamma)
+                  w >= 0, psi >= 0
+
+        Read it back with :meth:`cvxpy_primal_solution`: the same
+        :class:`MasterSolution` as the dual's, d and gamma from the multipliers.
+        """
+        import cvxpy as cp
+
+        n, t = U.shape
+        w = cp.Variable(t, nonneg=True, name="w")
+        rho = cp.Variable(name="rho")
+        psi = cp.Variable(n, nonneg=True, name="psi")
+        margins = U @ w >= rho - psi
+        simplex = cp.sum(w) == 1
+        problem = cp.Problem(cp.Maximize(rho - self.caps(n) @ psi), [margins, simplex])
+        return CvxpyStatement(problem, variables={"w": w, "rho": rho, "psi": psi},
+                              constraints={"margins": margins, "simplex": simplex})
+
+    def cvxpy_primal_solution(self, statement: CvxpyStatement, U: np.ndarray,
+                              status: SolveStatus) -> MasterSolution:
+        """The :class:`MasterSolution` of a solved :meth:`cvxpy_primal_statement`."""
+        w = np.asarray(statement.variables["w"].value, dtype=float)
+        rho = float(statement.variables["rho"].value)
+        psi = np.asarray(statement.variables["psi"].value, dtype=float)
+        d = np.maximum(np.asarray(statement.constraints["margins"].dual_value, dtype=float), 0.0)
+        # the multiplier of sum w = 1 is gamma (stationarity in w_m: d . u_m <= gamma, equal where w_m > 0)
+        gamma = float(statement.constraints["simplex"].dual_value)
+        return self.read_back(status, d, gamma, w, rho, psi)
+
+    def reduced_costs(self, U: np.ndarray, solution: MasterSolution) -> np.ndarray:
+        """d . u_m - gamma for every column m of U under a solution's (d, gamma).
+
+        The price of each hypothesis at the master's dual: positive means the
+        column would improve the restricted master (its dual constraint
+        d . u <= gamma is violated), and the largest is the best edge minus
+        gamma, the column-generation gap.  0 for the columns with w_m > 0
+        (complementary slackness).  In the primal's terms it is minus the
+        reduced cost of w_m (a maximisation: a column enters while its
+        reduced cost is negative).
+        """
+        return np.asarray(U, dtype=float).T @ solution.distribution - float(solution.dual_objective)
+
     def cvxpy_solution(self, statement, U, status):
         d = np.asarray(statement.variables["d"].value, dtype=float)
         gamma = float(statement.variables["gamma"].value)

@@ -92,6 +92,24 @@ class Stumps(Oracle):
         state["_buffer"] = None  # scratch space, rebuilt by the next call
         return state
 
+    def all_columns(self) -> tuple[np.ndarray, list[Stump]]:
+        """Every stump of the class as a column matrix: (U, stumps), U[n, m] = y_n h_m(x_n).
+
+        The two constants, then for each feature each threshold between
+        consecutive distinct values with both signs: the class this oracle
+        maximises over (so ``U.T @ d`` holds every edge and its maximum is
+        :meth:`price`'s).  N x (2 + 2 sum_j (distinct values of j - 1))
+        floats: for teaching and checking on small data.
+        """
+        n, f = self.X.shape
+        stumps = [Stump(0, -np.inf, 1.0), Stump(0, -np.inf, -1.0)]
+        for j in range(f):
+            for k in np.flatnonzero(~self._invalid[1:n, j]) + 1:
+                threshold = self._threshold(int(k), j)
+                stumps += [Stump(j, threshold, 1.0), Stump(j, threshold, -1.0)]
+        U = np.column_stack([self.y * h.predict(self.X) for h in stumps])
+        return U, stumps
+
     def _labels_changed(self) -> None:
         self._buffer = None  # the presorted features are shared, the scratch space is not
 
