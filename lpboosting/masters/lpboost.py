@@ -147,7 +147,7 @@ class LPBoost(Master):
         gamma = cp.Variable(name="gamma")
         edges = U.T @ d <= gamma
         simplex = cp.sum(d) == 1
-        cap = d <= self.caps(n)
+        cap = d <= (self.cap(n) if self.sample_weight is None else self.caps(n))
         problem = cp.Problem(cp.Minimize(gamma), [edges, simplex, d >= 0, cap])
         return CvxpyStatement(
             problem,
@@ -176,7 +176,8 @@ class LPBoost(Master):
         psi = cp.Variable(n, nonneg=True, name="psi")
         margins = U @ w >= rho - psi
         simplex = cp.sum(w) == 1
-        problem = cp.Problem(cp.Maximize(rho - self.caps(n) @ psi), [margins, simplex])
+        penalty = self.cap(n) * cp.sum(psi) if self.sample_weight is None else self.caps(n) @ psi
+        problem = cp.Problem(cp.Maximize(rho - penalty), [margins, simplex])
         return CvxpyStatement(problem, variables={"w": w, "rho": rho, "psi": psi},
                               constraints={"margins": margins, "simplex": simplex})
 
