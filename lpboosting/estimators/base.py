@@ -33,6 +33,37 @@ DELTA = [Interval(Real, 0, 1, closed="right")]
 DELTA_MESSAGE = Explain(what=DELTA_MEANING, advice=DELTA_ADVICE)
 
 
+#: the parameters every column-generation classifier shares beyond its master's (for docstrings)
+SHARED_PARAMETERS_DOC = """    warm_start : bool, default False
+        A second ``fit`` on the same data continues the fitted run (its live
+        solver model, oracle and stabilisation centre) up to ``max_rounds``
+        rounds in all: 50 rounds and then 50 more are the 100 of one fit.
+        Only ``max_rounds``, ``tol``, ``time_limit``, ``stall_rounds``,
+        ``callback`` and ``verbose`` may change in between.
+    verbose : int, default 0
+        1 prints the ledger, one line per round (round, columns, primal,
+        dual, gap, edge, times, iterations, status).
+    random_state : int, RandomState or None, default None
+        Seed of the trees oracle (None keeps its own fixed seed 0, so that
+        fits repeat); unused by the other oracles.
+"""
+#: the fitted attributes and methods every column-generation classifier shares (for docstrings)
+SHARED_ATTRIBUTES_DOC = """    estimators_, estimator_weights_, n_estimators_ (the hypotheses of
+    nonzero weight), feature_importances_, one_vs_rest_ (more than two
+    classes), row_map_ (None unless weights or repeated rows merged rows).
+    Methods beyond scikit-learn's: ``staged_decision_function``,
+    ``staged_predict``, ``staged_predict_proba``, ``describe``, ``margins``;
+    ``fit`` takes ``sample_weight``.
+"""
+
+
+def shared_doc(cls: type) -> type:
+    """Fill a classifier docstring's ``{shared_parameters}`` and ``{shared_attributes}``."""
+    cls.__doc__ = (cls.__doc__ or "").replace("    {shared_parameters}\n", SHARED_PARAMETERS_DOC).replace(
+        "    {shared_attributes}\n", SHARED_ATTRIBUTES_DOC)
+    return cls
+
+
 def encode_classes(estimator: BaseEstimator, y: np.ndarray) -> np.ndarray:
     """The sorted classes of y (at least two)."""
     check_classification_targets(y)

@@ -10,6 +10,7 @@ from lpboosting.estimators.base import (
     NU,
     NU_MESSAGE,
     ColumnGenerationClassifier,
+    shared_doc,
 )
 from lpboosting.masters.erlpboost import ERLPBoost
 from lpboosting.masters.softboost import SoftBoost, TotalBoost
@@ -32,18 +33,7 @@ _SHARED_DOC = """
         dual smoothing ("smoothing" or a ``Smoothing``), a time limit in
         seconds, the rounds without progress after which the fit stops as
         "stalled".  A fit that ends early keeps its model and warns.
-    warm_start : bool, default False
-        A second ``fit`` on the same data continues the fitted run (its live
-        solver model, oracle and stabilisation centre) up to ``max_rounds``
-        rounds in all: 50 rounds and then 50 more are the 100 of one fit.
-        Only ``max_rounds``, ``tol``, ``time_limit``, ``stall_rounds``,
-        ``callback`` and ``verbose`` may change in between.
-    verbose : int, default 0
-        1 prints the ledger, one line per round (round, columns, primal,
-        dual, gap, edge, times, iterations, status).
-    random_state : int, RandomState or None, default None
-        Seed of the trees oracle (None keeps its own fixed seed 0, so that
-        fits repeat); unused by the other oracles.
+    {shared_parameters}
 
     Attributes
     ----------
@@ -51,12 +41,7 @@ _SHARED_DOC = """
     soft_margin, solver), objective_ (soft margin of the final weights),
     weights_ (LPBoost primal over the chosen columns), distribution_,
     hypotheses_, n_rounds_, status_, result_,
-    estimators_, estimator_weights_, n_estimators_ (the hypotheses of
-    nonzero weight), feature_importances_, one_vs_rest_ (more than two
-    classes), row_map_ (None unless weights or repeated rows merged rows).
-    Methods beyond scikit-learn's: ``staged_decision_function``,
-    ``staged_predict``, ``staged_predict_proba``, ``describe``, ``margins``;
-    ``fit`` takes ``sample_weight``.
+    {shared_attributes}
 """
 
 
@@ -92,6 +77,7 @@ class _CappedEntropyClassifier(ColumnGenerationClassifier):
         self.random_state = random_state
 
 
+@shared_doc
 class SoftBoostClassifier(_CappedEntropyClassifier):
     __doc__ = """SoftBoost (Warmuth, Glocer, Rätsch 2007): capped relative-entropy projections.
 
@@ -107,6 +93,7 @@ class SoftBoostClassifier(_CappedEntropyClassifier):
         return SoftBoost(self.nu, self.delta, sample_weight=sample_weight)
 
 
+@shared_doc
 class TotalBoostClassifier(ColumnGenerationClassifier):
     __doc__ = """TotalBoost: SoftBoost without capping (hard margin within delta).
 
@@ -146,6 +133,7 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
         return TotalBoost(self.delta, sample_weight=sample_weight)
 
 
+@shared_doc
 class ERLPBoostClassifier(_CappedEntropyClassifier):
     __doc__ = """ERLPBoost (Warmuth, Glocer, Vishwanathan 2008): entropy-regularised LPBoost.
 

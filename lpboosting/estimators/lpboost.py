@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from lpboosting.estimators.base import NU, NU_MESSAGE, ColumnGenerationClassifier
+from lpboosting.estimators.base import NU, NU_MESSAGE, ColumnGenerationClassifier, shared_doc
 from lpboosting.masters.lpboost import LPBoost
 from lpboosting.masters.pool import ColumnPool
 
 
+@shared_doc
 class LPBoostClassifier(ColumnGenerationClassifier):
     """LPBoost (soft-margin LP boosting) fitted by column generation.
 
@@ -63,29 +64,13 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         ring, banana and magic (a slack row costs the dual simplex little)
         and cost banana 7% more rounds; a pool bounds the master's size on
         long runs.
-    warm_start : bool, default False
-        A second ``fit`` on the same data continues the fitted run (its live
-        solver model, oracle and stabilisation centre) up to ``max_rounds``
-        rounds in all: 50 rounds and then 50 more are the 100 of one fit.
-        Only ``max_rounds``, ``tol``, ``time_limit``, ``stall_rounds``,
-        ``callback`` and ``verbose`` may change in between.
-    verbose : int, default 0
-        1 prints the ledger, one line per round (round, columns, primal,
-        dual, gap, edge, times, iterations, status).
-    random_state : int, RandomState or None, default None
-        Seed of the trees oracle (None keeps its own fixed seed 0, so that
-        fits repeat); unused by the other oracles.
+    {shared_parameters}
 
     Attributes
     ----------
     classes_, history_, objective_ (soft margin rho - sum_n c_n psi_n),
     weights_, distribution_, hypotheses_, n_rounds_, status_, result_,
-    estimators_, estimator_weights_, n_estimators_ (the hypotheses of
-    nonzero weight), feature_importances_, one_vs_rest_ (more than two
-    classes), row_map_ (None unless weights or repeated rows merged rows).
-    Methods beyond scikit-learn's: ``staged_decision_function``,
-    ``staged_predict``, ``staged_predict_proba``, ``describe``, ``margins``;
-    ``fit`` takes ``sample_weight``.
+    {shared_attributes}
     """
 
     _parameter_constraints: dict[str, Any] = {**ColumnGenerationClassifier._parameter_constraints, "nu": NU,

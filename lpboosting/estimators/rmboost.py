@@ -6,12 +6,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from lpboosting.estimators.base import ColumnGenerationClassifier
+from lpboosting.estimators.base import ColumnGenerationClassifier, shared_doc
 from lpboosting.masters.pool import ColumnPool
 from lpboosting.masters.rmboost import RMBoost
 from lpboosting.params import Explain, Integral, Interval, Real
 
 
+@shared_doc
 class RMBoostClassifier(ColumnGenerationClassifier):
     """RMBoost: the rule of minimum worst-case error probability, fitted by column generation.
 
@@ -83,17 +84,7 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         dual smoothing ("smoothing" or a ``Smoothing``), a time limit in
         seconds, the rounds without progress after which the fit stops as
         "stalled".  A fit that ends early keeps its model and warns.
-    warm_start : bool, default False
-        A second ``fit`` on the same data continues the fitted run (its live
-        solver model, oracle and stabilisation centre) up to ``max_rounds``
-        rounds in all: 50 rounds and then 50 more are the 100 of one fit.
-        Only ``max_rounds``, ``tol``, ``time_limit``, ``stall_rounds``,
-        ``callback`` and ``verbose`` may change in between.
-    verbose : int, default 0
-        1 prints the ledger, one line per round.
-    random_state : int, RandomState or None, default None
-        Seed of the trees oracle (None keeps its own fixed seed 0, so that
-        fits repeat).
+    {shared_parameters}
 
     Attributes
     ----------
