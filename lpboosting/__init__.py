@@ -25,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     "RoundRecord": "lpboosting.colgen",
     "column_generation": "lpboosting.colgen",
     "solve_master": "lpboosting.colgen",
+    "export_model": "lpboosting.export",
     "ERLPBoostClassifier": "lpboosting.estimators",
     "LPBoostClassifier": "lpboosting.estimators",
     "RMBoostClassifier": "lpboosting.estimators",
