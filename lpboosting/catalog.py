@@ -33,6 +33,7 @@ directory as ``lpboosting/models``, read by default, see :func:`default_director
     Python's shortest round-trip ``repr``).  Keys: ``name``, ``master``,
     ``params``, ``kind``, ``columns``, ``objective``, ``certified_by``,
     ``certificate`` (the measured gaps), ``tolerance``, ``mps``,
+    ``highs_version`` (the HiGHS that wrote the MPS file, None without one),
     ``description``, ``source``, ``n``, ``t`` and, for hand instances,
     ``d`` (the unique optimal distribution).
 ``NAME.npz``
@@ -42,15 +43,20 @@ directory as ``lpboosting/models``, read by default, see :func:`default_director
     ``stump_sign``; entropy instances ``d`` (the unique optimal
     distribution of the strictly convex projection).
 ``NAME.mps``
-    LP instances only: the library's own live HiGHS model of the master
-    (``HighspyBackend().open(master, n)`` plus ``add_column`` for every
-    column), written by HiGHS (``Highs.writeModel``).  For LPBoost it is the
-    capped edge game (min gamma), for RMBoost the primal (16) whose objective
-    offset 1/2 is kept by HiGHS as the right-hand side of the objective row
-    (``RHS_V Obj -0.5``; HiGHS and CPLEX read that as offset +1/2, so the
-    optimum read back is the minimax risk R itself).  HiGHS writes 15
-    significant digits, so the MPS optimum may differ from the certified one
-    in the last digits (far below every tolerance).
+    LP instances only: the master over U in the form its HiGHS session
+    solves, written by HiGHS through :func:`lpboosting.export.export_model`
+    (``Highs.passModel`` and ``Highs.writeModel``), with named rows and
+    columns.  For LPBoost it is the capped edge game (min gamma; columns
+    ``d_i``, ``gamma``, rows ``sum_d``, ``edge_j``), for RMBoost the primal
+    (16) (columns ``mu_plus_j``, ``mu_minus_j``, rows ``upper_i``,
+    ``lower_i``) whose objective offset 1/2 HiGHS writes as the right-hand
+    side of the objective row (``RHS_V Obj -0.5``; HiGHS and CPLEX read that
+    as offset +1/2, so the optimum read back is the minimax risk R itself).
+    HiGHS 1.16 writes every number with 17 significant digits, which reads
+    back as the same double, so the MPS optimum is the LP's; other HiGHS
+    versions may format the numbers differently, which is why the entry
+    records ``highs_version``: a rebuild with that version reproduces the
+    file byte for byte.
 
 Regenerate with ``lpboosting export`` or ``python -c "from lpboosting.catalog
 import build_catalog; build_catalog()"``.
@@ -74,7 +80,7 @@ from lpboosting.errors import LPBoostingError
 
 __all__ = [
     "EXCLUDED_BACKENDS", "REQUIRED_KEYS", "SOLVER_OPTIONS", "CatalogNotFoundError", "backend_for",
-    "build_catalog", "capable_backends",
+    "build_catalog", "capable_backends", "highs_version",
     "default_directory", "export_directory", "load_columns", "load_index", "master_for", "solve_entry",
     "verify_catalog",
 ]
@@ -82,7 +88,7 @@ __all__ = [
 #: keys every index entry has
 REQUIRED_KEYS = (
     "name", "master", "params", "kind", "columns", "objective", "certified_by", "tolerance",
-    "mps", "description", "n", "t",
+    "mps", "highs_version", "description", "n", "t",
 )
 
 #: absolute tolerance of every instance: a backend must reproduce the objective to this
@@ -356,37 +362,24 @@ def _round_certificate(cert: dict[str, Any]) -> dict[str, float]:
 # ======================================================================================
 
 
+def highs_version() -> str:
+    """The version of the HiGHS that writes the MPS files (``Highs.version()``, e.g. ``"1.16.0"``)."""
+    from lpboosting.backends.highs.model import import_highspy
+
+    return str(import_highspy().Highs().version())
+
+
 def _write_mps(master, U: np.ndarray, path: Path) -> None:
-    """Export the library's own live HiGHS model of ``master`` over U (no solve needed).
+    """Write the master over U through HiGHS (:func:`lpboosting.export.export_model`, no solve).
 
-    The session's model gets readable names first (LPBoost: columns ``d_i``,
-    ``gamma``, rows ``simplex``, ``edge_j``; RMBoost: columns ``mup_j``,
-    ``mum_j``, rows ``margin_i``); nothing else is changed.
+    The master's default form, the one its HiGHS session solves: LPBoost's
+    capped edge game (columns ``d_i``, ``gamma``; rows ``sum_d``,
+    ``edge_j``), RMBoost's primal (16) (columns ``mu_plus_j``,
+    ``mu_minus_j``; rows ``upper_i``, ``lower_i``).
     """
-    import highspy
+    from lpboosting.export import export_model
 
-    from lpboosting.backends import HighspyBackend
-
-    n, t = U.shape
-    session = HighspyBackend("rows").open(master, n)  # one dense row d . u_j - gamma <= 0 per column
-    for j in range(t):
-        session.add_column(U[:, j])
-    h = session.model
-    if master.name == "LPBoost":
-        cols = [f"d_{i}" for i in range(n)] + ["gamma"]
-        rows = ["simplex"] + [f"edge_{j}" for j in range(t)]
-    else:
-        cols = [f"mu{s}_{j}" for j in range(t) for s in ("p", "m")]
-        rows = [f"margin_{i}" for i in range(n)]
-    if (h.getNumCol(), h.getNumRow()) != (len(cols), len(rows)):
-        raise AssertionError(f"unexpected HiGHS model shape {(h.getNumCol(), h.getNumRow())}")
-    for i, label in enumerate(cols):
-        h.passColName(i, label)
-    for i, label in enumerate(rows):
-        h.passRowName(i, label)
-    status = h.writeModel(str(path))
-    if status != highspy.HighsStatus.kOk:
-        raise RuntimeError(f"HiGHS could not write {path}: {status}")
+    export_model(master, U, path)
 
 
 def _mps_objective(path: Path) -> float:
@@ -794,14 +787,13 @@ def _finish_lp(spec: dict[str, Any], directory: Path) -> dict[str, Any]:
             extra["d"] = [float(v) for v in spec["d"]]
     mps = f"{spec['name']}.mps"
     entry_master = master_for({"master": master, "params": spec["params"], "name": spec["name"]})
-    if master == "RMBoost":
-        entry_master.prune = False  # keep every column in the exported model
     _write_mps(entry_master, U, directory / mps)
     mps_value = _mps_objective(directory / mps)
     if abs(mps_value - objective) > TOLERANCE:
         raise AssertionError(f"{spec['name']}: the MPS file solves to {mps_value!r}, not {objective!r}")
-    return {**extra, "kind": "lp", "mps": mps, "objective": float(objective),
-            "certified_by": certified_by, "certificate": _round_certificate(cert["certificate"])}
+    return {**extra, "kind": "lp", "mps": mps, "highs_version": highs_version(),
+            "objective": float(objective), "certified_by": certified_by,
+            "certificate": _round_certificate(cert["certificate"])}
 
 
 def _finish_projection(spec: dict[str, Any]) -> dict[str, Any]:
@@ -821,7 +813,7 @@ def _finish_projection(spec: dict[str, Any]) -> dict[str, Any]:
         raise AssertionError(f"{spec['name']}: the run recorded {spec['run_objective']!r}, "
                              f"the certificate gives {cert['value']!r}")
     spec["arrays"]["d"] = cert["d"]
-    return {"kind": "exp_cone", "mps": None, "objective": cert["value"],
+    return {"kind": "exp_cone", "mps": None, "highs_version": None, "objective": cert["value"],
             "certified_by": _ENTROPY_CERTIFIED_BY,
             "certificate": _round_certificate(cert["certificate"])}
 

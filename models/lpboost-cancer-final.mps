@@ -1,7 +1,7 @@
-NAME        
+NAME        LPBoost_dual
 ROWS
  N  Obj     
- E  simplex 
+ E  sum_d   
  L  edge_0  
  L  edge_1  
  L  edge_2  
@@ -82,7 +82,7 @@ ROWS
  L  edge_77 
  L  edge_78 
 COLUMNS
-    d_0       simplex   1
+    d_0       sum_d     1
     d_0       edge_0    1
     d_0       edge_1    1
     d_0       edge_2    -1
@@ -162,7 +162,7 @@ COLUMNS
     d_0       edge_76   1
     d_0       edge_77   1
     d_0       edge_78   1
-    d_1       simplex   1
+    d_1       sum_d     1
     d_1       edge_0    1
     d_1       edge_1    1
     d_1       edge_2    -1
@@ -242,7 +242,7 @@ COLUMNS
     d_1       edge_76   1
     d_1       edge_77   1
     d_1       edge_78   1
-    d_2       simplex   1
+    d_2       sum_d     1
     d_2       edge_0    1
     d_2       edge_1    1
     d_2       edge_2    -1
@@ -322,7 +322,7 @@ COLUMNS
     d_2       edge_76   1
     d_2       edge_77   1
     d_2       edge_78   1
-    d_3       simplex   1
+    d_3       sum_d     1
     d_3       edge_0    -1
     d_3       edge_1    1
     d_3       edge_2    -1
@@ -402,7 +402,7 @@ COLUMNS
     d_3       edge_76   -1
     d_3       edge_77   1
     d_3       edge_78   -1
-    d_4       simplex   1
+    d_4       sum_d     1
     d_4       edge_0    1
     d_4       edge_1    1
     d_4       edge_2    -1
@@ -482,7 +482,7 @@ COLUMNS
     d_4       edge_76   1
     d_4       edge_77   1
     d_4       edge_78   1
-    d_5       simplex   1
+    d_5       sum_d     1
     d_5       edge_0    -1
     d_5       edge_1    1
     d_5       edge_2    -1
@@ -562,7 +562,7 @@ COLUMNS
     d_5       edge_76   -1
     d_5       edge_77   -1
     d_5       edge_78   -1
-    d_6       simplex   1
+    d_6       sum_d     1
     d_6       edge_0    1
     d_6       edge_1    1
     d_6       edge_2    -1
@@ -642,7 +642,7 @@ COLUMNS
     d_6       edge_76   1
     d_6       edge_77   1
     d_6       edge_78   1
-    d_7       simplex   1
+    d_7       sum_d     1
     d_7       edge_0    1
     d_7       edge_1    1
     d_7       edge_2    -1
@@ -722,7 +722,7 @@ COLUMNS
     d_7       edge_76   1
     d_7       edge_77   1
     d_7       edge_78   -1
-    d_8       simplex   1
+    d_8       sum_d     1
     d_8       edge_0    -1
     d_8       edge_1    1
     d_8       edge_2    1
@@ -802,7 +802,7 @@ COLUMNS
     d_8       edge_76   -1
     d_8       edge_77   -1
     d_8       edge_78   -1
-    d_9       simplex   1
+    d_9       sum_d     1
     d_9       edge_0    -1
     d_9       edge_1    1
     d_9       edge_2    1
@@ -882,7 +882,7 @@ COLUMNS
     d_9       edge_76   -1
     d_9       edge_77   -1
     d_9       edge_78   -1
-    d_10      simplex   1
+    d_10      sum_d     1
     d_10      edge_0    1
     d_10      edge_1    -1
     d_10      edge_2    1
@@ -962,7 +962,7 @@ COLUMNS
     d_10      edge_76   1
     d_10      edge_77   1
     d_10      edge_78   1
-    d_11      simplex   1
+    d_11      sum_d     1
     d_11      edge_0    1
     d_11      edge_1    1
     d_11      edge_2    -1
@@ -1042,7 +1042,7 @@ COLUMNS
     d_11      edge_76   1
     d_11      edge_77   1
     d_11      edge_78   1
-    d_12      simplex   1
+    d_12      sum_d     1
     d_12      edge_0    1
     d_12      edge_1    1
     d_12      edge_2    1
@@ -1122,7 +1122,7 @@ COLUMNS
     d_12      edge_76   1
     d_12      edge_77   1
     d_12      edge_78   1
-    d_13      simplex   1
+    d_13      sum_d     1
     d_13      edge_0    1
     d_13      edge_1    1
     d_13      edge_2    -1
@@ -1202,7 +1202,7 @@ COLUMNS
     d_13      edge_76   1
     d_13      edge_77   1
     d_13      edge_78   -1
-    d_14      simplex   1
+    d_14      sum_d     1
     d_14      edge_0    -1
     d_14      edge_1    1
     d_14      edge_2    1
@@ -1282,7 +1282,7 @@ COLUMNS
     d_14      edge_76   -1
     d_14      edge_77   -1
     d_14      edge_78   -1
-    d_15      simplex   1
+    d_15      sum_d     1
     d_15      edge_0    1
     d_15      edge_1    1
     d_15      edge_2    1
@@ -1362,7 +1362,7 @@ COLUMNS
     d_15      edge_76   1
     d_15      edge_77   -1
     d_15      edge_78   1
-    d_16      simplex   1
+    d_16      sum_d     1
     d_16      edge_0    1
     d_16      edge_1    1
     d_16      edge_2    1
@@ -1442,7 +1442,7 @@ COLUMNS
     d_16      edge_76   1
     d_16      edge_77   1
     d_16      edge_78   1
-    d_17      simplex   1
+    d_17      sum_d     1
     d_17      edge_0    1
     d_17      edge_1    1
     d_17      edge_2    1
@@ -1522,7 +1522,7 @@ COLUMNS
     d_17      edge_76   1
     d_17      edge_77   1
     d_17      edge_78   1
-    d_18      simplex   1
+    d_18      sum_d     1
     d_18      edge_0    1
     d_18      edge_1    1
     d_18      edge_2    1
@@ -1602,7 +1602,7 @@ COLUMNS
     d_18      edge_76   1
     d_18      edge_77   1
     d_18      edge_78   1
-    d_19      simplex   1
+    d_19      sum_d     1
     d_19      edge_0    1
     d_19      edge_1    1
     d_19      edge_2    1
@@ -1682,7 +1682,7 @@ COLUMNS
     d_19      edge_76   1
     d_19      edge_77   1
     d_19      edge_78   1
-    d_20      simplex   1
+    d_20      sum_d     1
     d_20      edge_0    1
     d_20      edge_1    1
     d_20      edge_2    1
@@ -1762,7 +1762,7 @@ COLUMNS
     d_20      edge_76   1
     d_20      edge_77   1
     d_20      edge_78   1
-    d_21      simplex   1
+    d_21      sum_d     1
     d_21      edge_0    1
     d_21      edge_1    1
     d_21      edge_2    1
@@ -1842,7 +1842,7 @@ COLUMNS
     d_21      edge_76   1
     d_21      edge_77   1
     d_21      edge_78   1
-    d_22      simplex   1
+    d_22      sum_d     1
     d_22      edge_0    1
     d_22      edge_1    1
     d_22      edge_2    -1
@@ -1922,7 +1922,7 @@ COLUMNS
     d_22      edge_76   1
     d_22      edge_77   1
     d_22      edge_78   1
-    d_23      simplex   1
+    d_23      sum_d     1
     d_23      edge_0    1
     d_23      edge_1    1
     d_23      edge_2    1
@@ -2002,7 +2002,7 @@ COLUMNS
     d_23      edge_76   1
     d_23      edge_77   1
     d_23      edge_78   1
-    d_24      simplex   1
+    d_24      sum_d     1
     d_24      edge_0    1
     d_24      edge_1    1
     d_24      edge_2    1
@@ -2082,7 +2082,7 @@ COLUMNS
     d_24      edge_76   1
     d_24      edge_77   1
     d_24      edge_78   1
-    d_25      simplex   1
+    d_25      sum_d     1
     d_25      edge_0    1
     d_25      edge_1    1
     d_25      edge_2    -1
@@ -2162,7 +2162,7 @@ COLUMNS
     d_25      edge_76   1
     d_25      edge_77   1
     d_25      edge_78   1
-    d_26      simplex   1
+    d_26      sum_d     1
     d_26      edge_0    1
     d_26      edge_1    1
     d_26      edge_2    1
@@ -2242,7 +2242,7 @@ COLUMNS
     d_26      edge_76   1
     d_26      edge_77   -1
     d_26      edge_78   -1
-    d_27      simplex   1
+    d_27      sum_d     1
     d_27      edge_0    1
     d_27      edge_1    1
     d_27      edge_2    -1
@@ -2322,7 +2322,7 @@ COLUMNS
     d_27      edge_76   1
     d_27      edge_77   1
     d_27      edge_78   1
-    d_28      simplex   1
+    d_28      sum_d     1
     d_28      edge_0    1
     d_28      edge_1    1
     d_28      edge_2    1
@@ -2402,7 +2402,7 @@ COLUMNS
     d_28      edge_76   1
     d_28      edge_77   1
     d_28      edge_78   1
-    d_29      simplex   1
+    d_29      sum_d     1
     d_29      edge_0    1
     d_29      edge_1    1
     d_29      edge_2    -1
@@ -2482,7 +2482,7 @@ COLUMNS
     d_29      edge_76   1
     d_29      edge_77   1
     d_29      edge_78   1
-    d_30      simplex   1
+    d_30      sum_d     1
     d_30      edge_0    1
     d_30      edge_1    1
     d_30      edge_2    1
@@ -2562,7 +2562,7 @@ COLUMNS
     d_30      edge_76   1
     d_30      edge_77   1
     d_30      edge_78   1
-    d_31      simplex   1
+    d_31      sum_d     1
     d_31      edge_0    1
     d_31      edge_1    1
     d_31      edge_2    -1
@@ -2642,7 +2642,7 @@ COLUMNS
     d_31      edge_76   1
     d_31      edge_77   1
     d_31      edge_78   -1
-    d_32      simplex   1
+    d_32      sum_d     1
     d_32      edge_0    1
     d_32      edge_1    1
     d_32      edge_2    1
@@ -2722,7 +2722,7 @@ COLUMNS
     d_32      edge_76   1
     d_32      edge_77   1
     d_32      edge_78   1
-    d_33      simplex   1
+    d_33      sum_d     1
     d_33      edge_0    1
     d_33      edge_1    1
     d_33      edge_2    1
@@ -2802,7 +2802,7 @@ COLUMNS
     d_33      edge_76   1
     d_33      edge_77   1
     d_33      edge_78   1
-    d_34      simplex   1
+    d_34      sum_d     1
     d_34      edge_0    1
     d_34      edge_1    1
     d_34      edge_2    -1
@@ -2882,7 +2882,7 @@ COLUMNS
     d_34      edge_76   1
     d_34      edge_77   -1
     d_34      edge_78   1
-    d_35      simplex   1
+    d_35      sum_d     1
     d_35      edge_0    1
     d_35      edge_1    1
     d_35      edge_2    -1
@@ -2962,7 +2962,7 @@ COLUMNS
     d_35      edge_76   1
     d_35      edge_77   1
     d_35      edge_78   1
-    d_36      simplex   1
+    d_36      sum_d     1
     d_36      edge_0    -1
     d_36      edge_1    1
     d_36      edge_2    1
@@ -3042,7 +3042,7 @@ COLUMNS
     d_36      edge_76   -1
     d_36      edge_77   -1
     d_36      edge_78   -1
-    d_37      simplex   1
+    d_37      sum_d     1
     d_37      edge_0    1
     d_37      edge_1    1
     d_37      edge_2    1
@@ -3122,7 +3122,7 @@ COLUMNS
     d_37      edge_76   1
     d_37      edge_77   1
     d_37      edge_78   1
-    d_38      simplex   1
+    d_38      sum_d     1
     d_38      edge_0    -1
     d_38      edge_1    -1
     d_38      edge_2    -1
@@ -3202,7 +3202,7 @@ COLUMNS
     d_38      edge_76   -1
     d_38      edge_77   1
     d_38      edge_78   -1
-    d_39      simplex   1
+    d_39      sum_d     1
     d_39      edge_0    -1
     d_39      edge_1    1
     d_39      edge_2    -1
@@ -3282,7 +3282,7 @@ COLUMNS
     d_39      edge_76   -1
     d_39      edge_77   -1
     d_39      edge_78   -1
-    d_40      simplex   1
+    d_40      sum_d     1
     d_40      edge_0    -1
     d_40      edge_1    -1
     d_40      edge_2    1
@@ -3362,7 +3362,7 @@ COLUMNS
     d_40      edge_76   -1
     d_40      edge_77   -1
     d_40      edge_78   -1
-    d_41      simplex   1
+    d_41      sum_d     1
     d_41      edge_0    -1
     d_41      edge_1    1
     d_41      edge_2    1
@@ -3442,7 +3442,7 @@ COLUMNS
     d_41      edge_76   -1
     d_41      edge_77   -1
     d_41      edge_78   -1
-    d_42      simplex   1
+    d_42      sum_d     1
     d_42      edge_0    1
     d_42      edge_1    1
     d_42      edge_2    1
@@ -3522,7 +3522,7 @@ COLUMNS
     d_42      edge_76   1
     d_42      edge_77   1
     d_42      edge_78   1
-    d_43      simplex   1
+    d_43      sum_d     1
     d_43      edge_0    1
     d_43      edge_1    1
     d_43      edge_2    -1
@@ -3602,7 +3602,7 @@ COLUMNS
     d_43      edge_76   1
     d_43      edge_77   -1
     d_43      edge_78   -1
-    d_44      simplex   1
+    d_44      sum_d     1
     d_44      edge_0    -1
     d_44      edge_1    1
     d_44      edge_2    1
@@ -3682,7 +3682,7 @@ COLUMNS
     d_44      edge_76   -1
     d_44      edge_77   -1
     d_44      edge_78   -1
-    d_45      simplex   1
+    d_45      sum_d     1
     d_45      edge_0    1
     d_45      edge_1    1
     d_45      edge_2    -1
@@ -3762,7 +3762,7 @@ COLUMNS
     d_45      edge_76   1
     d_45      edge_77   1
     d_45      edge_78   1
-    d_46      simplex   1
+    d_46      sum_d     1
     d_46      edge_0    1
     d_46      edge_1    1
     d_46      edge_2    1
@@ -3842,7 +3842,7 @@ COLUMNS
     d_46      edge_76   1
     d_46      edge_77   1
     d_46      edge_78   1
-    d_47      simplex   1
+    d_47      sum_d     1
     d_47      edge_0    -1
     d_47      edge_1    1
     d_47      edge_2    -1
@@ -3922,7 +3922,7 @@ COLUMNS
     d_47      edge_76   -1
     d_47      edge_77   -1
     d_47      edge_78   -1
-    d_48      simplex   1
+    d_48      sum_d     1
     d_48      edge_0    1
     d_48      edge_1    1
     d_48      edge_2    1
@@ -4002,7 +4002,7 @@ COLUMNS
     d_48      edge_76   1
     d_48      edge_77   1
     d_48      edge_78   1
-    d_49      simplex   1
+    d_49      sum_d     1
     d_49      edge_0    1
     d_49      edge_1    1
     d_49      edge_2    -1
@@ -4082,7 +4082,7 @@ COLUMNS
     d_49      edge_76   1
     d_49      edge_77   1
     d_49      edge_78   1
-    d_50      simplex   1
+    d_50      sum_d     1
     d_50      edge_0    1
     d_50      edge_1    1
     d_50      edge_2    1
@@ -4162,7 +4162,7 @@ COLUMNS
     d_50      edge_76   1
     d_50      edge_77   -1
     d_50      edge_78   1
-    d_51      simplex   1
+    d_51      sum_d     1
     d_51      edge_0    1
     d_51      edge_1    1
     d_51      edge_2    1
@@ -4242,7 +4242,7 @@ COLUMNS
     d_51      edge_76   1
     d_51      edge_77   1
     d_51      edge_78   1
-    d_52      simplex   1
+    d_52      sum_d     1
     d_52      edge_0    1
     d_52      edge_1    1
     d_52      edge_2    1
@@ -4322,7 +4322,7 @@ COLUMNS
     d_52      edge_76   1
     d_52      edge_77   1
     d_52      edge_78   1
-    d_53      simplex   1
+    d_53      sum_d     1
     d_53      edge_0    1
     d_53      edge_1    1
     d_53      edge_2    -1
@@ -4402,7 +4402,7 @@ COLUMNS
     d_53      edge_76   1
     d_53      edge_77   1
     d_53      edge_78   1
-    d_54      simplex   1
+    d_54      sum_d     1
     d_54      edge_0    1
     d_54      edge_1    -1
     d_54      edge_2    1
@@ -4482,7 +4482,7 @@ COLUMNS
     d_54      edge_76   1
     d_54      edge_77   -1
     d_54      edge_78   1
-    d_55      simplex   1
+    d_55      sum_d     1
     d_55      edge_0    1
     d_55      edge_1    1
     d_55      edge_2    1
@@ -4562,7 +4562,7 @@ COLUMNS
     d_55      edge_76   1
     d_55      edge_77   1
     d_55      edge_78   1
-    d_56      simplex   1
+    d_56      sum_d     1
     d_56      edge_0    1
     d_56      edge_1    1
     d_56      edge_2    -1
@@ -4642,7 +4642,7 @@ COLUMNS
     d_56      edge_76   1
     d_56      edge_77   1
     d_56      edge_78   1
-    d_57      simplex   1
+    d_57      sum_d     1
     d_57      edge_0    1
     d_57      edge_1    1
     d_57      edge_2    1
@@ -4722,7 +4722,7 @@ COLUMNS
     d_57      edge_76   1
     d_57      edge_77   1
     d_57      edge_78   1
-    d_58      simplex   1
+    d_58      sum_d     1
     d_58      edge_0    1
     d_58      edge_1    1
     d_58      edge_2    1
@@ -4802,7 +4802,7 @@ COLUMNS
     d_58      edge_76   1
     d_58      edge_77   -1
     d_58      edge_78   1
-    d_59      simplex   1
+    d_59      sum_d     1
     d_59      edge_0    1
     d_59      edge_1    1
     d_59      edge_2    1
@@ -4882,7 +4882,7 @@ COLUMNS
     d_59      edge_76   1
     d_59      edge_77   1
     d_59      edge_78   1
-    d_60      simplex   1
+    d_60      sum_d     1
     d_60      edge_0    1
     d_60      edge_1    1
     d_60      edge_2    1
@@ -4962,7 +4962,7 @@ COLUMNS
     d_60      edge_76   1
     d_60      edge_77   -1
     d_60      edge_78   1
-    d_61      simplex   1
+    d_61      sum_d     1
     d_61      edge_0    1
     d_61      edge_1    1
     d_61      edge_2    1
@@ -5042,7 +5042,7 @@ COLUMNS
     d_61      edge_76   1
     d_61      edge_77   1
     d_61      edge_78   1
-    d_62      simplex   1
+    d_62      sum_d     1
     d_62      edge_0    1
     d_62      edge_1    1
     d_62      edge_2    1
@@ -5122,7 +5122,7 @@ COLUMNS
     d_62      edge_76   1
     d_62      edge_77   1
     d_62      edge_78   1
-    d_63      simplex   1
+    d_63      sum_d     1
     d_63      edge_0    1
     d_63      edge_1    1
     d_63      edge_2    1
@@ -5202,7 +5202,7 @@ COLUMNS
     d_63      edge_76   1
     d_63      edge_77   -1
     d_63      edge_78   1
-    d_64      simplex   1
+    d_64      sum_d     1
     d_64      edge_0    1
     d_64      edge_1    1
     d_64      edge_2    1
@@ -5282,7 +5282,7 @@ COLUMNS
     d_64      edge_76   1
     d_64      edge_77   1
     d_64      edge_78   -1
-    d_65      simplex   1
+    d_65      sum_d     1
     d_65      edge_0    1
     d_65      edge_1    1
     d_65      edge_2    1
@@ -5362,7 +5362,7 @@ COLUMNS
     d_65      edge_76   1
     d_65      edge_77   -1
     d_65      edge_78   -1
-    d_66      simplex   1
+    d_66      sum_d     1
     d_66      edge_0    1
     d_66      edge_1    1
     d_66      edge_2    -1
@@ -5442,7 +5442,7 @@ COLUMNS
     d_66      edge_76   1
     d_66      edge_77   1
     d_66      edge_78   1
-    d_67      simplex   1
+    d_67      sum_d     1
     d_67      edge_0    1
     d_67      edge_1    1
     d_67      edge_2    1
@@ -5522,7 +5522,7 @@ COLUMNS
     d_67      edge_76   1
     d_67      edge_77   1
     d_67      edge_78   1
-    d_68      simplex   1
+    d_68      sum_d     1
     d_68      edge_0    1
     d_68      edge_1    -1
     d_68      edge_2    1
@@ -5602,7 +5602,7 @@ COLUMNS
     d_68      edge_76   1
     d_68      edge_77   1
     d_68      edge_78   1
-    d_69      simplex   1
+    d_69      sum_d     1
     d_69      edge_0    1
     d_69      edge_1    1
     d_69      edge_2    1
@@ -5682,7 +5682,7 @@ COLUMNS
     d_69      edge_76   1
     d_69      edge_77   1
     d_69      edge_78   1
-    d_70      simplex   1
+    d_70      sum_d     1
     d_70      edge_0    1
     d_70      edge_1    1
     d_70      edge_2    -1
@@ -5762,7 +5762,7 @@ COLUMNS
     d_70      edge_76   1
     d_70      edge_77   1
     d_70      edge_78   1
-    d_71      simplex   1
+    d_71      sum_d     1
     d_71      edge_0    1
     d_71      edge_1    -1
     d_71      edge_2    1
@@ -5842,7 +5842,7 @@ COLUMNS
     d_71      edge_76   1
     d_71      edge_77   -1
     d_71      edge_78   1
-    d_72      simplex   1
+    d_72      sum_d     1
     d_72      edge_0    1
     d_72      edge_1    1
     d_72      edge_2    1
@@ -5922,7 +5922,7 @@ COLUMNS
     d_72      edge_76   1
     d_72      edge_77   1
     d_72      edge_78   1
-    d_73      simplex   1
+    d_73      sum_d     1
     d_73      edge_0    -1
     d_73      edge_1    1
     d_73      edge_2    -1
@@ -6002,7 +6002,7 @@ COLUMNS
     d_73      edge_76   -1
     d_73      edge_77   -1
     d_73      edge_78   -1
-    d_74      simplex   1
+    d_74      sum_d     1
     d_74      edge_0    1
     d_74      edge_1    1
     d_74      edge_2    1
@@ -6082,7 +6082,7 @@ COLUMNS
     d_74      edge_76   1
     d_74      edge_77   1
     d_74      edge_78   1
-    d_75      simplex   1
+    d_75      sum_d     1
     d_75      edge_0    1
     d_75      edge_1    1
     d_75      edge_2    -1
@@ -6162,7 +6162,7 @@ COLUMNS
     d_75      edge_76   1
     d_75      edge_77   1
     d_75      edge_78   1
-    d_76      simplex   1
+    d_76      sum_d     1
     d_76      edge_0    1
     d_76      edge_1    1
     d_76      edge_2    1
@@ -6242,7 +6242,7 @@ COLUMNS
     d_76      edge_76   1
     d_76      edge_77   -1
     d_76      edge_78   1
-    d_77      simplex   1
+    d_77      sum_d     1
     d_77      edge_0    1
     d_77      edge_1    1
     d_77      edge_2    -1
@@ -6322,7 +6322,7 @@ COLUMNS
     d_77      edge_76   1
     d_77      edge_77   1
     d_77      edge_78   1
-    d_78      simplex   1
+    d_78      sum_d     1
     d_78      edge_0    1
     d_78      edge_1    1
     d_78      edge_2    1
@@ -6402,7 +6402,7 @@ COLUMNS
     d_78      edge_76   1
     d_78      edge_77   1
     d_78      edge_78   1
-    d_79      simplex   1
+    d_79      sum_d     1
     d_79      edge_0    1
     d_79      edge_1    1
     d_79      edge_2    1
@@ -6482,7 +6482,7 @@ COLUMNS
     d_79      edge_76   1
     d_79      edge_77   1
     d_79      edge_78   1
-    d_80      simplex   1
+    d_80      sum_d     1
     d_80      edge_0    1
     d_80      edge_1    1
     d_80      edge_2    -1
@@ -6562,7 +6562,7 @@ COLUMNS
     d_80      edge_76   1
     d_80      edge_77   1
     d_80      edge_78   1
-    d_81      simplex   1
+    d_81      sum_d     1
     d_81      edge_0    1
     d_81      edge_1    -1
     d_81      edge_2    1
@@ -6642,7 +6642,7 @@ COLUMNS
     d_81      edge_76   1
     d_81      edge_77   1
     d_81      edge_78   1
-    d_82      simplex   1
+    d_82      sum_d     1
     d_82      edge_0    1
     d_82      edge_1    1
     d_82      edge_2    1
@@ -6722,7 +6722,7 @@ COLUMNS
     d_82      edge_76   1
     d_82      edge_77   1
     d_82      edge_78   1
-    d_83      simplex   1
+    d_83      sum_d     1
     d_83      edge_0    1
     d_83      edge_1    1
     d_83      edge_2    1
@@ -6802,7 +6802,7 @@ COLUMNS
     d_83      edge_76   1
     d_83      edge_77   1
     d_83      edge_78   1
-    d_84      simplex   1
+    d_84      sum_d     1
     d_84      edge_0    1
     d_84      edge_1    1
     d_84      edge_2    1
@@ -6882,7 +6882,7 @@ COLUMNS
     d_84      edge_76   1
     d_84      edge_77   1
     d_84      edge_78   1
-    d_85      simplex   1
+    d_85      sum_d     1
     d_85      edge_0    1
     d_85      edge_1    1
     d_85      edge_2    -1
@@ -6962,7 +6962,7 @@ COLUMNS
     d_85      edge_76   1
     d_85      edge_77   1
     d_85      edge_78   1
-    d_86      simplex   1
+    d_86      sum_d     1
     d_86      edge_0    -1
     d_86      edge_1    1
     d_86      edge_2    1
@@ -7042,7 +7042,7 @@ COLUMNS
     d_86      edge_76   -1
     d_86      edge_77   1
     d_86      edge_78   -1
-    d_87      simplex   1
+    d_87      sum_d     1
     d_87      edge_0    1
     d_87      edge_1    1
     d_87      edge_2    1
@@ -7122,7 +7122,7 @@ COLUMNS
     d_87      edge_76   1
     d_87      edge_77   1
     d_87      edge_78   1
-    d_88      simplex   1
+    d_88      sum_d     1
     d_88      edge_0    1
     d_88      edge_1    1
     d_88      edge_2    -1
@@ -7202,7 +7202,7 @@ COLUMNS
     d_88      edge_76   1
     d_88      edge_77   1
     d_88      edge_78   1
-    d_89      simplex   1
+    d_89      sum_d     1
     d_89      edge_0    1
     d_89      edge_1    -1
     d_89      edge_2    1
@@ -7282,7 +7282,7 @@ COLUMNS
     d_89      edge_76   1
     d_89      edge_77   -1
     d_89      edge_78   1
-    d_90      simplex   1
+    d_90      sum_d     1
     d_90      edge_0    1
     d_90      edge_1    1
     d_90      edge_2    1
@@ -7362,7 +7362,7 @@ COLUMNS
     d_90      edge_76   1
     d_90      edge_77   1
     d_90      edge_78   1
-    d_91      simplex   1
+    d_91      sum_d     1
     d_91      edge_0    -1
     d_91      edge_1    1
     d_91      edge_2    -1
@@ -7442,7 +7442,7 @@ COLUMNS
     d_91      edge_76   -1
     d_91      edge_77   -1
     d_91      edge_78   -1
-    d_92      simplex   1
+    d_92      sum_d     1
     d_92      edge_0    1
     d_92      edge_1    1
     d_92      edge_2    1
@@ -7522,7 +7522,7 @@ COLUMNS
     d_92      edge_76   1
     d_92      edge_77   -1
     d_92      edge_78   1
-    d_93      simplex   1
+    d_93      sum_d     1
     d_93      edge_0    1
     d_93      edge_1    1
     d_93      edge_2    1
@@ -7602,7 +7602,7 @@ COLUMNS
     d_93      edge_76   1
     d_93      edge_77   1
     d_93      edge_78   1
-    d_94      simplex   1
+    d_94      sum_d     1
     d_94      edge_0    1
     d_94      edge_1    1
     d_94      edge_2    -1
@@ -7682,7 +7682,7 @@ COLUMNS
     d_94      edge_76   1
     d_94      edge_77   1
     d_94      edge_78   1
-    d_95      simplex   1
+    d_95      sum_d     1
     d_95      edge_0    1
     d_95      edge_1    1
     d_95      edge_2    1
@@ -7762,7 +7762,7 @@ COLUMNS
     d_95      edge_76   1
     d_95      edge_77   1
     d_95      edge_78   1
-    d_96      simplex   1
+    d_96      sum_d     1
     d_96      edge_0    1
     d_96      edge_1    1
     d_96      edge_2    1
@@ -7842,7 +7842,7 @@ COLUMNS
     d_96      edge_76   1
     d_96      edge_77   1
     d_96      edge_78   1
-    d_97      simplex   1
+    d_97      sum_d     1
     d_97      edge_0    1
     d_97      edge_1    1
     d_97      edge_2    1
@@ -7922,7 +7922,7 @@ COLUMNS
     d_97      edge_76   1
     d_97      edge_77   1
     d_97      edge_78   1
-    d_98      simplex   1
+    d_98      sum_d     1
     d_98      edge_0    1
     d_98      edge_1    1
     d_98      edge_2    1
@@ -8002,7 +8002,7 @@ COLUMNS
     d_98      edge_76   1
     d_98      edge_77   1
     d_98      edge_78   1
-    d_99      simplex   1
+    d_99      sum_d     1
     d_99      edge_0    -1
     d_99      edge_1    1
     d_99      edge_2    1
@@ -8082,7 +8082,7 @@ COLUMNS
     d_99      edge_76   -1
     d_99      edge_77   -1
     d_99      edge_78   -1
-    d_100     simplex   1
+    d_100     sum_d     1
     d_100     edge_0    1
     d_100     edge_1    1
     d_100     edge_2    1
@@ -8162,7 +8162,7 @@ COLUMNS
     d_100     edge_76   1
     d_100     edge_77   1
     d_100     edge_78   -1
-    d_101     simplex   1
+    d_101     sum_d     1
     d_101     edge_0    1
     d_101     edge_1    1
     d_101     edge_2    1
@@ -8242,7 +8242,7 @@ COLUMNS
     d_101     edge_76   1
     d_101     edge_77   1
     d_101     edge_78   1
-    d_102     simplex   1
+    d_102     sum_d     1
     d_102     edge_0    1
     d_102     edge_1    1
     d_102     edge_2    -1
@@ -8322,7 +8322,7 @@ COLUMNS
     d_102     edge_76   1
     d_102     edge_77   1
     d_102     edge_78   1
-    d_103     simplex   1
+    d_103     sum_d     1
     d_103     edge_0    1
     d_103     edge_1    1
     d_103     edge_2    1
@@ -8402,7 +8402,7 @@ COLUMNS
     d_103     edge_76   1
     d_103     edge_77   1
     d_103     edge_78   1
-    d_104     simplex   1
+    d_104     sum_d     1
     d_104     edge_0    1
     d_104     edge_1    1
     d_104     edge_2    1
@@ -8482,7 +8482,7 @@ COLUMNS
     d_104     edge_76   1
     d_104     edge_77   1
     d_104     edge_78   1
-    d_105     simplex   1
+    d_105     sum_d     1
     d_105     edge_0    -1
     d_105     edge_1    1
     d_105     edge_2    -1
@@ -8562,7 +8562,7 @@ COLUMNS
     d_105     edge_76   -1
     d_105     edge_77   1
     d_105     edge_78   -1
-    d_106     simplex   1
+    d_106     sum_d     1
     d_106     edge_0    1
     d_106     edge_1    1
     d_106     edge_2    -1
@@ -8642,7 +8642,7 @@ COLUMNS
     d_106     edge_76   1
     d_106     edge_77   1
     d_106     edge_78   1
-    d_107     simplex   1
+    d_107     sum_d     1
     d_107     edge_0    1
     d_107     edge_1    1
     d_107     edge_2    1
@@ -8722,7 +8722,7 @@ COLUMNS
     d_107     edge_76   1
     d_107     edge_77   1
     d_107     edge_78   1
-    d_108     simplex   1
+    d_108     sum_d     1
     d_108     edge_0    1
     d_108     edge_1    1
     d_108     edge_2    -1
@@ -8802,7 +8802,7 @@ COLUMNS
     d_108     edge_76   1
     d_108     edge_77   1
     d_108     edge_78   1
-    d_109     simplex   1
+    d_109     sum_d     1
     d_109     edge_0    1
     d_109     edge_1    1
     d_109     edge_2    1
@@ -8882,7 +8882,7 @@ COLUMNS
     d_109     edge_76   1
     d_109     edge_77   1
     d_109     edge_78   1
-    d_110     simplex   1
+    d_110     sum_d     1
     d_110     edge_0    1
     d_110     edge_1    1
     d_110     edge_2    1
@@ -8962,7 +8962,7 @@ COLUMNS
     d_110     edge_76   1
     d_110     edge_77   -1
     d_110     edge_78   1
-    d_111     simplex   1
+    d_111     sum_d     1
     d_111     edge_0    1
     d_111     edge_1    -1
     d_111     edge_2    1
@@ -9042,7 +9042,7 @@ COLUMNS
     d_111     edge_76   1
     d_111     edge_77   1
     d_111     edge_78   1
-    d_112     simplex   1
+    d_112     sum_d     1
     d_112     edge_0    1
     d_112     edge_1    -1
     d_112     edge_2    1
@@ -9122,7 +9122,7 @@ COLUMNS
     d_112     edge_76   1
     d_112     edge_77   1
     d_112     edge_78   1
-    d_113     simplex   1
+    d_113     sum_d     1
     d_113     edge_0    1
     d_113     edge_1    1
     d_113     edge_2    1
@@ -9202,7 +9202,7 @@ COLUMNS
     d_113     edge_76   1
     d_113     edge_77   1
     d_113     edge_78   1
-    d_114     simplex   1
+    d_114     sum_d     1
     d_114     edge_0    1
     d_114     edge_1    1
     d_114     edge_2    1
@@ -9282,7 +9282,7 @@ COLUMNS
     d_114     edge_76   1
     d_114     edge_77   1
     d_114     edge_78   1
-    d_115     simplex   1
+    d_115     sum_d     1
     d_115     edge_0    1
     d_115     edge_1    1
     d_115     edge_2    1
@@ -9362,7 +9362,7 @@ COLUMNS
     d_115     edge_76   1
     d_115     edge_77   1
     d_115     edge_78   1
-    d_116     simplex   1
+    d_116     sum_d     1
     d_116     edge_0    1
     d_116     edge_1    -1
     d_116     edge_2    1
@@ -9442,7 +9442,7 @@ COLUMNS
     d_116     edge_76   1
     d_116     edge_77   1
     d_116     edge_78   1
-    d_117     simplex   1
+    d_117     sum_d     1
     d_117     edge_0    1
     d_117     edge_1    1
     d_117     edge_2    -1
@@ -9522,7 +9522,7 @@ COLUMNS
     d_117     edge_76   1
     d_117     edge_77   1
     d_117     edge_78   1
-    d_118     simplex   1
+    d_118     sum_d     1
     d_118     edge_0    1
     d_118     edge_1    1
     d_118     edge_2    1
@@ -9602,7 +9602,7 @@ COLUMNS
     d_118     edge_76   1
     d_118     edge_77   1
     d_118     edge_78   1
-    d_119     simplex   1
+    d_119     sum_d     1
     d_119     edge_0    1
     d_119     edge_1    1
     d_119     edge_2    -1
@@ -9682,7 +9682,7 @@ COLUMNS
     d_119     edge_76   1
     d_119     edge_77   1
     d_119     edge_78   1
-    d_120     simplex   1
+    d_120     sum_d     1
     d_120     edge_0    1
     d_120     edge_1    1
     d_120     edge_2    1
@@ -9762,7 +9762,7 @@ COLUMNS
     d_120     edge_76   1
     d_120     edge_77   1
     d_120     edge_78   1
-    d_121     simplex   1
+    d_121     sum_d     1
     d_121     edge_0    1
     d_121     edge_1    1
     d_121     edge_2    -1
@@ -9842,7 +9842,7 @@ COLUMNS
     d_121     edge_76   1
     d_121     edge_77   1
     d_121     edge_78   1
-    d_122     simplex   1
+    d_122     sum_d     1
     d_122     edge_0    1
     d_122     edge_1    1
     d_122     edge_2    -1
@@ -9922,7 +9922,7 @@ COLUMNS
     d_122     edge_76   1
     d_122     edge_77   1
     d_122     edge_78   1
-    d_123     simplex   1
+    d_123     sum_d     1
     d_123     edge_0    1
     d_123     edge_1    -1
     d_123     edge_2    1
@@ -10002,7 +10002,7 @@ COLUMNS
     d_123     edge_76   1
     d_123     edge_77   1
     d_123     edge_78   1
-    d_124     simplex   1
+    d_124     sum_d     1
     d_124     edge_0    1
     d_124     edge_1    -1
     d_124     edge_2    1
@@ -10082,7 +10082,7 @@ COLUMNS
     d_124     edge_76   1
     d_124     edge_77   1
     d_124     edge_78   1
-    d_125     simplex   1
+    d_125     sum_d     1
     d_125     edge_0    1
     d_125     edge_1    1
     d_125     edge_2    1
@@ -10162,7 +10162,7 @@ COLUMNS
     d_125     edge_76   1
     d_125     edge_77   1
     d_125     edge_78   1
-    d_126     simplex   1
+    d_126     sum_d     1
     d_126     edge_0    1
     d_126     edge_1    -1
     d_126     edge_2    1
@@ -10242,7 +10242,7 @@ COLUMNS
     d_126     edge_76   -1
     d_126     edge_77   -1
     d_126     edge_78   -1
-    d_127     simplex   1
+    d_127     sum_d     1
     d_127     edge_0    1
     d_127     edge_1    1
     d_127     edge_2    -1
@@ -10322,7 +10322,7 @@ COLUMNS
     d_127     edge_76   1
     d_127     edge_77   1
     d_127     edge_78   1
-    d_128     simplex   1
+    d_128     sum_d     1
     d_128     edge_0    1
     d_128     edge_1    -1
     d_128     edge_2    1
@@ -10402,7 +10402,7 @@ COLUMNS
     d_128     edge_76   1
     d_128     edge_77   -1
     d_128     edge_78   1
-    d_129     simplex   1
+    d_129     sum_d     1
     d_129     edge_0    1
     d_129     edge_1    1
     d_129     edge_2    1
@@ -10482,7 +10482,7 @@ COLUMNS
     d_129     edge_76   1
     d_129     edge_77   1
     d_129     edge_78   1
-    d_130     simplex   1
+    d_130     sum_d     1
     d_130     edge_0    1
     d_130     edge_1    1
     d_130     edge_2    1
@@ -10562,7 +10562,7 @@ COLUMNS
     d_130     edge_76   1
     d_130     edge_77   1
     d_130     edge_78   1
-    d_131     simplex   1
+    d_131     sum_d     1
     d_131     edge_0    1
     d_131     edge_1    1
     d_131     edge_2    -1
@@ -10642,7 +10642,7 @@ COLUMNS
     d_131     edge_76   1
     d_131     edge_77   1
     d_131     edge_78   1
-    d_132     simplex   1
+    d_132     sum_d     1
     d_132     edge_0    1
     d_132     edge_1    1
     d_132     edge_2    1
@@ -10722,7 +10722,7 @@ COLUMNS
     d_132     edge_76   1
     d_132     edge_77   1
     d_132     edge_78   1
-    d_133     simplex   1
+    d_133     sum_d     1
     d_133     edge_0    -1
     d_133     edge_1    1
     d_133     edge_2    1
@@ -10802,7 +10802,7 @@ COLUMNS
     d_133     edge_76   -1
     d_133     edge_77   1
     d_133     edge_78   1
-    d_134     simplex   1
+    d_134     sum_d     1
     d_134     edge_0    1
     d_134     edge_1    1
     d_134     edge_2    1
@@ -10882,7 +10882,7 @@ COLUMNS
     d_134     edge_76   1
     d_134     edge_77   1
     d_134     edge_78   1
-    d_135     simplex   1
+    d_135     sum_d     1
     d_135     edge_0    -1
     d_135     edge_1    -1
     d_135     edge_2    1
@@ -10962,7 +10962,7 @@ COLUMNS
     d_135     edge_76   -1
     d_135     edge_77   -1
     d_135     edge_78   -1
-    d_136     simplex   1
+    d_136     sum_d     1
     d_136     edge_0    1
     d_136     edge_1    1
     d_136     edge_2    1
@@ -11042,7 +11042,7 @@ COLUMNS
     d_136     edge_76   1
     d_136     edge_77   -1
     d_136     edge_78   1
-    d_137     simplex   1
+    d_137     sum_d     1
     d_137     edge_0    1
     d_137     edge_1    1
     d_137     edge_2    1
@@ -11122,7 +11122,7 @@ COLUMNS
     d_137     edge_76   1
     d_137     edge_77   1
     d_137     edge_78   1
-    d_138     simplex   1
+    d_138     sum_d     1
     d_138     edge_0    1
     d_138     edge_1    1
     d_138     edge_2    -1
@@ -11202,7 +11202,7 @@ COLUMNS
     d_138     edge_76   1
     d_138     edge_77   1
     d_138     edge_78   1
-    d_139     simplex   1
+    d_139     sum_d     1
     d_139     edge_0    1
     d_139     edge_1    1
     d_139     edge_2    1
@@ -11282,7 +11282,7 @@ COLUMNS
     d_139     edge_76   1
     d_139     edge_77   1
     d_139     edge_78   1
-    d_140     simplex   1
+    d_140     sum_d     1
     d_140     edge_0    1
     d_140     edge_1    1
     d_140     edge_2    1
@@ -11362,7 +11362,7 @@ COLUMNS
     d_140     edge_76   1
     d_140     edge_77   1
     d_140     edge_78   1
-    d_141     simplex   1
+    d_141     sum_d     1
     d_141     edge_0    1
     d_141     edge_1    1
     d_141     edge_2    -1
@@ -11442,7 +11442,7 @@ COLUMNS
     d_141     edge_76   1
     d_141     edge_77   1
     d_141     edge_78   1
-    d_142     simplex   1
+    d_142     sum_d     1
     d_142     edge_0    1
     d_142     edge_1    1
     d_142     edge_2    1
@@ -11522,7 +11522,7 @@ COLUMNS
     d_142     edge_76   1
     d_142     edge_77   1
     d_142     edge_78   1
-    d_143     simplex   1
+    d_143     sum_d     1
     d_143     edge_0    1
     d_143     edge_1    1
     d_143     edge_2    1
@@ -11602,7 +11602,7 @@ COLUMNS
     d_143     edge_76   1
     d_143     edge_77   1
     d_143     edge_78   1
-    d_144     simplex   1
+    d_144     sum_d     1
     d_144     edge_0    1
     d_144     edge_1    1
     d_144     edge_2    1
@@ -11682,7 +11682,7 @@ COLUMNS
     d_144     edge_76   1
     d_144     edge_77   1
     d_144     edge_78   1
-    d_145     simplex   1
+    d_145     sum_d     1
     d_145     edge_0    1
     d_145     edge_1    1
     d_145     edge_2    1
@@ -11762,7 +11762,7 @@ COLUMNS
     d_145     edge_76   1
     d_145     edge_77   -1
     d_145     edge_78   1
-    d_146     simplex   1
+    d_146     sum_d     1
     d_146     edge_0    -1
     d_146     edge_1    1
     d_146     edge_2    -1
@@ -11842,7 +11842,7 @@ COLUMNS
     d_146     edge_76   -1
     d_146     edge_77   -1
     d_146     edge_78   -1
-    d_147     simplex   1
+    d_147     sum_d     1
     d_147     edge_0    1
     d_147     edge_1    -1
     d_147     edge_2    1
@@ -11922,7 +11922,7 @@ COLUMNS
     d_147     edge_76   1
     d_147     edge_77   -1
     d_147     edge_78   1
-    d_148     simplex   1
+    d_148     sum_d     1
     d_148     edge_0    1
     d_148     edge_1    -1
     d_148     edge_2    1
@@ -12002,7 +12002,7 @@ COLUMNS
     d_148     edge_76   1
     d_148     edge_77   1
     d_148     edge_78   1
-    d_149     simplex   1
+    d_149     sum_d     1
     d_149     edge_0    1
     d_149     edge_1    1
     d_149     edge_2    1
@@ -12082,7 +12082,7 @@ COLUMNS
     d_149     edge_76   1
     d_149     edge_77   1
     d_149     edge_78   1
-    d_150     simplex   1
+    d_150     sum_d     1
     d_150     edge_0    1
     d_150     edge_1    1
     d_150     edge_2    1
@@ -12162,7 +12162,7 @@ COLUMNS
     d_150     edge_76   1
     d_150     edge_77   -1
     d_150     edge_78   1
-    d_151     simplex   1
+    d_151     sum_d     1
     d_151     edge_0    1
     d_151     edge_1    -1
     d_151     edge_2    -1
@@ -12242,7 +12242,7 @@ COLUMNS
     d_151     edge_76   1
     d_151     edge_77   1
     d_151     edge_78   1
-    d_152     simplex   1
+    d_152     sum_d     1
     d_152     edge_0    1
     d_152     edge_1    -1
     d_152     edge_2    1
@@ -12322,7 +12322,7 @@ COLUMNS
     d_152     edge_76   1
     d_152     edge_77   -1
     d_152     edge_78   1
-    d_153     simplex   1
+    d_153     sum_d     1
     d_153     edge_0    1
     d_153     edge_1    1
     d_153     edge_2    1
@@ -12402,7 +12402,7 @@ COLUMNS
     d_153     edge_76   1
     d_153     edge_77   1
     d_153     edge_78   1
-    d_154     simplex   1
+    d_154     sum_d     1
     d_154     edge_0    1
     d_154     edge_1    -1
     d_154     edge_2    1
@@ -12482,7 +12482,7 @@ COLUMNS
     d_154     edge_76   1
     d_154     edge_77   1
     d_154     edge_78   1
-    d_155     simplex   1
+    d_155     sum_d     1
     d_155     edge_0    1
     d_155     edge_1    1
     d_155     edge_2    1
@@ -12562,7 +12562,7 @@ COLUMNS
     d_155     edge_76   1
     d_155     edge_77   1
     d_155     edge_78   1
-    d_156     simplex   1
+    d_156     sum_d     1
     d_156     edge_0    1
     d_156     edge_1    1
     d_156     edge_2    -1
@@ -12642,7 +12642,7 @@ COLUMNS
     d_156     edge_76   1
     d_156     edge_77   1
     d_156     edge_78   1
-    d_157     simplex   1
+    d_157     sum_d     1
     d_157     edge_0    -1
     d_157     edge_1    1
     d_157     edge_2    1
@@ -12722,7 +12722,7 @@ COLUMNS
     d_157     edge_76   -1
     d_157     edge_77   -1
     d_157     edge_78   -1
-    d_158     simplex   1
+    d_158     sum_d     1
     d_158     edge_0    1
     d_158     edge_1    1
     d_158     edge_2    1
@@ -12802,7 +12802,7 @@ COLUMNS
     d_158     edge_76   1
     d_158     edge_77   1
     d_158     edge_78   1
-    d_159     simplex   1
+    d_159     sum_d     1
     d_159     edge_0    1
     d_159     edge_1    1
     d_159     edge_2    1
@@ -12882,7 +12882,7 @@ COLUMNS
     d_159     edge_76   1
     d_159     edge_77   1
     d_159     edge_78   1
-    d_160     simplex   1
+    d_160     sum_d     1
     d_160     edge_0    1
     d_160     edge_1    1
     d_160     edge_2    1
@@ -12962,7 +12962,7 @@ COLUMNS
     d_160     edge_76   1
     d_160     edge_77   -1
     d_160     edge_78   1
-    d_161     simplex   1
+    d_161     sum_d     1
     d_161     edge_0    1
     d_161     edge_1    1
     d_161     edge_2    -1
@@ -13042,7 +13042,7 @@ COLUMNS
     d_161     edge_76   1
     d_161     edge_77   1
     d_161     edge_78   1
-    d_162     simplex   1
+    d_162     sum_d     1
     d_162     edge_0    1
     d_162     edge_1    1
     d_162     edge_2    -1
@@ -13122,7 +13122,7 @@ COLUMNS
     d_162     edge_76   1
     d_162     edge_77   1
     d_162     edge_78   1
-    d_163     simplex   1
+    d_163     sum_d     1
     d_163     edge_0    1
     d_163     edge_1    1
     d_163     edge_2    1
@@ -13202,7 +13202,7 @@ COLUMNS
     d_163     edge_76   1
     d_163     edge_77   1
     d_163     edge_78   1
-    d_164     simplex   1
+    d_164     sum_d     1
     d_164     edge_0    1
     d_164     edge_1    1
     d_164     edge_2    -1
@@ -13282,7 +13282,7 @@ COLUMNS
     d_164     edge_76   1
     d_164     edge_77   1
     d_164     edge_78   1
-    d_165     simplex   1
+    d_165     sum_d     1
     d_165     edge_0    1
     d_165     edge_1    1
     d_165     edge_2    1
@@ -13362,7 +13362,7 @@ COLUMNS
     d_165     edge_76   1
     d_165     edge_77   1
     d_165     edge_78   1
-    d_166     simplex   1
+    d_166     sum_d     1
     d_166     edge_0    1
     d_166     edge_1    1
     d_166     edge_2    1
@@ -13442,7 +13442,7 @@ COLUMNS
     d_166     edge_76   1
     d_166     edge_77   1
     d_166     edge_78   1
-    d_167     simplex   1
+    d_167     sum_d     1
     d_167     edge_0    1
     d_167     edge_1    1
     d_167     edge_2    -1
@@ -13522,7 +13522,7 @@ COLUMNS
     d_167     edge_76   1
     d_167     edge_77   1
     d_167     edge_78   1
-    d_168     simplex   1
+    d_168     sum_d     1
     d_168     edge_0    1
     d_168     edge_1    1
     d_168     edge_2    1
@@ -13602,7 +13602,7 @@ COLUMNS
     d_168     edge_76   1
     d_168     edge_77   1
     d_168     edge_78   1
-    d_169     simplex   1
+    d_169     sum_d     1
     d_169     edge_0    1
     d_169     edge_1    1
     d_169     edge_2    1
@@ -13682,7 +13682,7 @@ COLUMNS
     d_169     edge_76   1
     d_169     edge_77   1
     d_169     edge_78   1
-    d_170     simplex   1
+    d_170     sum_d     1
     d_170     edge_0    1
     d_170     edge_1    1
     d_170     edge_2    1
@@ -13762,7 +13762,7 @@ COLUMNS
     d_170     edge_76   1
     d_170     edge_77   1
     d_170     edge_78   1
-    d_171     simplex   1
+    d_171     sum_d     1
     d_171     edge_0    1
     d_171     edge_1    -1
     d_171     edge_2    1
@@ -13842,7 +13842,7 @@ COLUMNS
     d_171     edge_76   1
     d_171     edge_77   1
     d_171     edge_78   1
-    d_172     simplex   1
+    d_172     sum_d     1
     d_172     edge_0    1
     d_172     edge_1    1
     d_172     edge_2    -1
@@ -13922,7 +13922,7 @@ COLUMNS
     d_172     edge_76   1
     d_172     edge_77   1
     d_172     edge_78   1
-    d_173     simplex   1
+    d_173     sum_d     1
     d_173     edge_0    1
     d_173     edge_1    1
     d_173     edge_2    1
@@ -14002,7 +14002,7 @@ COLUMNS
     d_173     edge_76   1
     d_173     edge_77   1
     d_173     edge_78   1
-    d_174     simplex   1
+    d_174     sum_d     1
     d_174     edge_0    1
     d_174     edge_1    1
     d_174     edge_2    1
@@ -14082,7 +14082,7 @@ COLUMNS
     d_174     edge_76   1
     d_174     edge_77   1
     d_174     edge_78   1
-    d_175     simplex   1
+    d_175     sum_d     1
     d_175     edge_0    1
     d_175     edge_1    1
     d_175     edge_2    1
@@ -14162,7 +14162,7 @@ COLUMNS
     d_175     edge_76   1
     d_175     edge_77   1
     d_175     edge_78   1
-    d_176     simplex   1
+    d_176     sum_d     1
     d_176     edge_0    1
     d_176     edge_1    -1
     d_176     edge_2    1
@@ -14242,7 +14242,7 @@ COLUMNS
     d_176     edge_76   1
     d_176     edge_77   -1
     d_176     edge_78   1
-    d_177     simplex   1
+    d_177     sum_d     1
     d_177     edge_0    1
     d_177     edge_1    1
     d_177     edge_2    -1
@@ -14322,7 +14322,7 @@ COLUMNS
     d_177     edge_76   1
     d_177     edge_77   -1
     d_177     edge_78   1
-    d_178     simplex   1
+    d_178     sum_d     1
     d_178     edge_0    1
     d_178     edge_1    1
     d_178     edge_2    1
@@ -14402,7 +14402,7 @@ COLUMNS
     d_178     edge_76   1
     d_178     edge_77   1
     d_178     edge_78   1
-    d_179     simplex   1
+    d_179     sum_d     1
     d_179     edge_0    1
     d_179     edge_1    1
     d_179     edge_2    1
@@ -14482,7 +14482,7 @@ COLUMNS
     d_179     edge_76   1
     d_179     edge_77   1
     d_179     edge_78   1
-    d_180     simplex   1
+    d_180     sum_d     1
     d_180     edge_0    1
     d_180     edge_1    1
     d_180     edge_2    1
@@ -14562,7 +14562,7 @@ COLUMNS
     d_180     edge_76   1
     d_180     edge_77   1
     d_180     edge_78   1
-    d_181     simplex   1
+    d_181     sum_d     1
     d_181     edge_0    1
     d_181     edge_1    1
     d_181     edge_2    1
@@ -14642,7 +14642,7 @@ COLUMNS
     d_181     edge_76   1
     d_181     edge_77   1
     d_181     edge_78   1
-    d_182     simplex   1
+    d_182     sum_d     1
     d_182     edge_0    1
     d_182     edge_1    -1
     d_182     edge_2    1
@@ -14722,7 +14722,7 @@ COLUMNS
     d_182     edge_76   1
     d_182     edge_77   -1
     d_182     edge_78   1
-    d_183     simplex   1
+    d_183     sum_d     1
     d_183     edge_0    1
     d_183     edge_1    1
     d_183     edge_2    1
@@ -14802,7 +14802,7 @@ COLUMNS
     d_183     edge_76   1
     d_183     edge_77   1
     d_183     edge_78   1
-    d_184     simplex   1
+    d_184     sum_d     1
     d_184     edge_0    1
     d_184     edge_1    -1
     d_184     edge_2    -1
@@ -14882,7 +14882,7 @@ COLUMNS
     d_184     edge_76   1
     d_184     edge_77   -1
     d_184     edge_78   1
-    d_185     simplex   1
+    d_185     sum_d     1
     d_185     edge_0    1
     d_185     edge_1    1
     d_185     edge_2    1
@@ -14962,7 +14962,7 @@ COLUMNS
     d_185     edge_76   1
     d_185     edge_77   -1
     d_185     edge_78   1
-    d_186     simplex   1
+    d_186     sum_d     1
     d_186     edge_0    1
     d_186     edge_1    1
     d_186     edge_2    -1
@@ -15042,7 +15042,7 @@ COLUMNS
     d_186     edge_76   1
     d_186     edge_77   -1
     d_186     edge_78   1
-    d_187     simplex   1
+    d_187     sum_d     1
     d_187     edge_0    1
     d_187     edge_1    1
     d_187     edge_2    1
@@ -15122,7 +15122,7 @@ COLUMNS
     d_187     edge_76   1
     d_187     edge_77   1
     d_187     edge_78   1
-    d_188     simplex   1
+    d_188     sum_d     1
     d_188     edge_0    1
     d_188     edge_1    1
     d_188     edge_2    1
@@ -15202,7 +15202,7 @@ COLUMNS
     d_188     edge_76   1
     d_188     edge_77   1
     d_188     edge_78   1
-    d_189     simplex   1
+    d_189     sum_d     1
     d_189     edge_0    1
     d_189     edge_1    1
     d_189     edge_2    1
@@ -15282,7 +15282,7 @@ COLUMNS
     d_189     edge_76   1
     d_189     edge_77   1
     d_189     edge_78   1
-    d_190     simplex   1
+    d_190     sum_d     1
     d_190     edge_0    -1
     d_190     edge_1    1
     d_190     edge_2    1
@@ -15362,7 +15362,7 @@ COLUMNS
     d_190     edge_76   -1
     d_190     edge_77   -1
     d_190     edge_78   -1
-    d_191     simplex   1
+    d_191     sum_d     1
     d_191     edge_0    1
     d_191     edge_1    1
     d_191     edge_2    1
@@ -15442,7 +15442,7 @@ COLUMNS
     d_191     edge_76   1
     d_191     edge_77   -1
     d_191     edge_78   1
-    d_192     simplex   1
+    d_192     sum_d     1
     d_192     edge_0    1
     d_192     edge_1    1
     d_192     edge_2    1
@@ -15522,7 +15522,7 @@ COLUMNS
     d_192     edge_76   1
     d_192     edge_77   1
     d_192     edge_78   1
-    d_193     simplex   1
+    d_193     sum_d     1
     d_193     edge_0    -1
     d_193     edge_1    1
     d_193     edge_2    1
@@ -15602,7 +15602,7 @@ COLUMNS
     d_193     edge_76   -1
     d_193     edge_77   1
     d_193     edge_78   -1
-    d_194     simplex   1
+    d_194     sum_d     1
     d_194     edge_0    -1
     d_194     edge_1    1
     d_194     edge_2    -1
@@ -15682,7 +15682,7 @@ COLUMNS
     d_194     edge_76   -1
     d_194     edge_77   -1
     d_194     edge_78   -1
-    d_195     simplex   1
+    d_195     sum_d     1
     d_195     edge_0    1
     d_195     edge_1    1
     d_195     edge_2    1
@@ -15762,7 +15762,7 @@ COLUMNS
     d_195     edge_76   1
     d_195     edge_77   1
     d_195     edge_78   1
-    d_196     simplex   1
+    d_196     sum_d     1
     d_196     edge_0    -1
     d_196     edge_1    1
     d_196     edge_2    1
@@ -15842,7 +15842,7 @@ COLUMNS
     d_196     edge_76   -1
     d_196     edge_77   1
     d_196     edge_78   -1
-    d_197     simplex   1
+    d_197     sum_d     1
     d_197     edge_0    1
     d_197     edge_1    1
     d_197     edge_2    -1
@@ -15922,7 +15922,7 @@ COLUMNS
     d_197     edge_76   1
     d_197     edge_77   1
     d_197     edge_78   1
-    d_198     simplex   1
+    d_198     sum_d     1
     d_198     edge_0    1
     d_198     edge_1    1
     d_198     edge_2    1
@@ -16002,7 +16002,7 @@ COLUMNS
     d_198     edge_76   1
     d_198     edge_77   1
     d_198     edge_78   1
-    d_199     simplex   1
+    d_199     sum_d     1
     d_199     edge_0    1
     d_199     edge_1    1
     d_199     edge_2    1
@@ -16082,7 +16082,7 @@ COLUMNS
     d_199     edge_76   1
     d_199     edge_77   -1
     d_199     edge_78   1
-    d_200     simplex   1
+    d_200     sum_d     1
     d_200     edge_0    1
     d_200     edge_1    1
     d_200     edge_2    1
@@ -16162,7 +16162,7 @@ COLUMNS
     d_200     edge_76   1
     d_200     edge_77   1
     d_200     edge_78   1
-    d_201     simplex   1
+    d_201     sum_d     1
     d_201     edge_0    1
     d_201     edge_1    1
     d_201     edge_2    -1
@@ -16242,7 +16242,7 @@ COLUMNS
     d_201     edge_76   1
     d_201     edge_77   1
     d_201     edge_78   1
-    d_202     simplex   1
+    d_202     sum_d     1
     d_202     edge_0    1
     d_202     edge_1    1
     d_202     edge_2    1
@@ -16322,7 +16322,7 @@ COLUMNS
     d_202     edge_76   1
     d_202     edge_77   1
     d_202     edge_78   1
-    d_203     simplex   1
+    d_203     sum_d     1
     d_203     edge_0    1
     d_203     edge_1    1
     d_203     edge_2    1
@@ -16402,7 +16402,7 @@ COLUMNS
     d_203     edge_76   1
     d_203     edge_77   1
     d_203     edge_78   1
-    d_204     simplex   1
+    d_204     sum_d     1
     d_204     edge_0    1
     d_204     edge_1    -1
     d_204     edge_2    1
@@ -16482,7 +16482,7 @@ COLUMNS
     d_204     edge_76   1
     d_204     edge_77   -1
     d_204     edge_78   1
-    d_205     simplex   1
+    d_205     sum_d     1
     d_205     edge_0    1
     d_205     edge_1    1
     d_205     edge_2    -1
@@ -16562,7 +16562,7 @@ COLUMNS
     d_205     edge_76   1
     d_205     edge_77   -1
     d_205     edge_78   1
-    d_206     simplex   1
+    d_206     sum_d     1
     d_206     edge_0    1
     d_206     edge_1    1
     d_206     edge_2    1
@@ -16642,7 +16642,7 @@ COLUMNS
     d_206     edge_76   1
     d_206     edge_77   1
     d_206     edge_78   1
-    d_207     simplex   1
+    d_207     sum_d     1
     d_207     edge_0    1
     d_207     edge_1    -1
     d_207     edge_2    -1
@@ -16722,7 +16722,7 @@ COLUMNS
     d_207     edge_76   1
     d_207     edge_77   1
     d_207     edge_78   1
-    d_208     simplex   1
+    d_208     sum_d     1
     d_208     edge_0    1
     d_208     edge_1    -1
     d_208     edge_2    1
@@ -16802,7 +16802,7 @@ COLUMNS
     d_208     edge_76   1
     d_208     edge_77   1
     d_208     edge_78   1
-    d_209     simplex   1
+    d_209     sum_d     1
     d_209     edge_0    -1
     d_209     edge_1    1
     d_209     edge_2    1
@@ -16882,7 +16882,7 @@ COLUMNS
     d_209     edge_76   -1
     d_209     edge_77   1
     d_209     edge_78   -1
-    d_210     simplex   1
+    d_210     sum_d     1
     d_210     edge_0    1
     d_210     edge_1    1
     d_210     edge_2    -1
@@ -16962,7 +16962,7 @@ COLUMNS
     d_210     edge_76   1
     d_210     edge_77   1
     d_210     edge_78   1
-    d_211     simplex   1
+    d_211     sum_d     1
     d_211     edge_0    1
     d_211     edge_1    1
     d_211     edge_2    1
@@ -17042,7 +17042,7 @@ COLUMNS
     d_211     edge_76   1
     d_211     edge_77   1
     d_211     edge_78   1
-    d_212     simplex   1
+    d_212     sum_d     1
     d_212     edge_0    1
     d_212     edge_1    1
     d_212     edge_2    -1
@@ -17122,7 +17122,7 @@ COLUMNS
     d_212     edge_76   1
     d_212     edge_77   1
     d_212     edge_78   1
-    d_213     simplex   1
+    d_213     sum_d     1
     d_213     edge_0    1
     d_213     edge_1    1
     d_213     edge_2    -1
@@ -17202,7 +17202,7 @@ COLUMNS
     d_213     edge_76   1
     d_213     edge_77   1
     d_213     edge_78   1
-    d_214     simplex   1
+    d_214     sum_d     1
     d_214     edge_0    1
     d_214     edge_1    1
     d_214     edge_2    1
@@ -17282,7 +17282,7 @@ COLUMNS
     d_214     edge_76   -1
     d_214     edge_77   1
     d_214     edge_78   -1
-    d_215     simplex   1
+    d_215     sum_d     1
     d_215     edge_0    -1
     d_215     edge_1    1
     d_215     edge_2    -1
@@ -17362,7 +17362,7 @@ COLUMNS
     d_215     edge_76   -1
     d_215     edge_77   -1
     d_215     edge_78   -1
-    d_216     simplex   1
+    d_216     sum_d     1
     d_216     edge_0    1
     d_216     edge_1    1
     d_216     edge_2    1
@@ -17442,7 +17442,7 @@ COLUMNS
     d_216     edge_76   1
     d_216     edge_77   1
     d_216     edge_78   1
-    d_217     simplex   1
+    d_217     sum_d     1
     d_217     edge_0    1
     d_217     edge_1    1
     d_217     edge_2    1
@@ -17522,7 +17522,7 @@ COLUMNS
     d_217     edge_76   1
     d_217     edge_77   1
     d_217     edge_78   1
-    d_218     simplex   1
+    d_218     sum_d     1
     d_218     edge_0    1
     d_218     edge_1    1
     d_218     edge_2    -1
@@ -17602,7 +17602,7 @@ COLUMNS
     d_218     edge_76   1
     d_218     edge_77   1
     d_218     edge_78   1
-    d_219     simplex   1
+    d_219     sum_d     1
     d_219     edge_0    1
     d_219     edge_1    1
     d_219     edge_2    1
@@ -17682,7 +17682,7 @@ COLUMNS
     d_219     edge_76   1
     d_219     edge_77   1
     d_219     edge_78   1
-    d_220     simplex   1
+    d_220     sum_d     1
     d_220     edge_0    1
     d_220     edge_1    1
     d_220     edge_2    1
@@ -17762,7 +17762,7 @@ COLUMNS
     d_220     edge_76   1
     d_220     edge_77   1
     d_220     edge_78   1
-    d_221     simplex   1
+    d_221     sum_d     1
     d_221     edge_0    1
     d_221     edge_1    -1
     d_221     edge_2    1
@@ -17842,7 +17842,7 @@ COLUMNS
     d_221     edge_76   1
     d_221     edge_77   1
     d_221     edge_78   1
-    d_222     simplex   1
+    d_222     sum_d     1
     d_222     edge_0    1
     d_222     edge_1    1
     d_222     edge_2    1
@@ -17922,7 +17922,7 @@ COLUMNS
     d_222     edge_76   1
     d_222     edge_77   1
     d_222     edge_78   1
-    d_223     simplex   1
+    d_223     sum_d     1
     d_223     edge_0    1
     d_223     edge_1    1
     d_223     edge_2    1
@@ -18002,7 +18002,7 @@ COLUMNS
     d_223     edge_76   1
     d_223     edge_77   -1
     d_223     edge_78   1
-    d_224     simplex   1
+    d_224     sum_d     1
     d_224     edge_0    1
     d_224     edge_1    1
     d_224     edge_2    1
@@ -18082,7 +18082,7 @@ COLUMNS
     d_224     edge_76   1
     d_224     edge_77   1
     d_224     edge_78   1
-    d_225     simplex   1
+    d_225     sum_d     1
     d_225     edge_0    1
     d_225     edge_1    1
     d_225     edge_2    1
@@ -18162,7 +18162,7 @@ COLUMNS
     d_225     edge_76   1
     d_225     edge_77   -1
     d_225     edge_78   1
-    d_226     simplex   1
+    d_226     sum_d     1
     d_226     edge_0    1
     d_226     edge_1    1
     d_226     edge_2    1
@@ -18242,7 +18242,7 @@ COLUMNS
     d_226     edge_76   1
     d_226     edge_77   1
     d_226     edge_78   1
-    d_227     simplex   1
+    d_227     sum_d     1
     d_227     edge_0    1
     d_227     edge_1    1
     d_227     edge_2    1
@@ -18322,7 +18322,7 @@ COLUMNS
     d_227     edge_76   1
     d_227     edge_77   1
     d_227     edge_78   1
-    d_228     simplex   1
+    d_228     sum_d     1
     d_228     edge_0    1
     d_228     edge_1    1
     d_228     edge_2    -1
@@ -18402,7 +18402,7 @@ COLUMNS
     d_228     edge_76   1
     d_228     edge_77   1
     d_228     edge_78   1
-    d_229     simplex   1
+    d_229     sum_d     1
     d_229     edge_0    -1
     d_229     edge_1    1
     d_229     edge_2    1
@@ -18482,7 +18482,7 @@ COLUMNS
     d_229     edge_76   -1
     d_229     edge_77   -1
     d_229     edge_78   -1
-    d_230     simplex   1
+    d_230     sum_d     1
     d_230     edge_0    1
     d_230     edge_1    1
     d_230     edge_2    -1
@@ -18562,7 +18562,7 @@ COLUMNS
     d_230     edge_76   1
     d_230     edge_77   -1
     d_230     edge_78   1
-    d_231     simplex   1
+    d_231     sum_d     1
     d_231     edge_0    1
     d_231     edge_1    1
     d_231     edge_2    -1
@@ -18642,7 +18642,7 @@ COLUMNS
     d_231     edge_76   1
     d_231     edge_77   1
     d_231     edge_78   1
-    d_232     simplex   1
+    d_232     sum_d     1
     d_232     edge_0    1
     d_232     edge_1    1
     d_232     edge_2    -1
@@ -18722,7 +18722,7 @@ COLUMNS
     d_232     edge_76   1
     d_232     edge_77   1
     d_232     edge_78   1
-    d_233     simplex   1
+    d_233     sum_d     1
     d_233     edge_0    1
     d_233     edge_1    1
     d_233     edge_2    1
@@ -18802,7 +18802,7 @@ COLUMNS
     d_233     edge_76   1
     d_233     edge_77   1
     d_233     edge_78   1
-    d_234     simplex   1
+    d_234     sum_d     1
     d_234     edge_0    1
     d_234     edge_1    1
     d_234     edge_2    1
@@ -18882,7 +18882,7 @@ COLUMNS
     d_234     edge_76   1
     d_234     edge_77   1
     d_234     edge_78   1
-    d_235     simplex   1
+    d_235     sum_d     1
     d_235     edge_0    1
     d_235     edge_1    1
     d_235     edge_2    -1
@@ -18962,7 +18962,7 @@ COLUMNS
     d_235     edge_76   1
     d_235     edge_77   1
     d_235     edge_78   1
-    d_236     simplex   1
+    d_236     sum_d     1
     d_236     edge_0    1
     d_236     edge_1    1
     d_236     edge_2    1
@@ -19042,7 +19042,7 @@ COLUMNS
     d_236     edge_76   1
     d_236     edge_77   1
     d_236     edge_78   1
-    d_237     simplex   1
+    d_237     sum_d     1
     d_237     edge_0    1
     d_237     edge_1    1
     d_237     edge_2    -1
@@ -19122,7 +19122,7 @@ COLUMNS
     d_237     edge_76   1
     d_237     edge_77   1
     d_237     edge_78   1
-    d_238     simplex   1
+    d_238     sum_d     1
     d_238     edge_0    1
     d_238     edge_1    -1
     d_238     edge_2    -1
@@ -19202,7 +19202,7 @@ COLUMNS
     d_238     edge_76   1
     d_238     edge_77   1
     d_238     edge_78   1
-    d_239     simplex   1
+    d_239     sum_d     1
     d_239     edge_0    1
     d_239     edge_1    1
     d_239     edge_2    1
@@ -19282,7 +19282,7 @@ COLUMNS
     d_239     edge_76   1
     d_239     edge_77   1
     d_239     edge_78   1
-    d_240     simplex   1
+    d_240     sum_d     1
     d_240     edge_0    1
     d_240     edge_1    1
     d_240     edge_2    1
@@ -19362,7 +19362,7 @@ COLUMNS
     d_240     edge_76   1
     d_240     edge_77   1
     d_240     edge_78   1
-    d_241     simplex   1
+    d_241     sum_d     1
     d_241     edge_0    1
     d_241     edge_1    1
     d_241     edge_2    1
@@ -19442,7 +19442,7 @@ COLUMNS
     d_241     edge_76   1
     d_241     edge_77   1
     d_241     edge_78   1
-    d_242     simplex   1
+    d_242     sum_d     1
     d_242     edge_0    1
     d_242     edge_1    -1
     d_242     edge_2    1
@@ -19522,7 +19522,7 @@ COLUMNS
     d_242     edge_76   1
     d_242     edge_77   1
     d_242     edge_78   1
-    d_243     simplex   1
+    d_243     sum_d     1
     d_243     edge_0    1
     d_243     edge_1    1
     d_243     edge_2    1
@@ -19602,7 +19602,7 @@ COLUMNS
     d_243     edge_76   1
     d_243     edge_77   -1
     d_243     edge_78   1
-    d_244     simplex   1
+    d_244     sum_d     1
     d_244     edge_0    1
     d_244     edge_1    1
     d_244     edge_2    1
@@ -19682,7 +19682,7 @@ COLUMNS
     d_244     edge_76   1
     d_244     edge_77   1
     d_244     edge_78   1
-    d_245     simplex   1
+    d_245     sum_d     1
     d_245     edge_0    1
     d_245     edge_1    1
     d_245     edge_2    -1
@@ -19762,7 +19762,7 @@ COLUMNS
     d_245     edge_76   1
     d_245     edge_77   1
     d_245     edge_78   1
-    d_246     simplex   1
+    d_246     sum_d     1
     d_246     edge_0    1
     d_246     edge_1    1
     d_246     edge_2    1
@@ -19842,7 +19842,7 @@ COLUMNS
     d_246     edge_76   1
     d_246     edge_77   1
     d_246     edge_78   1
-    d_247     simplex   1
+    d_247     sum_d     1
     d_247     edge_0    1
     d_247     edge_1    -1
     d_247     edge_2    1
@@ -19922,7 +19922,7 @@ COLUMNS
     d_247     edge_76   1
     d_247     edge_77   1
     d_247     edge_78   1
-    d_248     simplex   1
+    d_248     sum_d     1
     d_248     edge_0    1
     d_248     edge_1    1
     d_248     edge_2    -1
@@ -20002,7 +20002,7 @@ COLUMNS
     d_248     edge_76   1
     d_248     edge_77   1
     d_248     edge_78   1
-    d_249     simplex   1
+    d_249     sum_d     1
     d_249     edge_0    1
     d_249     edge_1    1
     d_249     edge_2    1
@@ -20082,7 +20082,7 @@ COLUMNS
     d_249     edge_76   1
     d_249     edge_77   1
     d_249     edge_78   1
-    d_250     simplex   1
+    d_250     sum_d     1
     d_250     edge_0    1
     d_250     edge_1    1
     d_250     edge_2    -1
@@ -20162,7 +20162,7 @@ COLUMNS
     d_250     edge_76   1
     d_250     edge_77   1
     d_250     edge_78   1
-    d_251     simplex   1
+    d_251     sum_d     1
     d_251     edge_0    1
     d_251     edge_1    1
     d_251     edge_2    1
@@ -20242,7 +20242,7 @@ COLUMNS
     d_251     edge_76   1
     d_251     edge_77   -1
     d_251     edge_78   1
-    d_252     simplex   1
+    d_252     sum_d     1
     d_252     edge_0    1
     d_252     edge_1    1
     d_252     edge_2    -1
@@ -20322,7 +20322,7 @@ COLUMNS
     d_252     edge_76   1
     d_252     edge_77   1
     d_252     edge_78   1
-    d_253     simplex   1
+    d_253     sum_d     1
     d_253     edge_0    1
     d_253     edge_1    1
     d_253     edge_2    -1
@@ -20402,7 +20402,7 @@ COLUMNS
     d_253     edge_76   1
     d_253     edge_77   -1
     d_253     edge_78   1
-    d_254     simplex   1
+    d_254     sum_d     1
     d_254     edge_0    1
     d_254     edge_1    1
     d_254     edge_2    -1
@@ -20482,7 +20482,7 @@ COLUMNS
     d_254     edge_76   1
     d_254     edge_77   1
     d_254     edge_78   1
-    d_255     simplex   1
+    d_255     sum_d     1
     d_255     edge_0    -1
     d_255     edge_1    1
     d_255     edge_2    -1
@@ -20562,7 +20562,7 @@ COLUMNS
     d_255     edge_76   -1
     d_255     edge_77   1
     d_255     edge_78   -1
-    d_256     simplex   1
+    d_256     sum_d     1
     d_256     edge_0    1
     d_256     edge_1    1
     d_256     edge_2    1
@@ -20642,7 +20642,7 @@ COLUMNS
     d_256     edge_76   1
     d_256     edge_77   1
     d_256     edge_78   1
-    d_257     simplex   1
+    d_257     sum_d     1
     d_257     edge_0    1
     d_257     edge_1    1
     d_257     edge_2    -1
@@ -20722,7 +20722,7 @@ COLUMNS
     d_257     edge_76   1
     d_257     edge_77   1
     d_257     edge_78   1
-    d_258     simplex   1
+    d_258     sum_d     1
     d_258     edge_0    1
     d_258     edge_1    1
     d_258     edge_2    1
@@ -20802,7 +20802,7 @@ COLUMNS
     d_258     edge_76   1
     d_258     edge_77   1
     d_258     edge_78   1
-    d_259     simplex   1
+    d_259     sum_d     1
     d_259     edge_0    1
     d_259     edge_1    1
     d_259     edge_2    1
@@ -20882,7 +20882,7 @@ COLUMNS
     d_259     edge_76   1
     d_259     edge_77   -1
     d_259     edge_78   1
-    d_260     simplex   1
+    d_260     sum_d     1
     d_260     edge_0    1
     d_260     edge_1    1
     d_260     edge_2    1
@@ -20962,7 +20962,7 @@ COLUMNS
     d_260     edge_76   1
     d_260     edge_77   1
     d_260     edge_78   1
-    d_261     simplex   1
+    d_261     sum_d     1
     d_261     edge_0    1
     d_261     edge_1    -1
     d_261     edge_2    1
@@ -21042,7 +21042,7 @@ COLUMNS
     d_261     edge_76   1
     d_261     edge_77   1
     d_261     edge_78   1
-    d_262     simplex   1
+    d_262     sum_d     1
     d_262     edge_0    1
     d_262     edge_1    1
     d_262     edge_2    -1
@@ -21122,7 +21122,7 @@ COLUMNS
     d_262     edge_76   1
     d_262     edge_77   1
     d_262     edge_78   1
-    d_263     simplex   1
+    d_263     sum_d     1
     d_263     edge_0    1
     d_263     edge_1    -1
     d_263     edge_2    1
@@ -21202,7 +21202,7 @@ COLUMNS
     d_263     edge_76   1
     d_263     edge_77   -1
     d_263     edge_78   1
-    d_264     simplex   1
+    d_264     sum_d     1
     d_264     edge_0    1
     d_264     edge_1    1
     d_264     edge_2    1
@@ -21282,7 +21282,7 @@ COLUMNS
     d_264     edge_76   1
     d_264     edge_77   1
     d_264     edge_78   1
-    d_265     simplex   1
+    d_265     sum_d     1
     d_265     edge_0    1
     d_265     edge_1    1
     d_265     edge_2    1
@@ -21362,7 +21362,7 @@ COLUMNS
     d_265     edge_76   1
     d_265     edge_77   1
     d_265     edge_78   1
-    d_266     simplex   1
+    d_266     sum_d     1
     d_266     edge_0    1
     d_266     edge_1    1
     d_266     edge_2    1
@@ -21442,7 +21442,7 @@ COLUMNS
     d_266     edge_76   1
     d_266     edge_77   -1
     d_266     edge_78   1
-    d_267     simplex   1
+    d_267     sum_d     1
     d_267     edge_0    1
     d_267     edge_1    1
     d_267     edge_2    -1
@@ -21522,7 +21522,7 @@ COLUMNS
     d_267     edge_76   1
     d_267     edge_77   1
     d_267     edge_78   1
-    d_268     simplex   1
+    d_268     sum_d     1
     d_268     edge_0    1
     d_268     edge_1    1
     d_268     edge_2    1
@@ -21602,7 +21602,7 @@ COLUMNS
     d_268     edge_76   1
     d_268     edge_77   1
     d_268     edge_78   1
-    d_269     simplex   1
+    d_269     sum_d     1
     d_269     edge_0    1
     d_269     edge_1    -1
     d_269     edge_2    1
@@ -21682,7 +21682,7 @@ COLUMNS
     d_269     edge_76   1
     d_269     edge_77   1
     d_269     edge_78   1
-    d_270     simplex   1
+    d_270     sum_d     1
     d_270     edge_0    1
     d_270     edge_1    1
     d_270     edge_2    1
@@ -21762,7 +21762,7 @@ COLUMNS
     d_270     edge_76   1
     d_270     edge_77   1
     d_270     edge_78   1
-    d_271     simplex   1
+    d_271     sum_d     1
     d_271     edge_0    1
     d_271     edge_1    1
     d_271     edge_2    1
@@ -21842,7 +21842,7 @@ COLUMNS
     d_271     edge_76   1
     d_271     edge_77   1
     d_271     edge_78   1
-    d_272     simplex   1
+    d_272     sum_d     1
     d_272     edge_0    1
     d_272     edge_1    1
     d_272     edge_2    -1
@@ -21922,7 +21922,7 @@ COLUMNS
     d_272     edge_76   1
     d_272     edge_77   1
     d_272     edge_78   1
-    d_273     simplex   1
+    d_273     sum_d     1
     d_273     edge_0    1
     d_273     edge_1    1
     d_273     edge_2    1
@@ -22002,7 +22002,7 @@ COLUMNS
     d_273     edge_76   1
     d_273     edge_77   1
     d_273     edge_78   1
-    d_274     simplex   1
+    d_274     sum_d     1
     d_274     edge_0    1
     d_274     edge_1    -1
     d_274     edge_2    1
@@ -22082,7 +22082,7 @@ COLUMNS
     d_274     edge_76   1
     d_274     edge_77   1
     d_274     edge_78   1
-    d_275     simplex   1
+    d_275     sum_d     1
     d_275     edge_0    1
     d_275     edge_1    1
     d_275     edge_2    1
@@ -22162,7 +22162,7 @@ COLUMNS
     d_275     edge_76   1
     d_275     edge_77   -1
     d_275     edge_78   1
-    d_276     simplex   1
+    d_276     sum_d     1
     d_276     edge_0    1
     d_276     edge_1    1
     d_276     edge_2    1
@@ -22242,7 +22242,7 @@ COLUMNS
     d_276     edge_76   1
     d_276     edge_77   1
     d_276     edge_78   1
-    d_277     simplex   1
+    d_277     sum_d     1
     d_277     edge_0    1
     d_277     edge_1    1
     d_277     edge_2    -1
@@ -22322,7 +22322,7 @@ COLUMNS
     d_277     edge_76   1
     d_277     edge_77   -1
     d_277     edge_78   1
-    d_278     simplex   1
+    d_278     sum_d     1
     d_278     edge_0    1
     d_278     edge_1    1
     d_278     edge_2    1
@@ -22402,7 +22402,7 @@ COLUMNS
     d_278     edge_76   1
     d_278     edge_77   1
     d_278     edge_78   1
-    d_279     simplex   1
+    d_279     sum_d     1
     d_279     edge_0    1
     d_279     edge_1    1
     d_279     edge_2    1
@@ -22482,7 +22482,7 @@ COLUMNS
     d_279     edge_76   1
     d_279     edge_77   1
     d_279     edge_78   1
-    d_280     simplex   1
+    d_280     sum_d     1
     d_280     edge_0    1
     d_280     edge_1    1
     d_280     edge_2    1
@@ -22562,7 +22562,7 @@ COLUMNS
     d_280     edge_76   1
     d_280     edge_77   1
     d_280     edge_78   1
-    d_281     simplex   1
+    d_281     sum_d     1
     d_281     edge_0    1
     d_281     edge_1    1
     d_281     edge_2    1
@@ -22642,7 +22642,7 @@ COLUMNS
     d_281     edge_76   1
     d_281     edge_77   -1
     d_281     edge_78   1
-    d_282     simplex   1
+    d_282     sum_d     1
     d_282     edge_0    1
     d_282     edge_1    1
     d_282     edge_2    -1
@@ -22722,7 +22722,7 @@ COLUMNS
     d_282     edge_76   1
     d_282     edge_77   1
     d_282     edge_78   1
-    d_283     simplex   1
+    d_283     sum_d     1
     d_283     edge_0    1
     d_283     edge_1    1
     d_283     edge_2    -1
@@ -22802,7 +22802,7 @@ COLUMNS
     d_283     edge_76   1
     d_283     edge_77   -1
     d_283     edge_78   1
-    d_284     simplex   1
+    d_284     sum_d     1
     d_284     edge_0    1
     d_284     edge_1    -1
     d_284     edge_2    1
@@ -22882,7 +22882,7 @@ COLUMNS
     d_284     edge_76   1
     d_284     edge_77   1
     d_284     edge_78   1
-    d_285     simplex   1
+    d_285     sum_d     1
     d_285     edge_0    1
     d_285     edge_1    1
     d_285     edge_2    1
@@ -22962,7 +22962,7 @@ COLUMNS
     d_285     edge_76   1
     d_285     edge_77   1
     d_285     edge_78   1
-    d_286     simplex   1
+    d_286     sum_d     1
     d_286     edge_0    1
     d_286     edge_1    1
     d_286     edge_2    1
@@ -23042,7 +23042,7 @@ COLUMNS
     d_286     edge_76   1
     d_286     edge_77   1
     d_286     edge_78   1
-    d_287     simplex   1
+    d_287     sum_d     1
     d_287     edge_0    1
     d_287     edge_1    1
     d_287     edge_2    1
@@ -23122,7 +23122,7 @@ COLUMNS
     d_287     edge_76   1
     d_287     edge_77   1
     d_287     edge_78   1
-    d_288     simplex   1
+    d_288     sum_d     1
     d_288     edge_0    1
     d_288     edge_1    -1
     d_288     edge_2    1
@@ -23202,7 +23202,7 @@ COLUMNS
     d_288     edge_76   1
     d_288     edge_77   -1
     d_288     edge_78   1
-    d_289     simplex   1
+    d_289     sum_d     1
     d_289     edge_0    1
     d_289     edge_1    1
     d_289     edge_2    1
@@ -23282,7 +23282,7 @@ COLUMNS
     d_289     edge_76   1
     d_289     edge_77   1
     d_289     edge_78   1
-    d_290     simplex   1
+    d_290     sum_d     1
     d_290     edge_0    1
     d_290     edge_1    -1
     d_290     edge_2    1
@@ -23362,7 +23362,7 @@ COLUMNS
     d_290     edge_76   1
     d_290     edge_77   -1
     d_290     edge_78   1
-    d_291     simplex   1
+    d_291     sum_d     1
     d_291     edge_0    1
     d_291     edge_1    1
     d_291     edge_2    1
@@ -23442,7 +23442,7 @@ COLUMNS
     d_291     edge_76   1
     d_291     edge_77   1
     d_291     edge_78   1
-    d_292     simplex   1
+    d_292     sum_d     1
     d_292     edge_0    1
     d_292     edge_1    1
     d_292     edge_2    1
@@ -23522,7 +23522,7 @@ COLUMNS
     d_292     edge_76   1
     d_292     edge_77   1
     d_292     edge_78   1
-    d_293     simplex   1
+    d_293     sum_d     1
     d_293     edge_0    1
     d_293     edge_1    1
     d_293     edge_2    1
@@ -23602,7 +23602,7 @@ COLUMNS
     d_293     edge_76   1
     d_293     edge_77   1
     d_293     edge_78   1
-    d_294     simplex   1
+    d_294     sum_d     1
     d_294     edge_0    1
     d_294     edge_1    1
     d_294     edge_2    1
@@ -23682,7 +23682,7 @@ COLUMNS
     d_294     edge_76   1
     d_294     edge_77   1
     d_294     edge_78   1
-    d_295     simplex   1
+    d_295     sum_d     1
     d_295     edge_0    1
     d_295     edge_1    1
     d_295     edge_2    1
@@ -23762,7 +23762,7 @@ COLUMNS
     d_295     edge_76   1
     d_295     edge_77   1
     d_295     edge_78   1
-    d_296     simplex   1
+    d_296     sum_d     1
     d_296     edge_0    1
     d_296     edge_1    1
     d_296     edge_2    1
@@ -23842,7 +23842,7 @@ COLUMNS
     d_296     edge_76   1
     d_296     edge_77   1
     d_296     edge_78   1
-    d_297     simplex   1
+    d_297     sum_d     1
     d_297     edge_0    -1
     d_297     edge_1    -1
     d_297     edge_2    -1
@@ -23922,7 +23922,7 @@ COLUMNS
     d_297     edge_76   -1
     d_297     edge_77   1
     d_297     edge_78   -1
-    d_298     simplex   1
+    d_298     sum_d     1
     d_298     edge_0    1
     d_298     edge_1    1
     d_298     edge_2    1
@@ -24002,7 +24002,7 @@ COLUMNS
     d_298     edge_76   1
     d_298     edge_77   1
     d_298     edge_78   1
-    d_299     simplex   1
+    d_299     sum_d     1
     d_299     edge_0    1
     d_299     edge_1    1
     d_299     edge_2    1
@@ -24082,7 +24082,7 @@ COLUMNS
     d_299     edge_76   1
     d_299     edge_77   1
     d_299     edge_78   1
-    d_300     simplex   1
+    d_300     sum_d     1
     d_300     edge_0    1
     d_300     edge_1    1
     d_300     edge_2    -1
@@ -24162,7 +24162,7 @@ COLUMNS
     d_300     edge_76   1
     d_300     edge_77   1
     d_300     edge_78   1
-    d_301     simplex   1
+    d_301     sum_d     1
     d_301     edge_0    1
     d_301     edge_1    1
     d_301     edge_2    1
@@ -24242,7 +24242,7 @@ COLUMNS
     d_301     edge_76   1
     d_301     edge_77   1
     d_301     edge_78   1
-    d_302     simplex   1
+    d_302     sum_d     1
     d_302     edge_0    1
     d_302     edge_1    1
     d_302     edge_2    1
@@ -24322,7 +24322,7 @@ COLUMNS
     d_302     edge_76   1
     d_302     edge_77   1
     d_302     edge_78   1
-    d_303     simplex   1
+    d_303     sum_d     1
     d_303     edge_0    1
     d_303     edge_1    1
     d_303     edge_2    1
@@ -24402,7 +24402,7 @@ COLUMNS
     d_303     edge_76   1
     d_303     edge_77   1
     d_303     edge_78   1
-    d_304     simplex   1
+    d_304     sum_d     1
     d_304     edge_0    1
     d_304     edge_1    1
     d_304     edge_2    1
@@ -24482,7 +24482,7 @@ COLUMNS
     d_304     edge_76   1
     d_304     edge_77   1
     d_304     edge_78   1
-    d_305     simplex   1
+    d_305     sum_d     1
     d_305     edge_0    1
     d_305     edge_1    1
     d_305     edge_2    -1
@@ -24562,7 +24562,7 @@ COLUMNS
     d_305     edge_76   1
     d_305     edge_77   1
     d_305     edge_78   1
-    d_306     simplex   1
+    d_306     sum_d     1
     d_306     edge_0    1
     d_306     edge_1    1
     d_306     edge_2    1
@@ -24642,7 +24642,7 @@ COLUMNS
     d_306     edge_76   1
     d_306     edge_77   1
     d_306     edge_78   1
-    d_307     simplex   1
+    d_307     sum_d     1
     d_307     edge_0    1
     d_307     edge_1    1
     d_307     edge_2    1
@@ -24722,7 +24722,7 @@ COLUMNS
     d_307     edge_76   1
     d_307     edge_77   1
     d_307     edge_78   1
-    d_308     simplex   1
+    d_308     sum_d     1
     d_308     edge_0    1
     d_308     edge_1    1
     d_308     edge_2    1
@@ -24802,7 +24802,7 @@ COLUMNS
     d_308     edge_76   1
     d_308     edge_77   1
     d_308     edge_78   1
-    d_309     simplex   1
+    d_309     sum_d     1
     d_309     edge_0    1
     d_309     edge_1    1
     d_309     edge_2    1
@@ -24882,7 +24882,7 @@ COLUMNS
     d_309     edge_76   1
     d_309     edge_77   -1
     d_309     edge_78   1
-    d_310     simplex   1
+    d_310     sum_d     1
     d_310     edge_0    1
     d_310     edge_1    1
     d_310     edge_2    1
@@ -24962,7 +24962,7 @@ COLUMNS
     d_310     edge_76   1
     d_310     edge_77   1
     d_310     edge_78   1
-    d_311     simplex   1
+    d_311     sum_d     1
     d_311     edge_0    1
     d_311     edge_1    1
     d_311     edge_2    1
@@ -25042,7 +25042,7 @@ COLUMNS
     d_311     edge_76   1
     d_311     edge_77   1
     d_311     edge_78   1
-    d_312     simplex   1
+    d_312     sum_d     1
     d_312     edge_0    1
     d_312     edge_1    1
     d_312     edge_2    1
@@ -25122,7 +25122,7 @@ COLUMNS
     d_312     edge_76   1
     d_312     edge_77   1
     d_312     edge_78   1
-    d_313     simplex   1
+    d_313     sum_d     1
     d_313     edge_0    1
     d_313     edge_1    1
     d_313     edge_2    1
@@ -25202,7 +25202,7 @@ COLUMNS
     d_313     edge_76   1
     d_313     edge_77   1
     d_313     edge_78   1
-    d_314     simplex   1
+    d_314     sum_d     1
     d_314     edge_0    1
     d_314     edge_1    1
     d_314     edge_2    1
@@ -25282,7 +25282,7 @@ COLUMNS
     d_314     edge_76   1
     d_314     edge_77   1
     d_314     edge_78   1
-    d_315     simplex   1
+    d_315     sum_d     1
     d_315     edge_0    1
     d_315     edge_1    1
     d_315     edge_2    1
@@ -25362,7 +25362,7 @@ COLUMNS
     d_315     edge_76   1
     d_315     edge_77   1
     d_315     edge_78   1
-    d_316     simplex   1
+    d_316     sum_d     1
     d_316     edge_0    1
     d_316     edge_1    1
     d_316     edge_2    1
@@ -25442,7 +25442,7 @@ COLUMNS
     d_316     edge_76   1
     d_316     edge_77   1
     d_316     edge_78   1
-    d_317     simplex   1
+    d_317     sum_d     1
     d_317     edge_0    1
     d_317     edge_1    1
     d_317     edge_2    -1
@@ -25522,7 +25522,7 @@ COLUMNS
     d_317     edge_76   1
     d_317     edge_77   1
     d_317     edge_78   1
-    d_318     simplex   1
+    d_318     sum_d     1
     d_318     edge_0    1
     d_318     edge_1    -1
     d_318     edge_2    1
@@ -25602,7 +25602,7 @@ COLUMNS
     d_318     edge_76   1
     d_318     edge_77   -1
     d_318     edge_78   1
-    d_319     simplex   1
+    d_319     sum_d     1
     d_319     edge_0    1
     d_319     edge_1    1
     d_319     edge_2    1
@@ -25682,7 +25682,7 @@ COLUMNS
     d_319     edge_76   1
     d_319     edge_77   -1
     d_319     edge_78   1
-    d_320     simplex   1
+    d_320     sum_d     1
     d_320     edge_0    1
     d_320     edge_1    1
     d_320     edge_2    1
@@ -25762,7 +25762,7 @@ COLUMNS
     d_320     edge_76   1
     d_320     edge_77   1
     d_320     edge_78   1
-    d_321     simplex   1
+    d_321     sum_d     1
     d_321     edge_0    1
     d_321     edge_1    1
     d_321     edge_2    -1
@@ -25842,7 +25842,7 @@ COLUMNS
     d_321     edge_76   1
     d_321     edge_77   1
     d_321     edge_78   1
-    d_322     simplex   1
+    d_322     sum_d     1
     d_322     edge_0    1
     d_322     edge_1    1
     d_322     edge_2    1
@@ -25922,7 +25922,7 @@ COLUMNS
     d_322     edge_76   1
     d_322     edge_77   1
     d_322     edge_78   1
-    d_323     simplex   1
+    d_323     sum_d     1
     d_323     edge_0    1
     d_323     edge_1    1
     d_323     edge_2    1
@@ -26002,7 +26002,7 @@ COLUMNS
     d_323     edge_76   1
     d_323     edge_77   1
     d_323     edge_78   1
-    d_324     simplex   1
+    d_324     sum_d     1
     d_324     edge_0    1
     d_324     edge_1    1
     d_324     edge_2    1
@@ -26082,7 +26082,7 @@ COLUMNS
     d_324     edge_76   1
     d_324     edge_77   1
     d_324     edge_78   1
-    d_325     simplex   1
+    d_325     sum_d     1
     d_325     edge_0    1
     d_325     edge_1    1
     d_325     edge_2    1
@@ -26162,7 +26162,7 @@ COLUMNS
     d_325     edge_76   1
     d_325     edge_77   1
     d_325     edge_78   1
-    d_326     simplex   1
+    d_326     sum_d     1
     d_326     edge_0    1
     d_326     edge_1    1
     d_326     edge_2    1
@@ -26242,7 +26242,7 @@ COLUMNS
     d_326     edge_76   1
     d_326     edge_77   1
     d_326     edge_78   1
-    d_327     simplex   1
+    d_327     sum_d     1
     d_327     edge_0    1
     d_327     edge_1    1
     d_327     edge_2    1
@@ -26322,7 +26322,7 @@ COLUMNS
     d_327     edge_76   1
     d_327     edge_77   1
     d_327     edge_78   1
-    d_328     simplex   1
+    d_328     sum_d     1
     d_328     edge_0    1
     d_328     edge_1    1
     d_328     edge_2    1
@@ -26402,7 +26402,7 @@ COLUMNS
     d_328     edge_76   1
     d_328     edge_77   1
     d_328     edge_78   1
-    d_329     simplex   1
+    d_329     sum_d     1
     d_329     edge_0    1
     d_329     edge_1    1
     d_329     edge_2    -1
@@ -26482,7 +26482,7 @@ COLUMNS
     d_329     edge_76   1
     d_329     edge_77   1
     d_329     edge_78   1
-    d_330     simplex   1
+    d_330     sum_d     1
     d_330     edge_0    1
     d_330     edge_1    1
     d_330     edge_2    -1
@@ -26562,7 +26562,7 @@ COLUMNS
     d_330     edge_76   1
     d_330     edge_77   -1
     d_330     edge_78   1
-    d_331     simplex   1
+    d_331     sum_d     1
     d_331     edge_0    1
     d_331     edge_1    1
     d_331     edge_2    1
@@ -26642,7 +26642,7 @@ COLUMNS
     d_331     edge_76   1
     d_331     edge_77   1
     d_331     edge_78   1
-    d_332     simplex   1
+    d_332     sum_d     1
     d_332     edge_0    1
     d_332     edge_1    1
     d_332     edge_2    1
@@ -26722,7 +26722,7 @@ COLUMNS
     d_332     edge_76   1
     d_332     edge_77   1
     d_332     edge_78   1
-    d_333     simplex   1
+    d_333     sum_d     1
     d_333     edge_0    1
     d_333     edge_1    1
     d_333     edge_2    1
@@ -26802,7 +26802,7 @@ COLUMNS
     d_333     edge_76   1
     d_333     edge_77   1
     d_333     edge_78   1
-    d_334     simplex   1
+    d_334     sum_d     1
     d_334     edge_0    1
     d_334     edge_1    1
     d_334     edge_2    1
@@ -26882,7 +26882,7 @@ COLUMNS
     d_334     edge_76   1
     d_334     edge_77   1
     d_334     edge_78   1
-    d_335     simplex   1
+    d_335     sum_d     1
     d_335     edge_0    1
     d_335     edge_1    1
     d_335     edge_2    1
@@ -26962,7 +26962,7 @@ COLUMNS
     d_335     edge_76   1
     d_335     edge_77   1
     d_335     edge_78   1
-    d_336     simplex   1
+    d_336     sum_d     1
     d_336     edge_0    1
     d_336     edge_1    1
     d_336     edge_2    1
@@ -27042,7 +27042,7 @@ COLUMNS
     d_336     edge_76   1
     d_336     edge_77   1
     d_336     edge_78   1
-    d_337     simplex   1
+    d_337     sum_d     1
     d_337     edge_0    1
     d_337     edge_1    1
     d_337     edge_2    1
@@ -27122,7 +27122,7 @@ COLUMNS
     d_337     edge_76   1
     d_337     edge_77   1
     d_337     edge_78   1
-    d_338     simplex   1
+    d_338     sum_d     1
     d_338     edge_0    1
     d_338     edge_1    1
     d_338     edge_2    1
@@ -27202,7 +27202,7 @@ COLUMNS
     d_338     edge_76   1
     d_338     edge_77   1
     d_338     edge_78   1
-    d_339     simplex   1
+    d_339     sum_d     1
     d_339     edge_0    1
     d_339     edge_1    1
     d_339     edge_2    1
@@ -27282,7 +27282,7 @@ COLUMNS
     d_339     edge_76   1
     d_339     edge_77   1
     d_339     edge_78   1
-    d_340     simplex   1
+    d_340     sum_d     1
     d_340     edge_0    1
     d_340     edge_1    -1
     d_340     edge_2    1
@@ -27362,7 +27362,7 @@ COLUMNS
     d_340     edge_76   1
     d_340     edge_77   1
     d_340     edge_78   1
-    d_341     simplex   1
+    d_341     sum_d     1
     d_341     edge_0    1
     d_341     edge_1    -1
     d_341     edge_2    1
@@ -27442,7 +27442,7 @@ COLUMNS
     d_341     edge_76   1
     d_341     edge_77   1
     d_341     edge_78   1
-    d_342     simplex   1
+    d_342     sum_d     1
     d_342     edge_0    1
     d_342     edge_1    1
     d_342     edge_2    1
@@ -27522,7 +27522,7 @@ COLUMNS
     d_342     edge_76   1
     d_342     edge_77   1
     d_342     edge_78   1
-    d_343     simplex   1
+    d_343     sum_d     1
     d_343     edge_0    1
     d_343     edge_1    1
     d_343     edge_2    1
@@ -27602,7 +27602,7 @@ COLUMNS
     d_343     edge_76   1
     d_343     edge_77   1
     d_343     edge_78   1
-    d_344     simplex   1
+    d_344     sum_d     1
     d_344     edge_0    1
     d_344     edge_1    1
     d_344     edge_2    1
@@ -27682,7 +27682,7 @@ COLUMNS
     d_344     edge_76   1
     d_344     edge_77   1
     d_344     edge_78   1
-    d_345     simplex   1
+    d_345     sum_d     1
     d_345     edge_0    1
     d_345     edge_1    1
     d_345     edge_2    1
@@ -27762,7 +27762,7 @@ COLUMNS
     d_345     edge_76   1
     d_345     edge_77   1
     d_345     edge_78   1
-    d_346     simplex   1
+    d_346     sum_d     1
     d_346     edge_0    1
     d_346     edge_1    1
     d_346     edge_2    1
@@ -27842,7 +27842,7 @@ COLUMNS
     d_346     edge_76   1
     d_346     edge_77   1
     d_346     edge_78   1
-    d_347     simplex   1
+    d_347     sum_d     1
     d_347     edge_0    -1
     d_347     edge_1    1
     d_347     edge_2    1
@@ -27922,7 +27922,7 @@ COLUMNS
     d_347     edge_76   -1
     d_347     edge_77   1
     d_347     edge_78   1
-    d_348     simplex   1
+    d_348     sum_d     1
     d_348     edge_0    1
     d_348     edge_1    1
     d_348     edge_2    1
@@ -28002,7 +28002,7 @@ COLUMNS
     d_348     edge_76   1
     d_348     edge_77   1
     d_348     edge_78   1
-    d_349     simplex   1
+    d_349     sum_d     1
     d_349     edge_0    1
     d_349     edge_1    1
     d_349     edge_2    1
@@ -28082,7 +28082,7 @@ COLUMNS
     d_349     edge_76   1
     d_349     edge_77   1
     d_349     edge_78   1
-    d_350     simplex   1
+    d_350     sum_d     1
     d_350     edge_0    1
     d_350     edge_1    1
     d_350     edge_2    1
@@ -28162,7 +28162,7 @@ COLUMNS
     d_350     edge_76   1
     d_350     edge_77   1
     d_350     edge_78   1
-    d_351     simplex   1
+    d_351     sum_d     1
     d_351     edge_0    1
     d_351     edge_1    1
     d_351     edge_2    -1
@@ -28242,7 +28242,7 @@ COLUMNS
     d_351     edge_76   1
     d_351     edge_77   1
     d_351     edge_78   -1
-    d_352     simplex   1
+    d_352     sum_d     1
     d_352     edge_0    1
     d_352     edge_1    1
     d_352     edge_2    -1
@@ -28322,7 +28322,7 @@ COLUMNS
     d_352     edge_76   1
     d_352     edge_77   1
     d_352     edge_78   1
-    d_353     simplex   1
+    d_353     sum_d     1
     d_353     edge_0    1
     d_353     edge_1    1
     d_353     edge_2    1
@@ -28402,7 +28402,7 @@ COLUMNS
     d_353     edge_76   1
     d_353     edge_77   1
     d_353     edge_78   1
-    d_354     simplex   1
+    d_354     sum_d     1
     d_354     edge_0    1
     d_354     edge_1    1
     d_354     edge_2    1
@@ -28482,7 +28482,7 @@ COLUMNS
     d_354     edge_76   1
     d_354     edge_77   -1
     d_354     edge_78   1
-    d_355     simplex   1
+    d_355     sum_d     1
     d_355     edge_0    1
     d_355     edge_1    -1
     d_355     edge_2    1
@@ -28562,7 +28562,7 @@ COLUMNS
     d_355     edge_76   1
     d_355     edge_77   1
     d_355     edge_78   1
-    d_356     simplex   1
+    d_356     sum_d     1
     d_356     edge_0    1
     d_356     edge_1    -1
     d_356     edge_2    1
@@ -28642,7 +28642,7 @@ COLUMNS
     d_356     edge_76   1
     d_356     edge_77   1
     d_356     edge_78   1
-    d_357     simplex   1
+    d_357     sum_d     1
     d_357     edge_0    1
     d_357     edge_1    1
     d_357     edge_2    1
@@ -28722,7 +28722,7 @@ COLUMNS
     d_357     edge_76   1
     d_357     edge_77   1
     d_357     edge_78   1
-    d_358     simplex   1
+    d_358     sum_d     1
     d_358     edge_0    1
     d_358     edge_1    1
     d_358     edge_2    1
@@ -28802,7 +28802,7 @@ COLUMNS
     d_358     edge_76   1
     d_358     edge_77   -1
     d_358     edge_78   1
-    d_359     simplex   1
+    d_359     sum_d     1
     d_359     edge_0    1
     d_359     edge_1    1
     d_359     edge_2    1
@@ -28882,7 +28882,7 @@ COLUMNS
     d_359     edge_76   1
     d_359     edge_77   -1
     d_359     edge_78   1
-    d_360     simplex   1
+    d_360     sum_d     1
     d_360     edge_0    1
     d_360     edge_1    1
     d_360     edge_2    1
@@ -28962,7 +28962,7 @@ COLUMNS
     d_360     edge_76   1
     d_360     edge_77   1
     d_360     edge_78   1
-    d_361     simplex   1
+    d_361     sum_d     1
     d_361     edge_0    1
     d_361     edge_1    1
     d_361     edge_2    -1
@@ -29042,7 +29042,7 @@ COLUMNS
     d_361     edge_76   1
     d_361     edge_77   1
     d_361     edge_78   1
-    d_362     simplex   1
+    d_362     sum_d     1
     d_362     edge_0    1
     d_362     edge_1    1
     d_362     edge_2    1
@@ -29122,7 +29122,7 @@ COLUMNS
     d_362     edge_76   1
     d_362     edge_77   1
     d_362     edge_78   1
-    d_363     simplex   1
+    d_363     sum_d     1
     d_363     edge_0    -1
     d_363     edge_1    1
     d_363     edge_2    1
@@ -29202,7 +29202,7 @@ COLUMNS
     d_363     edge_76   -1
     d_363     edge_77   1
     d_363     edge_78   -1
-    d_364     simplex   1
+    d_364     sum_d     1
     d_364     edge_0    1
     d_364     edge_1    1
     d_364     edge_2    1
@@ -29282,7 +29282,7 @@ COLUMNS
     d_364     edge_76   1
     d_364     edge_77   1
     d_364     edge_78   1
-    d_365     simplex   1
+    d_365     sum_d     1
     d_365     edge_0    1
     d_365     edge_1    1
     d_365     edge_2    -1
@@ -29362,7 +29362,7 @@ COLUMNS
     d_365     edge_76   1
     d_365     edge_77   1
     d_365     edge_78   1
-    d_366     simplex   1
+    d_366     sum_d     1
     d_366     edge_0    1
     d_366     edge_1    1
     d_366     edge_2    1
@@ -29442,7 +29442,7 @@ COLUMNS
     d_366     edge_76   1
     d_366     edge_77   1
     d_366     edge_78   1
-    d_367     simplex   1
+    d_367     sum_d     1
     d_367     edge_0    1
     d_367     edge_1    1
     d_367     edge_2    1
@@ -29522,7 +29522,7 @@ COLUMNS
     d_367     edge_76   1
     d_367     edge_77   1
     d_367     edge_78   1
-    d_368     simplex   1
+    d_368     sum_d     1
     d_368     edge_0    1
     d_368     edge_1    1
     d_368     edge_2    -1
@@ -29602,7 +29602,7 @@ COLUMNS
     d_368     edge_76   1
     d_368     edge_77   1
     d_368     edge_78   1
-    d_369     simplex   1
+    d_369     sum_d     1
     d_369     edge_0    1
     d_369     edge_1    1
     d_369     edge_2    -1
@@ -29682,7 +29682,7 @@ COLUMNS
     d_369     edge_76   1
     d_369     edge_77   1
     d_369     edge_78   1
-    d_370     simplex   1
+    d_370     sum_d     1
     d_370     edge_0    1
     d_370     edge_1    1
     d_370     edge_2    1
@@ -29762,7 +29762,7 @@ COLUMNS
     d_370     edge_76   1
     d_370     edge_77   1
     d_370     edge_78   1
-    d_371     simplex   1
+    d_371     sum_d     1
     d_371     edge_0    1
     d_371     edge_1    1
     d_371     edge_2    1
@@ -29842,7 +29842,7 @@ COLUMNS
     d_371     edge_76   1
     d_371     edge_77   1
     d_371     edge_78   1
-    d_372     simplex   1
+    d_372     sum_d     1
     d_372     edge_0    1
     d_372     edge_1    1
     d_372     edge_2    -1
@@ -29922,7 +29922,7 @@ COLUMNS
     d_372     edge_76   1
     d_372     edge_77   -1
     d_372     edge_78   1
-    d_373     simplex   1
+    d_373     sum_d     1
     d_373     edge_0    1
     d_373     edge_1    1
     d_373     edge_2    -1
@@ -30002,7 +30002,7 @@ COLUMNS
     d_373     edge_76   1
     d_373     edge_77   1
     d_373     edge_78   1
-    d_374     simplex   1
+    d_374     sum_d     1
     d_374     edge_0    1
     d_374     edge_1    1
     d_374     edge_2    1
@@ -30082,7 +30082,7 @@ COLUMNS
     d_374     edge_76   1
     d_374     edge_77   1
     d_374     edge_78   1
-    d_375     simplex   1
+    d_375     sum_d     1
     d_375     edge_0    -1
     d_375     edge_1    1
     d_375     edge_2    1
@@ -30162,7 +30162,7 @@ COLUMNS
     d_375     edge_76   1
     d_375     edge_77   1
     d_375     edge_78   1
-    d_376     simplex   1
+    d_376     sum_d     1
     d_376     edge_0    1
     d_376     edge_1    -1
     d_376     edge_2    1
@@ -30242,7 +30242,7 @@ COLUMNS
     d_376     edge_76   1
     d_376     edge_77   1
     d_376     edge_78   1
-    d_377     simplex   1
+    d_377     sum_d     1
     d_377     edge_0    1
     d_377     edge_1    1
     d_377     edge_2    -1
@@ -30322,7 +30322,7 @@ COLUMNS
     d_377     edge_76   1
     d_377     edge_77   1
     d_377     edge_78   1
-    d_378     simplex   1
+    d_378     sum_d     1
     d_378     edge_0    1
     d_378     edge_1    1
     d_378     edge_2    1
@@ -30402,7 +30402,7 @@ COLUMNS
     d_378     edge_76   1
     d_378     edge_77   1
     d_378     edge_78   1
-    d_379     simplex   1
+    d_379     sum_d     1
     d_379     edge_0    -1
     d_379     edge_1    1
     d_379     edge_2    1
@@ -30482,7 +30482,7 @@ COLUMNS
     d_379     edge_76   -1
     d_379     edge_77   -1
     d_379     edge_78   -1
-    d_380     simplex   1
+    d_380     sum_d     1
     d_380     edge_0    1
     d_380     edge_1    -1
     d_380     edge_2    1
@@ -30562,7 +30562,7 @@ COLUMNS
     d_380     edge_76   1
     d_380     edge_77   1
     d_380     edge_78   1
-    d_381     simplex   1
+    d_381     sum_d     1
     d_381     edge_0    1
     d_381     edge_1    1
     d_381     edge_2    1
@@ -30642,7 +30642,7 @@ COLUMNS
     d_381     edge_76   1
     d_381     edge_77   1
     d_381     edge_78   1
-    d_382     simplex   1
+    d_382     sum_d     1
     d_382     edge_0    1
     d_382     edge_1    -1
     d_382     edge_2    1
@@ -30722,7 +30722,7 @@ COLUMNS
     d_382     edge_76   1
     d_382     edge_77   1
     d_382     edge_78   1
-    d_383     simplex   1
+    d_383     sum_d     1
     d_383     edge_0    1
     d_383     edge_1    1
     d_383     edge_2    1
@@ -30802,7 +30802,7 @@ COLUMNS
     d_383     edge_76   1
     d_383     edge_77   1
     d_383     edge_78   1
-    d_384     simplex   1
+    d_384     sum_d     1
     d_384     edge_0    1
     d_384     edge_1    1
     d_384     edge_2    1
@@ -30882,7 +30882,7 @@ COLUMNS
     d_384     edge_76   1
     d_384     edge_77   1
     d_384     edge_78   1
-    d_385     simplex   1
+    d_385     sum_d     1
     d_385     edge_0    -1
     d_385     edge_1    1
     d_385     edge_2    1
@@ -30962,7 +30962,7 @@ COLUMNS
     d_385     edge_76   -1
     d_385     edge_77   1
     d_385     edge_78   -1
-    d_386     simplex   1
+    d_386     sum_d     1
     d_386     edge_0    1
     d_386     edge_1    1
     d_386     edge_2    1
@@ -31042,7 +31042,7 @@ COLUMNS
     d_386     edge_76   1
     d_386     edge_77   1
     d_386     edge_78   1
-    d_387     simplex   1
+    d_387     sum_d     1
     d_387     edge_0    1
     d_387     edge_1    1
     d_387     edge_2    1
@@ -31122,7 +31122,7 @@ COLUMNS
     d_387     edge_76   1
     d_387     edge_77   1
     d_387     edge_78   1
-    d_388     simplex   1
+    d_388     sum_d     1
     d_388     edge_0    1
     d_388     edge_1    -1
     d_388     edge_2    1
@@ -31202,7 +31202,7 @@ COLUMNS
     d_388     edge_76   1
     d_388     edge_77   1
     d_388     edge_78   1
-    d_389     simplex   1
+    d_389     sum_d     1
     d_389     edge_0    1
     d_389     edge_1    1
     d_389     edge_2    1
@@ -31282,7 +31282,7 @@ COLUMNS
     d_389     edge_76   1
     d_389     edge_77   1
     d_389     edge_78   1
-    d_390     simplex   1
+    d_390     sum_d     1
     d_390     edge_0    1
     d_390     edge_1    1
     d_390     edge_2    1
@@ -31362,7 +31362,7 @@ COLUMNS
     d_390     edge_76   1
     d_390     edge_77   1
     d_390     edge_78   1
-    d_391     simplex   1
+    d_391     sum_d     1
     d_391     edge_0    1
     d_391     edge_1    1
     d_391     edge_2    1
@@ -31442,7 +31442,7 @@ COLUMNS
     d_391     edge_76   1
     d_391     edge_77   -1
     d_391     edge_78   1
-    d_392     simplex   1
+    d_392     sum_d     1
     d_392     edge_0    1
     d_392     edge_1    1
     d_392     edge_2    1
@@ -31522,7 +31522,7 @@ COLUMNS
     d_392     edge_76   1
     d_392     edge_77   1
     d_392     edge_78   1
-    d_393     simplex   1
+    d_393     sum_d     1
     d_393     edge_0    1
     d_393     edge_1    1
     d_393     edge_2    -1
@@ -31602,7 +31602,7 @@ COLUMNS
     d_393     edge_76   1
     d_393     edge_77   1
     d_393     edge_78   1
-    d_394     simplex   1
+    d_394     sum_d     1
     d_394     edge_0    1
     d_394     edge_1    1
     d_394     edge_2    1
@@ -31682,7 +31682,7 @@ COLUMNS
     d_394     edge_76   1
     d_394     edge_77   1
     d_394     edge_78   1
-    d_395     simplex   1
+    d_395     sum_d     1
     d_395     edge_0    1
     d_395     edge_1    1
     d_395     edge_2    1
@@ -31762,7 +31762,7 @@ COLUMNS
     d_395     edge_76   1
     d_395     edge_77   1
     d_395     edge_78   1
-    d_396     simplex   1
+    d_396     sum_d     1
     d_396     edge_0    1
     d_396     edge_1    -1
     d_396     edge_2    1
@@ -31842,7 +31842,7 @@ COLUMNS
     d_396     edge_76   1
     d_396     edge_77   1
     d_396     edge_78   1
-    d_397     simplex   1
+    d_397     sum_d     1
     d_397     edge_0    1
     d_397     edge_1    -1
     d_397     edge_2    1
@@ -31922,7 +31922,7 @@ COLUMNS
     d_397     edge_76   1
     d_397     edge_77   1
     d_397     edge_78   1
-    d_398     simplex   1
+    d_398     sum_d     1
     d_398     edge_0    1
     d_398     edge_1    1
     d_398     edge_2    1
@@ -32002,7 +32002,7 @@ COLUMNS
     d_398     edge_76   1
     d_398     edge_77   1
     d_398     edge_78   1
-    d_399     simplex   1
+    d_399     sum_d     1
     d_399     edge_0    1
     d_399     edge_1    1
     d_399     edge_2    1
@@ -32082,7 +32082,7 @@ COLUMNS
     d_399     edge_76   1
     d_399     edge_77   1
     d_399     edge_78   1
-    d_400     simplex   1
+    d_400     sum_d     1
     d_400     edge_0    1
     d_400     edge_1    1
     d_400     edge_2    -1
@@ -32162,7 +32162,7 @@ COLUMNS
     d_400     edge_76   1
     d_400     edge_77   1
     d_400     edge_78   1
-    d_401     simplex   1
+    d_401     sum_d     1
     d_401     edge_0    1
     d_401     edge_1    1
     d_401     edge_2    1
@@ -32242,7 +32242,7 @@ COLUMNS
     d_401     edge_76   1
     d_401     edge_77   1
     d_401     edge_78   1
-    d_402     simplex   1
+    d_402     sum_d     1
     d_402     edge_0    1
     d_402     edge_1    1
     d_402     edge_2    1
@@ -32322,7 +32322,7 @@ COLUMNS
     d_402     edge_76   1
     d_402     edge_77   1
     d_402     edge_78   1
-    d_403     simplex   1
+    d_403     sum_d     1
     d_403     edge_0    1
     d_403     edge_1    1
     d_403     edge_2    1
@@ -32402,7 +32402,7 @@ COLUMNS
     d_403     edge_76   1
     d_403     edge_77   1
     d_403     edge_78   1
-    d_404     simplex   1
+    d_404     sum_d     1
     d_404     edge_0    1
     d_404     edge_1    1
     d_404     edge_2    1
@@ -32482,7 +32482,7 @@ COLUMNS
     d_404     edge_76   1
     d_404     edge_77   -1
     d_404     edge_78   1
-    d_405     simplex   1
+    d_405     sum_d     1
     d_405     edge_0    1
     d_405     edge_1    1
     d_405     edge_2    1
@@ -32562,7 +32562,7 @@ COLUMNS
     d_405     edge_76   1
     d_405     edge_77   -1
     d_405     edge_78   1
-    d_406     simplex   1
+    d_406     sum_d     1
     d_406     edge_0    -1
     d_406     edge_1    1
     d_406     edge_2    1
@@ -32642,7 +32642,7 @@ COLUMNS
     d_406     edge_76   -1
     d_406     edge_77   1
     d_406     edge_78   -1
-    d_407     simplex   1
+    d_407     sum_d     1
     d_407     edge_0    1
     d_407     edge_1    1
     d_407     edge_2    1
@@ -32722,7 +32722,7 @@ COLUMNS
     d_407     edge_76   1
     d_407     edge_77   -1
     d_407     edge_78   1
-    d_408     simplex   1
+    d_408     sum_d     1
     d_408     edge_0    1
     d_408     edge_1    1
     d_408     edge_2    -1
@@ -32802,7 +32802,7 @@ COLUMNS
     d_408     edge_76   1
     d_408     edge_77   1
     d_408     edge_78   1
-    d_409     simplex   1
+    d_409     sum_d     1
     d_409     edge_0    1
     d_409     edge_1    1
     d_409     edge_2    1
@@ -32882,7 +32882,7 @@ COLUMNS
     d_409     edge_76   1
     d_409     edge_77   1
     d_409     edge_78   1
-    d_410     simplex   1
+    d_410     sum_d     1
     d_410     edge_0    1
     d_410     edge_1    1
     d_410     edge_2    -1
@@ -32962,7 +32962,7 @@ COLUMNS
     d_410     edge_76   1
     d_410     edge_77   1
     d_410     edge_78   1
-    d_411     simplex   1
+    d_411     sum_d     1
     d_411     edge_0    1
     d_411     edge_1    1
     d_411     edge_2    1
@@ -33042,7 +33042,7 @@ COLUMNS
     d_411     edge_76   1
     d_411     edge_77   1
     d_411     edge_78   1
-    d_412     simplex   1
+    d_412     sum_d     1
     d_412     edge_0    1
     d_412     edge_1    1
     d_412     edge_2    1
@@ -33122,7 +33122,7 @@ COLUMNS
     d_412     edge_76   1
     d_412     edge_77   1
     d_412     edge_78   1
-    d_413     simplex   1
+    d_413     sum_d     1
     d_413     edge_0    1
     d_413     edge_1    1
     d_413     edge_2    -1
@@ -33202,7 +33202,7 @@ COLUMNS
     d_413     edge_76   1
     d_413     edge_77   1
     d_413     edge_78   1
-    d_414     simplex   1
+    d_414     sum_d     1
     d_414     edge_0    1
     d_414     edge_1    -1
     d_414     edge_2    1
@@ -33282,7 +33282,7 @@ COLUMNS
     d_414     edge_76   1
     d_414     edge_77   1
     d_414     edge_78   1
-    d_415     simplex   1
+    d_415     sum_d     1
     d_415     edge_0    1
     d_415     edge_1    1
     d_415     edge_2    1
@@ -33362,7 +33362,7 @@ COLUMNS
     d_415     edge_76   1
     d_415     edge_77   1
     d_415     edge_78   1
-    d_416     simplex   1
+    d_416     sum_d     1
     d_416     edge_0    1
     d_416     edge_1    1
     d_416     edge_2    -1
@@ -33442,7 +33442,7 @@ COLUMNS
     d_416     edge_76   1
     d_416     edge_77   -1
     d_416     edge_78   1
-    d_417     simplex   1
+    d_417     sum_d     1
     d_417     edge_0    1
     d_417     edge_1    1
     d_417     edge_2    -1
@@ -33522,7 +33522,7 @@ COLUMNS
     d_417     edge_76   1
     d_417     edge_77   1
     d_417     edge_78   1
-    d_418     simplex   1
+    d_418     sum_d     1
     d_418     edge_0    1
     d_418     edge_1    1
     d_418     edge_2    1
@@ -33602,7 +33602,7 @@ COLUMNS
     d_418     edge_76   1
     d_418     edge_77   1
     d_418     edge_78   1
-    d_419     simplex   1
+    d_419     sum_d     1
     d_419     edge_0    1
     d_419     edge_1    1
     d_419     edge_2    1
@@ -33682,7 +33682,7 @@ COLUMNS
     d_419     edge_76   1
     d_419     edge_77   1
     d_419     edge_78   1
-    d_420     simplex   1
+    d_420     sum_d     1
     d_420     edge_0    1
     d_420     edge_1    1
     d_420     edge_2    1
@@ -33762,7 +33762,7 @@ COLUMNS
     d_420     edge_76   1
     d_420     edge_77   1
     d_420     edge_78   1
-    d_421     simplex   1
+    d_421     sum_d     1
     d_421     edge_0    1
     d_421     edge_1    -1
     d_421     edge_2    1
@@ -33842,7 +33842,7 @@ COLUMNS
     d_421     edge_76   1
     d_421     edge_77   -1
     d_421     edge_78   1
-    d_422     simplex   1
+    d_422     sum_d     1
     d_422     edge_0    1
     d_422     edge_1    1
     d_422     edge_2    1
@@ -33922,7 +33922,7 @@ COLUMNS
     d_422     edge_76   1
     d_422     edge_77   1
     d_422     edge_78   1
-    d_423     simplex   1
+    d_423     sum_d     1
     d_423     edge_0    1
     d_423     edge_1    -1
     d_423     edge_2    1
@@ -34002,7 +34002,7 @@ COLUMNS
     d_423     edge_76   1
     d_423     edge_77   1
     d_423     edge_78   1
-    d_424     simplex   1
+    d_424     sum_d     1
     d_424     edge_0    1
     d_424     edge_1    1
     d_424     edge_2    1
@@ -34082,7 +34082,7 @@ COLUMNS
     d_424     edge_76   1
     d_424     edge_77   -1
     d_424     edge_78   1
-    d_425     simplex   1
+    d_425     sum_d     1
     d_425     edge_0    1
     d_425     edge_1    1
     d_425     edge_2    1
@@ -34162,7 +34162,7 @@ COLUMNS
     d_425     edge_76   1
     d_425     edge_77   1
     d_425     edge_78   1
-    d_426     simplex   1
+    d_426     sum_d     1
     d_426     edge_0    1
     d_426     edge_1    1
     d_426     edge_2    1
@@ -34242,7 +34242,7 @@ COLUMNS
     d_426     edge_76   1
     d_426     edge_77   1
     d_426     edge_78   1
-    d_427     simplex   1
+    d_427     sum_d     1
     d_427     edge_0    1
     d_427     edge_1    1
     d_427     edge_2    -1
@@ -34322,7 +34322,7 @@ COLUMNS
     d_427     edge_76   1
     d_427     edge_77   1
     d_427     edge_78   1
-    d_428     simplex   1
+    d_428     sum_d     1
     d_428     edge_0    1
     d_428     edge_1    1
     d_428     edge_2    1
@@ -34402,7 +34402,7 @@ COLUMNS
     d_428     edge_76   1
     d_428     edge_77   1
     d_428     edge_78   1
-    d_429     simplex   1
+    d_429     sum_d     1
     d_429     edge_0    1
     d_429     edge_1    1
     d_429     edge_2    1
@@ -34482,7 +34482,7 @@ COLUMNS
     d_429     edge_76   1
     d_429     edge_77   1
     d_429     edge_78   1
-    d_430     simplex   1
+    d_430     sum_d     1
     d_430     edge_0    -1
     d_430     edge_1    1
     d_430     edge_2    -1
@@ -34562,7 +34562,7 @@ COLUMNS
     d_430     edge_76   -1
     d_430     edge_77   -1
     d_430     edge_78   -1
-    d_431     simplex   1
+    d_431     sum_d     1
     d_431     edge_0    1
     d_431     edge_1    -1
     d_431     edge_2    1
@@ -34642,7 +34642,7 @@ COLUMNS
     d_431     edge_76   1
     d_431     edge_77   1
     d_431     edge_78   1
-    d_432     simplex   1
+    d_432     sum_d     1
     d_432     edge_0    1
     d_432     edge_1    1
     d_432     edge_2    -1
@@ -34722,7 +34722,7 @@ COLUMNS
     d_432     edge_76   1
     d_432     edge_77   1
     d_432     edge_78   1
-    d_433     simplex   1
+    d_433     sum_d     1
     d_433     edge_0    1
     d_433     edge_1    1
     d_433     edge_2    1
@@ -34802,7 +34802,7 @@ COLUMNS
     d_433     edge_76   1
     d_433     edge_77   1
     d_433     edge_78   1
-    d_434     simplex   1
+    d_434     sum_d     1
     d_434     edge_0    1
     d_434     edge_1    1
     d_434     edge_2    1
@@ -34882,7 +34882,7 @@ COLUMNS
     d_434     edge_76   1
     d_434     edge_77   1
     d_434     edge_78   1
-    d_435     simplex   1
+    d_435     sum_d     1
     d_435     edge_0    1
     d_435     edge_1    1
     d_435     edge_2    1
@@ -34962,7 +34962,7 @@ COLUMNS
     d_435     edge_76   -1
     d_435     edge_77   -1
     d_435     edge_78   -1
-    d_436     simplex   1
+    d_436     sum_d     1
     d_436     edge_0    1
     d_436     edge_1    1
     d_436     edge_2    1
@@ -35042,7 +35042,7 @@ COLUMNS
     d_436     edge_76   1
     d_436     edge_77   1
     d_436     edge_78   1
-    d_437     simplex   1
+    d_437     sum_d     1
     d_437     edge_0    1
     d_437     edge_1    1
     d_437     edge_2    1
@@ -35122,7 +35122,7 @@ COLUMNS
     d_437     edge_76   1
     d_437     edge_77   -1
     d_437     edge_78   1
-    d_438     simplex   1
+    d_438     sum_d     1
     d_438     edge_0    1
     d_438     edge_1    1
     d_438     edge_2    1
@@ -35202,7 +35202,7 @@ COLUMNS
     d_438     edge_76   1
     d_438     edge_77   1
     d_438     edge_78   1
-    d_439     simplex   1
+    d_439     sum_d     1
     d_439     edge_0    1
     d_439     edge_1    1
     d_439     edge_2    1
@@ -35282,7 +35282,7 @@ COLUMNS
     d_439     edge_76   1
     d_439     edge_77   1
     d_439     edge_78   1
-    d_440     simplex   1
+    d_440     sum_d     1
     d_440     edge_0    1
     d_440     edge_1    -1
     d_440     edge_2    1
@@ -35362,7 +35362,7 @@ COLUMNS
     d_440     edge_76   1
     d_440     edge_77   1
     d_440     edge_78   1
-    d_441     simplex   1
+    d_441     sum_d     1
     d_441     edge_0    1
     d_441     edge_1    1
     d_441     edge_2    1
@@ -35442,7 +35442,7 @@ COLUMNS
     d_441     edge_76   1
     d_441     edge_77   1
     d_441     edge_78   1
-    d_442     simplex   1
+    d_442     sum_d     1
     d_442     edge_0    1
     d_442     edge_1    1
     d_442     edge_2    1
@@ -35522,7 +35522,7 @@ COLUMNS
     d_442     edge_76   1
     d_442     edge_77   1
     d_442     edge_78   1
-    d_443     simplex   1
+    d_443     sum_d     1
     d_443     edge_0    1
     d_443     edge_1    1
     d_443     edge_2    1
@@ -35602,7 +35602,7 @@ COLUMNS
     d_443     edge_76   1
     d_443     edge_77   1
     d_443     edge_78   1
-    d_444     simplex   1
+    d_444     sum_d     1
     d_444     edge_0    1
     d_444     edge_1    1
     d_444     edge_2    -1
@@ -35682,7 +35682,7 @@ COLUMNS
     d_444     edge_76   1
     d_444     edge_77   -1
     d_444     edge_78   1
-    d_445     simplex   1
+    d_445     sum_d     1
     d_445     edge_0    1
     d_445     edge_1    1
     d_445     edge_2    -1
@@ -35762,7 +35762,7 @@ COLUMNS
     d_445     edge_76   1
     d_445     edge_77   1
     d_445     edge_78   1
-    d_446     simplex   1
+    d_446     sum_d     1
     d_446     edge_0    1
     d_446     edge_1    1
     d_446     edge_2    1
@@ -35842,7 +35842,7 @@ COLUMNS
     d_446     edge_76   1
     d_446     edge_77   1
     d_446     edge_78   1
-    d_447     simplex   1
+    d_447     sum_d     1
     d_447     edge_0    1
     d_447     edge_1    1
     d_447     edge_2    1
@@ -35922,7 +35922,7 @@ COLUMNS
     d_447     edge_76   1
     d_447     edge_77   1
     d_447     edge_78   1
-    d_448     simplex   1
+    d_448     sum_d     1
     d_448     edge_0    1
     d_448     edge_1    -1
     d_448     edge_2    1
@@ -36002,7 +36002,7 @@ COLUMNS
     d_448     edge_76   1
     d_448     edge_77   1
     d_448     edge_78   1
-    d_449     simplex   1
+    d_449     sum_d     1
     d_449     edge_0    1
     d_449     edge_1    1
     d_449     edge_2    1
@@ -36082,7 +36082,7 @@ COLUMNS
     d_449     edge_76   1
     d_449     edge_77   1
     d_449     edge_78   1
-    d_450     simplex   1
+    d_450     sum_d     1
     d_450     edge_0    1
     d_450     edge_1    -1
     d_450     edge_2    1
@@ -36162,7 +36162,7 @@ COLUMNS
     d_450     edge_76   1
     d_450     edge_77   1
     d_450     edge_78   1
-    d_451     simplex   1
+    d_451     sum_d     1
     d_451     edge_0    1
     d_451     edge_1    1
     d_451     edge_2    1
@@ -36242,7 +36242,7 @@ COLUMNS
     d_451     edge_76   1
     d_451     edge_77   1
     d_451     edge_78   1
-    d_452     simplex   1
+    d_452     sum_d     1
     d_452     edge_0    1
     d_452     edge_1    1
     d_452     edge_2    -1
@@ -36322,7 +36322,7 @@ COLUMNS
     d_452     edge_76   1
     d_452     edge_77   1
     d_452     edge_78   1
-    d_453     simplex   1
+    d_453     sum_d     1
     d_453     edge_0    1
     d_453     edge_1    1
     d_453     edge_2    1
@@ -36402,7 +36402,7 @@ COLUMNS
     d_453     edge_76   1
     d_453     edge_77   1
     d_453     edge_78   1
-    d_454     simplex   1
+    d_454     sum_d     1
     d_454     edge_0    1
     d_454     edge_1    1
     d_454     edge_2    1
@@ -36482,7 +36482,7 @@ COLUMNS
     d_454     edge_76   1
     d_454     edge_77   1
     d_454     edge_78   1
-    d_455     simplex   1
+    d_455     sum_d     1
     d_455     edge_0    1
     d_455     edge_1    1
     d_455     edge_2    -1
@@ -36562,7 +36562,7 @@ COLUMNS
     d_455     edge_76   1
     d_455     edge_77   1
     d_455     edge_78   1
-    d_456     simplex   1
+    d_456     sum_d     1
     d_456     edge_0    1
     d_456     edge_1    -1
     d_456     edge_2    -1
@@ -36642,7 +36642,7 @@ COLUMNS
     d_456     edge_76   1
     d_456     edge_77   1
     d_456     edge_78   1
-    d_457     simplex   1
+    d_457     sum_d     1
     d_457     edge_0    1
     d_457     edge_1    1
     d_457     edge_2    -1
@@ -36722,7 +36722,7 @@ COLUMNS
     d_457     edge_76   1
     d_457     edge_77   1
     d_457     edge_78   1
-    d_458     simplex   1
+    d_458     sum_d     1
     d_458     edge_0    1
     d_458     edge_1    1
     d_458     edge_2    -1
@@ -36802,7 +36802,7 @@ COLUMNS
     d_458     edge_76   1
     d_458     edge_77   1
     d_458     edge_78   1
-    d_459     simplex   1
+    d_459     sum_d     1
     d_459     edge_0    1
     d_459     edge_1    1
     d_459     edge_2    -1
@@ -36882,7 +36882,7 @@ COLUMNS
     d_459     edge_76   1
     d_459     edge_77   1
     d_459     edge_78   1
-    d_460     simplex   1
+    d_460     sum_d     1
     d_460     edge_0    1
     d_460     edge_1    1
     d_460     edge_2    1
@@ -36962,7 +36962,7 @@ COLUMNS
     d_460     edge_76   1
     d_460     edge_77   1
     d_460     edge_78   1
-    d_461     simplex   1
+    d_461     sum_d     1
     d_461     edge_0    1
     d_461     edge_1    1
     d_461     edge_2    1
@@ -37042,7 +37042,7 @@ COLUMNS
     d_461     edge_76   1
     d_461     edge_77   1
     d_461     edge_78   1
-    d_462     simplex   1
+    d_462     sum_d     1
     d_462     edge_0    1
     d_462     edge_1    1
     d_462     edge_2    -1
@@ -37122,7 +37122,7 @@ COLUMNS
     d_462     edge_76   1
     d_462     edge_77   1
     d_462     edge_78   1
-    d_463     simplex   1
+    d_463     sum_d     1
     d_463     edge_0    1
     d_463     edge_1    1
     d_463     edge_2    1
@@ -37202,7 +37202,7 @@ COLUMNS
     d_463     edge_76   1
     d_463     edge_77   1
     d_463     edge_78   1
-    d_464     simplex   1
+    d_464     sum_d     1
     d_464     edge_0    1
     d_464     edge_1    1
     d_464     edge_2    1
@@ -37282,7 +37282,7 @@ COLUMNS
     d_464     edge_76   1
     d_464     edge_77   1
     d_464     edge_78   1
-    d_465     simplex   1
+    d_465     sum_d     1
     d_465     edge_0    1
     d_465     edge_1    -1
     d_465     edge_2    1
@@ -37362,7 +37362,7 @@ COLUMNS
     d_465     edge_76   1
     d_465     edge_77   1
     d_465     edge_78   1
-    d_466     simplex   1
+    d_466     sum_d     1
     d_466     edge_0    1
     d_466     edge_1    -1
     d_466     edge_2    1
@@ -37442,7 +37442,7 @@ COLUMNS
     d_466     edge_76   1
     d_466     edge_77   1
     d_466     edge_78   1
-    d_467     simplex   1
+    d_467     sum_d     1
     d_467     edge_0    1
     d_467     edge_1    1
     d_467     edge_2    1
@@ -37522,7 +37522,7 @@ COLUMNS
     d_467     edge_76   1
     d_467     edge_77   1
     d_467     edge_78   1
-    d_468     simplex   1
+    d_468     sum_d     1
     d_468     edge_0    1
     d_468     edge_1    1
     d_468     edge_2    -1
@@ -37602,7 +37602,7 @@ COLUMNS
     d_468     edge_76   1
     d_468     edge_77   1
     d_468     edge_78   1
-    d_469     simplex   1
+    d_469     sum_d     1
     d_469     edge_0    1
     d_469     edge_1    -1
     d_469     edge_2    1
@@ -37682,7 +37682,7 @@ COLUMNS
     d_469     edge_76   1
     d_469     edge_77   -1
     d_469     edge_78   1
-    d_470     simplex   1
+    d_470     sum_d     1
     d_470     edge_0    1
     d_470     edge_1    1
     d_470     edge_2    1
@@ -37762,7 +37762,7 @@ COLUMNS
     d_470     edge_76   1
     d_470     edge_77   -1
     d_470     edge_78   1
-    d_471     simplex   1
+    d_471     sum_d     1
     d_471     edge_0    1
     d_471     edge_1    1
     d_471     edge_2    -1
@@ -37842,7 +37842,7 @@ COLUMNS
     d_471     edge_76   1
     d_471     edge_77   -1
     d_471     edge_78   1
-    d_472     simplex   1
+    d_472     sum_d     1
     d_472     edge_0    -1
     d_472     edge_1    1
     d_472     edge_2    1
@@ -37922,7 +37922,7 @@ COLUMNS
     d_472     edge_76   -1
     d_472     edge_77   1
     d_472     edge_78   1
-    d_473     simplex   1
+    d_473     sum_d     1
     d_473     edge_0    1
     d_473     edge_1    1
     d_473     edge_2    -1
@@ -38002,7 +38002,7 @@ COLUMNS
     d_473     edge_76   1
     d_473     edge_77   -1
     d_473     edge_78   1
-    d_474     simplex   1
+    d_474     sum_d     1
     d_474     edge_0    1
     d_474     edge_1    1
     d_474     edge_2    1
@@ -38082,7 +38082,7 @@ COLUMNS
     d_474     edge_76   1
     d_474     edge_77   1
     d_474     edge_78   1
-    d_475     simplex   1
+    d_475     sum_d     1
     d_475     edge_0    1
     d_475     edge_1    1
     d_475     edge_2    1
@@ -38162,7 +38162,7 @@ COLUMNS
     d_475     edge_76   1
     d_475     edge_77   1
     d_475     edge_78   1
-    d_476     simplex   1
+    d_476     sum_d     1
     d_476     edge_0    1
     d_476     edge_1    1
     d_476     edge_2    1
@@ -38242,7 +38242,7 @@ COLUMNS
     d_476     edge_76   1
     d_476     edge_77   1
     d_476     edge_78   1
-    d_477     simplex   1
+    d_477     sum_d     1
     d_477     edge_0    1
     d_477     edge_1    1
     d_477     edge_2    1
@@ -38322,7 +38322,7 @@ COLUMNS
     d_477     edge_76   1
     d_477     edge_77   1
     d_477     edge_78   1
-    d_478     simplex   1
+    d_478     sum_d     1
     d_478     edge_0    1
     d_478     edge_1    1
     d_478     edge_2    1
@@ -38402,7 +38402,7 @@ COLUMNS
     d_478     edge_76   1
     d_478     edge_77   1
     d_478     edge_78   1
-    d_479     simplex   1
+    d_479     sum_d     1
     d_479     edge_0    1
     d_479     edge_1    1
     d_479     edge_2    -1
@@ -38482,7 +38482,7 @@ COLUMNS
     d_479     edge_76   1
     d_479     edge_77   -1
     d_479     edge_78   1
-    d_480     simplex   1
+    d_480     sum_d     1
     d_480     edge_0    1
     d_480     edge_1    1
     d_480     edge_2    1
@@ -38562,7 +38562,7 @@ COLUMNS
     d_480     edge_76   1
     d_480     edge_77   1
     d_480     edge_78   1
-    d_481     simplex   1
+    d_481     sum_d     1
     d_481     edge_0    1
     d_481     edge_1    1
     d_481     edge_2    1
@@ -38642,7 +38642,7 @@ COLUMNS
     d_481     edge_76   1
     d_481     edge_77   1
     d_481     edge_78   1
-    d_482     simplex   1
+    d_482     sum_d     1
     d_482     edge_0    1
     d_482     edge_1    1
     d_482     edge_2    1
@@ -38722,7 +38722,7 @@ COLUMNS
     d_482     edge_76   1
     d_482     edge_77   1
     d_482     edge_78   1
-    d_483     simplex   1
+    d_483     sum_d     1
     d_483     edge_0    1
     d_483     edge_1    1
     d_483     edge_2    1
@@ -38802,7 +38802,7 @@ COLUMNS
     d_483     edge_76   1
     d_483     edge_77   1
     d_483     edge_78   1
-    d_484     simplex   1
+    d_484     sum_d     1
     d_484     edge_0    -1
     d_484     edge_1    -1
     d_484     edge_2    1
@@ -38882,7 +38882,7 @@ COLUMNS
     d_484     edge_76   1
     d_484     edge_77   1
     d_484     edge_78   1
-    d_485     simplex   1
+    d_485     sum_d     1
     d_485     edge_0    1
     d_485     edge_1    -1
     d_485     edge_2    1
@@ -38962,7 +38962,7 @@ COLUMNS
     d_485     edge_76   1
     d_485     edge_77   -1
     d_485     edge_78   1
-    d_486     simplex   1
+    d_486     sum_d     1
     d_486     edge_0    1
     d_486     edge_1    1
     d_486     edge_2    1
@@ -39042,7 +39042,7 @@ COLUMNS
     d_486     edge_76   1
     d_486     edge_77   1
     d_486     edge_78   1
-    d_487     simplex   1
+    d_487     sum_d     1
     d_487     edge_0    1
     d_487     edge_1    1
     d_487     edge_2    1
@@ -39122,7 +39122,7 @@ COLUMNS
     d_487     edge_76   1
     d_487     edge_77   1
     d_487     edge_78   1
-    d_488     simplex   1
+    d_488     sum_d     1
     d_488     edge_0    1
     d_488     edge_1    1
     d_488     edge_2    1
@@ -39202,7 +39202,7 @@ COLUMNS
     d_488     edge_76   1
     d_488     edge_77   1
     d_488     edge_78   1
-    d_489     simplex   1
+    d_489     sum_d     1
     d_489     edge_0    1
     d_489     edge_1    -1
     d_489     edge_2    -1
@@ -39282,7 +39282,7 @@ COLUMNS
     d_489     edge_76   1
     d_489     edge_77   -1
     d_489     edge_78   1
-    d_490     simplex   1
+    d_490     sum_d     1
     d_490     edge_0    1
     d_490     edge_1    1
     d_490     edge_2    -1
@@ -39362,7 +39362,7 @@ COLUMNS
     d_490     edge_76   1
     d_490     edge_77   1
     d_490     edge_78   1
-    d_491     simplex   1
+    d_491     sum_d     1
     d_491     edge_0    -1
     d_491     edge_1    1
     d_491     edge_2    1
@@ -39442,7 +39442,7 @@ COLUMNS
     d_491     edge_76   -1
     d_491     edge_77   -1
     d_491     edge_78   -1
-    d_492     simplex   1
+    d_492     sum_d     1
     d_492     edge_0    1
     d_492     edge_1    1
     d_492     edge_2    -1
@@ -39522,7 +39522,7 @@ COLUMNS
     d_492     edge_76   1
     d_492     edge_77   1
     d_492     edge_78   1
-    d_493     simplex   1
+    d_493     sum_d     1
     d_493     edge_0    1
     d_493     edge_1    1
     d_493     edge_2    1
@@ -39602,7 +39602,7 @@ COLUMNS
     d_493     edge_76   1
     d_493     edge_77   1
     d_493     edge_78   1
-    d_494     simplex   1
+    d_494     sum_d     1
     d_494     edge_0    1
     d_494     edge_1    1
     d_494     edge_2    1
@@ -39682,7 +39682,7 @@ COLUMNS
     d_494     edge_76   1
     d_494     edge_77   1
     d_494     edge_78   1
-    d_495     simplex   1
+    d_495     sum_d     1
     d_495     edge_0    1
     d_495     edge_1    1
     d_495     edge_2    1
@@ -39762,7 +39762,7 @@ COLUMNS
     d_495     edge_76   1
     d_495     edge_77   1
     d_495     edge_78   1
-    d_496     simplex   1
+    d_496     sum_d     1
     d_496     edge_0    1
     d_496     edge_1    -1
     d_496     edge_2    1
@@ -39842,7 +39842,7 @@ COLUMNS
     d_496     edge_76   1
     d_496     edge_77   1
     d_496     edge_78   1
-    d_497     simplex   1
+    d_497     sum_d     1
     d_497     edge_0    1
     d_497     edge_1    1
     d_497     edge_2    1
@@ -39922,7 +39922,7 @@ COLUMNS
     d_497     edge_76   1
     d_497     edge_77   1
     d_497     edge_78   1
-    d_498     simplex   1
+    d_498     sum_d     1
     d_498     edge_0    1
     d_498     edge_1    1
     d_498     edge_2    -1
@@ -40002,7 +40002,7 @@ COLUMNS
     d_498     edge_76   1
     d_498     edge_77   1
     d_498     edge_78   1
-    d_499     simplex   1
+    d_499     sum_d     1
     d_499     edge_0    1
     d_499     edge_1    1
     d_499     edge_2    1
@@ -40082,7 +40082,7 @@ COLUMNS
     d_499     edge_76   1
     d_499     edge_77   1
     d_499     edge_78   1
-    d_500     simplex   1
+    d_500     sum_d     1
     d_500     edge_0    1
     d_500     edge_1    -1
     d_500     edge_2    1
@@ -40162,7 +40162,7 @@ COLUMNS
     d_500     edge_76   1
     d_500     edge_77   1
     d_500     edge_78   1
-    d_501     simplex   1
+    d_501     sum_d     1
     d_501     edge_0    -1
     d_501     edge_1    1
     d_501     edge_2    1
@@ -40242,7 +40242,7 @@ COLUMNS
     d_501     edge_76   -1
     d_501     edge_77   1
     d_501     edge_78   -1
-    d_502     simplex   1
+    d_502     sum_d     1
     d_502     edge_0    1
     d_502     edge_1    1
     d_502     edge_2    1
@@ -40322,7 +40322,7 @@ COLUMNS
     d_502     edge_76   1
     d_502     edge_77   1
     d_502     edge_78   1
-    d_503     simplex   1
+    d_503     sum_d     1
     d_503     edge_0    1
     d_503     edge_1    1
     d_503     edge_2    -1
@@ -40402,7 +40402,7 @@ COLUMNS
     d_503     edge_76   1
     d_503     edge_77   1
     d_503     edge_78   1
-    d_504     simplex   1
+    d_504     sum_d     1
     d_504     edge_0    1
     d_504     edge_1    -1
     d_504     edge_2    1
@@ -40482,7 +40482,7 @@ COLUMNS
     d_504     edge_76   1
     d_504     edge_77   -1
     d_504     edge_78   1
-    d_505     simplex   1
+    d_505     sum_d     1
     d_505     edge_0    1
     d_505     edge_1    -1
     d_505     edge_2    1
@@ -40562,7 +40562,7 @@ COLUMNS
     d_505     edge_76   1
     d_505     edge_77   1
     d_505     edge_78   1
-    d_506     simplex   1
+    d_506     sum_d     1
     d_506     edge_0    1
     d_506     edge_1    -1
     d_506     edge_2    1
@@ -40642,7 +40642,7 @@ COLUMNS
     d_506     edge_76   1
     d_506     edge_77   1
     d_506     edge_78   1
-    d_507     simplex   1
+    d_507     sum_d     1
     d_507     edge_0    1
     d_507     edge_1    1
     d_507     edge_2    1
@@ -40722,7 +40722,7 @@ COLUMNS
     d_507     edge_76   1
     d_507     edge_77   1
     d_507     edge_78   1
-    d_508     simplex   1
+    d_508     sum_d     1
     d_508     edge_0    -1
     d_508     edge_1    1
     d_508     edge_2    1
@@ -40802,7 +40802,7 @@ COLUMNS
     d_508     edge_76   -1
     d_508     edge_77   1
     d_508     edge_78   1
-    d_509     simplex   1
+    d_509     sum_d     1
     d_509     edge_0    1
     d_509     edge_1    1
     d_509     edge_2    1
@@ -40882,7 +40882,7 @@ COLUMNS
     d_509     edge_76   1
     d_509     edge_77   -1
     d_509     edge_78   -1
-    d_510     simplex   1
+    d_510     sum_d     1
     d_510     edge_0    1
     d_510     edge_1    1
     d_510     edge_2    1
@@ -40962,7 +40962,7 @@ COLUMNS
     d_510     edge_76   1
     d_510     edge_77   1
     d_510     edge_78   1
-    d_511     simplex   1
+    d_511     sum_d     1
     d_511     edge_0    1
     d_511     edge_1    1
     d_511     edge_2    1
@@ -41042,7 +41042,7 @@ COLUMNS
     d_511     edge_76   1
     d_511     edge_77   1
     d_511     edge_78   1
-    d_512     simplex   1
+    d_512     sum_d     1
     d_512     edge_0    -1
     d_512     edge_1    1
     d_512     edge_2    1
@@ -41122,7 +41122,7 @@ COLUMNS
     d_512     edge_76   -1
     d_512     edge_77   1
     d_512     edge_78   -1
-    d_513     simplex   1
+    d_513     sum_d     1
     d_513     edge_0    1
     d_513     edge_1    -1
     d_513     edge_2    1
@@ -41202,7 +41202,7 @@ COLUMNS
     d_513     edge_76   1
     d_513     edge_77   -1
     d_513     edge_78   1
-    d_514     simplex   1
+    d_514     sum_d     1
     d_514     edge_0    1
     d_514     edge_1    1
     d_514     edge_2    -1
@@ -41282,7 +41282,7 @@ COLUMNS
     d_514     edge_76   1
     d_514     edge_77   1
     d_514     edge_78   1
-    d_515     simplex   1
+    d_515     sum_d     1
     d_515     edge_0    1
     d_515     edge_1    1
     d_515     edge_2    1
@@ -41362,7 +41362,7 @@ COLUMNS
     d_515     edge_76   1
     d_515     edge_77   1
     d_515     edge_78   1
-    d_516     simplex   1
+    d_516     sum_d     1
     d_516     edge_0    1
     d_516     edge_1    1
     d_516     edge_2    -1
@@ -41442,7 +41442,7 @@ COLUMNS
     d_516     edge_76   1
     d_516     edge_77   1
     d_516     edge_78   1
-    d_517     simplex   1
+    d_517     sum_d     1
     d_517     edge_0    1
     d_517     edge_1    1
     d_517     edge_2    -1
@@ -41522,7 +41522,7 @@ COLUMNS
     d_517     edge_76   1
     d_517     edge_77   1
     d_517     edge_78   1
-    d_518     simplex   1
+    d_518     sum_d     1
     d_518     edge_0    1
     d_518     edge_1    1
     d_518     edge_2    1
@@ -41602,7 +41602,7 @@ COLUMNS
     d_518     edge_76   1
     d_518     edge_77   -1
     d_518     edge_78   1
-    d_519     simplex   1
+    d_519     sum_d     1
     d_519     edge_0    1
     d_519     edge_1    1
     d_519     edge_2    1
@@ -41682,7 +41682,7 @@ COLUMNS
     d_519     edge_76   1
     d_519     edge_77   -1
     d_519     edge_78   1
-    d_520     simplex   1
+    d_520     sum_d     1
     d_520     edge_0    1
     d_520     edge_1    1
     d_520     edge_2    1
@@ -41762,7 +41762,7 @@ COLUMNS
     d_520     edge_76   1
     d_520     edge_77   1
     d_520     edge_78   1
-    d_521     simplex   1
+    d_521     sum_d     1
     d_521     edge_0    1
     d_521     edge_1    1
     d_521     edge_2    -1
@@ -41842,7 +41842,7 @@ COLUMNS
     d_521     edge_76   1
     d_521     edge_77   1
     d_521     edge_78   1
-    d_522     simplex   1
+    d_522     sum_d     1
     d_522     edge_0    1
     d_522     edge_1    1
     d_522     edge_2    1
@@ -41922,7 +41922,7 @@ COLUMNS
     d_522     edge_76   1
     d_522     edge_77   1
     d_522     edge_78   1
-    d_523     simplex   1
+    d_523     sum_d     1
     d_523     edge_0    1
     d_523     edge_1    1
     d_523     edge_2    1
@@ -42002,7 +42002,7 @@ COLUMNS
     d_523     edge_76   1
     d_523     edge_77   1
     d_523     edge_78   1
-    d_524     simplex   1
+    d_524     sum_d     1
     d_524     edge_0    1
     d_524     edge_1    1
     d_524     edge_2    1
@@ -42082,7 +42082,7 @@ COLUMNS
     d_524     edge_76   1
     d_524     edge_77   1
     d_524     edge_78   1
-    d_525     simplex   1
+    d_525     sum_d     1
     d_525     edge_0    1
     d_525     edge_1    1
     d_525     edge_2    1
@@ -42162,7 +42162,7 @@ COLUMNS
     d_525     edge_76   1
     d_525     edge_77   1
     d_525     edge_78   1
-    d_526     simplex   1
+    d_526     sum_d     1
     d_526     edge_0    1
     d_526     edge_1    1
     d_526     edge_2    1
@@ -42242,7 +42242,7 @@ COLUMNS
     d_526     edge_76   1
     d_526     edge_77   1
     d_526     edge_78   1
-    d_527     simplex   1
+    d_527     sum_d     1
     d_527     edge_0    1
     d_527     edge_1    1
     d_527     edge_2    1
@@ -42322,7 +42322,7 @@ COLUMNS
     d_527     edge_76   1
     d_527     edge_77   1
     d_527     edge_78   1
-    d_528     simplex   1
+    d_528     sum_d     1
     d_528     edge_0    1
     d_528     edge_1    -1
     d_528     edge_2    1
@@ -42402,7 +42402,7 @@ COLUMNS
     d_528     edge_76   1
     d_528     edge_77   -1
     d_528     edge_78   1
-    d_529     simplex   1
+    d_529     sum_d     1
     d_529     edge_0    1
     d_529     edge_1    1
     d_529     edge_2    1
@@ -42482,7 +42482,7 @@ COLUMNS
     d_529     edge_76   1
     d_529     edge_77   1
     d_529     edge_78   1
-    d_530     simplex   1
+    d_530     sum_d     1
     d_530     edge_0    1
     d_530     edge_1    1
     d_530     edge_2    1
@@ -42562,7 +42562,7 @@ COLUMNS
     d_530     edge_76   1
     d_530     edge_77   -1
     d_530     edge_78   1
-    d_531     simplex   1
+    d_531     sum_d     1
     d_531     edge_0    1
     d_531     edge_1    1
     d_531     edge_2    1
@@ -42642,7 +42642,7 @@ COLUMNS
     d_531     edge_76   1
     d_531     edge_77   1
     d_531     edge_78   1
-    d_532     simplex   1
+    d_532     sum_d     1
     d_532     edge_0    1
     d_532     edge_1    1
     d_532     edge_2    1
@@ -42722,7 +42722,7 @@ COLUMNS
     d_532     edge_76   1
     d_532     edge_77   1
     d_532     edge_78   1
-    d_533     simplex   1
+    d_533     sum_d     1
     d_533     edge_0    1
     d_533     edge_1    1
     d_533     edge_2    -1
@@ -42802,7 +42802,7 @@ COLUMNS
     d_533     edge_76   1
     d_533     edge_77   1
     d_533     edge_78   1
-    d_534     simplex   1
+    d_534     sum_d     1
     d_534     edge_0    1
     d_534     edge_1    1
     d_534     edge_2    1
@@ -42882,7 +42882,7 @@ COLUMNS
     d_534     edge_76   1
     d_534     edge_77   1
     d_534     edge_78   1
-    d_535     simplex   1
+    d_535     sum_d     1
     d_535     edge_0    1
     d_535     edge_1    1
     d_535     edge_2    -1
@@ -42962,7 +42962,7 @@ COLUMNS
     d_535     edge_76   1
     d_535     edge_77   1
     d_535     edge_78   1
-    d_536     simplex   1
+    d_536     sum_d     1
     d_536     edge_0    -1
     d_536     edge_1    1
     d_536     edge_2    1
@@ -43042,7 +43042,7 @@ COLUMNS
     d_536     edge_76   -1
     d_536     edge_77   -1
     d_536     edge_78   -1
-    d_537     simplex   1
+    d_537     sum_d     1
     d_537     edge_0    1
     d_537     edge_1    1
     d_537     edge_2    -1
@@ -43122,7 +43122,7 @@ COLUMNS
     d_537     edge_76   1
     d_537     edge_77   1
     d_537     edge_78   1
-    d_538     simplex   1
+    d_538     sum_d     1
     d_538     edge_0    1
     d_538     edge_1    1
     d_538     edge_2    -1
@@ -43202,7 +43202,7 @@ COLUMNS
     d_538     edge_76   1
     d_538     edge_77   -1
     d_538     edge_78   1
-    d_539     simplex   1
+    d_539     sum_d     1
     d_539     edge_0    1
     d_539     edge_1    -1
     d_539     edge_2    -1
@@ -43282,7 +43282,7 @@ COLUMNS
     d_539     edge_76   1
     d_539     edge_77   1
     d_539     edge_78   1
-    d_540     simplex   1
+    d_540     sum_d     1
     d_540     edge_0    1
     d_540     edge_1    1
     d_540     edge_2    1
@@ -43362,7 +43362,7 @@ COLUMNS
     d_540     edge_76   1
     d_540     edge_77   1
     d_540     edge_78   1
-    d_541     simplex   1
+    d_541     sum_d     1
     d_541     edge_0    1
     d_541     edge_1    -1
     d_541     edge_2    -1
@@ -43442,7 +43442,7 @@ COLUMNS
     d_541     edge_76   1
     d_541     edge_77   1
     d_541     edge_78   1
-    d_542     simplex   1
+    d_542     sum_d     1
     d_542     edge_0    1
     d_542     edge_1    1
     d_542     edge_2    -1
@@ -43522,7 +43522,7 @@ COLUMNS
     d_542     edge_76   1
     d_542     edge_77   1
     d_542     edge_78   1
-    d_543     simplex   1
+    d_543     sum_d     1
     d_543     edge_0    1
     d_543     edge_1    1
     d_543     edge_2    -1
@@ -43602,7 +43602,7 @@ COLUMNS
     d_543     edge_76   1
     d_543     edge_77   1
     d_543     edge_78   1
-    d_544     simplex   1
+    d_544     sum_d     1
     d_544     edge_0    1
     d_544     edge_1    1
     d_544     edge_2    1
@@ -43682,7 +43682,7 @@ COLUMNS
     d_544     edge_76   1
     d_544     edge_77   1
     d_544     edge_78   1
-    d_545     simplex   1
+    d_545     sum_d     1
     d_545     edge_0    1
     d_545     edge_1    1
     d_545     edge_2    1
@@ -43762,7 +43762,7 @@ COLUMNS
     d_545     edge_76   1
     d_545     edge_77   1
     d_545     edge_78   1
-    d_546     simplex   1
+    d_546     sum_d     1
     d_546     edge_0    1
     d_546     edge_1    1
     d_546     edge_2    1
@@ -43842,7 +43842,7 @@ COLUMNS
     d_546     edge_76   1
     d_546     edge_77   1
     d_546     edge_78   1
-    d_547     simplex   1
+    d_547     sum_d     1
     d_547     edge_0    1
     d_547     edge_1    1
     d_547     edge_2    1
@@ -43922,7 +43922,7 @@ COLUMNS
     d_547     edge_76   1
     d_547     edge_77   1
     d_547     edge_78   1
-    d_548     simplex   1
+    d_548     sum_d     1
     d_548     edge_0    1
     d_548     edge_1    1
     d_548     edge_2    1
@@ -44002,7 +44002,7 @@ COLUMNS
     d_548     edge_76   1
     d_548     edge_77   1
     d_548     edge_78   1
-    d_549     simplex   1
+    d_549     sum_d     1
     d_549     edge_0    1
     d_549     edge_1    1
     d_549     edge_2    -1
@@ -44082,7 +44082,7 @@ COLUMNS
     d_549     edge_76   1
     d_549     edge_77   -1
     d_549     edge_78   1
-    d_550     simplex   1
+    d_550     sum_d     1
     d_550     edge_0    1
     d_550     edge_1    1
     d_550     edge_2    1
@@ -44162,7 +44162,7 @@ COLUMNS
     d_550     edge_76   1
     d_550     edge_77   1
     d_550     edge_78   1
-    d_551     simplex   1
+    d_551     sum_d     1
     d_551     edge_0    1
     d_551     edge_1    1
     d_551     edge_2    1
@@ -44242,7 +44242,7 @@ COLUMNS
     d_551     edge_76   1
     d_551     edge_77   1
     d_551     edge_78   1
-    d_552     simplex   1
+    d_552     sum_d     1
     d_552     edge_0    1
     d_552     edge_1    1
     d_552     edge_2    -1
@@ -44322,7 +44322,7 @@ COLUMNS
     d_552     edge_76   1
     d_552     edge_77   1
     d_552     edge_78   1
-    d_553     simplex   1
+    d_553     sum_d     1
     d_553     edge_0    1
     d_553     edge_1    1
     d_553     edge_2    1
@@ -44402,7 +44402,7 @@ COLUMNS
     d_553     edge_76   1
     d_553     edge_77   1
     d_553     edge_78   1
-    d_554     simplex   1
+    d_554     sum_d     1
     d_554     edge_0    1
     d_554     edge_1    1
     d_554     edge_2    -1
@@ -44482,7 +44482,7 @@ COLUMNS
     d_554     edge_76   1
     d_554     edge_77   1
     d_554     edge_78   1
-    d_555     simplex   1
+    d_555     sum_d     1
     d_555     edge_0    1
     d_555     edge_1    1
     d_555     edge_2    -1
@@ -44562,7 +44562,7 @@ COLUMNS
     d_555     edge_76   1
     d_555     edge_77   1
     d_555     edge_78   1
-    d_556     simplex   1
+    d_556     sum_d     1
     d_556     edge_0    1
     d_556     edge_1    1
     d_556     edge_2    1
@@ -44642,7 +44642,7 @@ COLUMNS
     d_556     edge_76   1
     d_556     edge_77   1
     d_556     edge_78   1
-    d_557     simplex   1
+    d_557     sum_d     1
     d_557     edge_0    1
     d_557     edge_1    1
     d_557     edge_2    -1
@@ -44722,7 +44722,7 @@ COLUMNS
     d_557     edge_76   1
     d_557     edge_77   -1
     d_557     edge_78   1
-    d_558     simplex   1
+    d_558     sum_d     1
     d_558     edge_0    1
     d_558     edge_1    -1
     d_558     edge_2    1
@@ -44802,7 +44802,7 @@ COLUMNS
     d_558     edge_76   1
     d_558     edge_77   1
     d_558     edge_78   1
-    d_559     simplex   1
+    d_559     sum_d     1
     d_559     edge_0    1
     d_559     edge_1    -1
     d_559     edge_2    -1
@@ -44882,7 +44882,7 @@ COLUMNS
     d_559     edge_76   1
     d_559     edge_77   1
     d_559     edge_78   1
-    d_560     simplex   1
+    d_560     sum_d     1
     d_560     edge_0    1
     d_560     edge_1    1
     d_560     edge_2    -1
@@ -44962,7 +44962,7 @@ COLUMNS
     d_560     edge_76   1
     d_560     edge_77   1
     d_560     edge_78   1
-    d_561     simplex   1
+    d_561     sum_d     1
     d_561     edge_0    1
     d_561     edge_1    1
     d_561     edge_2    -1
@@ -45042,7 +45042,7 @@ COLUMNS
     d_561     edge_76   1
     d_561     edge_77   1
     d_561     edge_78   1
-    d_562     simplex   1
+    d_562     sum_d     1
     d_562     edge_0    1
     d_562     edge_1    1
     d_562     edge_2    1
@@ -45122,7 +45122,7 @@ COLUMNS
     d_562     edge_76   1
     d_562     edge_77   -1
     d_562     edge_78   -1
-    d_563     simplex   1
+    d_563     sum_d     1
     d_563     edge_0    1
     d_563     edge_1    1
     d_563     edge_2    1
@@ -45202,7 +45202,7 @@ COLUMNS
     d_563     edge_76   1
     d_563     edge_77   1
     d_563     edge_78   1
-    d_564     simplex   1
+    d_564     sum_d     1
     d_564     edge_0    1
     d_564     edge_1    1
     d_564     edge_2    -1
@@ -45282,7 +45282,7 @@ COLUMNS
     d_564     edge_76   1
     d_564     edge_77   1
     d_564     edge_78   1
-    d_565     simplex   1
+    d_565     sum_d     1
     d_565     edge_0    1
     d_565     edge_1    1
     d_565     edge_2    1
@@ -45362,7 +45362,7 @@ COLUMNS
     d_565     edge_76   1
     d_565     edge_77   1
     d_565     edge_78   1
-    d_566     simplex   1
+    d_566     sum_d     1
     d_566     edge_0    1
     d_566     edge_1    1
     d_566     edge_2    1
@@ -45442,7 +45442,7 @@ COLUMNS
     d_566     edge_76   1
     d_566     edge_77   1
     d_566     edge_78   1
-    d_567     simplex   1
+    d_567     sum_d     1
     d_567     edge_0    1
     d_567     edge_1    1
     d_567     edge_2    1
@@ -45522,7 +45522,7 @@ COLUMNS
     d_567     edge_76   1
     d_567     edge_77   1
     d_567     edge_78   1
-    d_568     simplex   1
+    d_568     sum_d     1
     d_568     edge_0    1
     d_568     edge_1    1
     d_568     edge_2    -1
@@ -45683,7 +45683,7 @@ COLUMNS
     gamma     edge_77   -1
     gamma     edge_78   -1
 RHS
-    RHS_V     simplex   1
+    RHS_V     sum_d     1
 BOUNDS
  UP BOUND     d_0       0.017574692442882248
  UP BOUND     d_1       0.017574692442882248

@@ -1,7 +1,7 @@
-NAME        
+NAME        LPBoost_dual
 ROWS
  N  Obj     
- E  simplex 
+ E  sum_d   
  L  edge_0  
  L  edge_1  
  L  edge_2  
@@ -13,7 +13,7 @@ ROWS
  L  edge_8  
  L  edge_9  
 COLUMNS
-    d_0       simplex   1
+    d_0       sum_d     1
     d_0       edge_0    1
     d_0       edge_1    1
     d_0       edge_2    -1
@@ -24,7 +24,7 @@ COLUMNS
     d_0       edge_7    1
     d_0       edge_8    1
     d_0       edge_9    -1
-    d_1       simplex   1
+    d_1       sum_d     1
     d_1       edge_0    1
     d_1       edge_1    1
     d_1       edge_2    -1
@@ -35,7 +35,7 @@ COLUMNS
     d_1       edge_7    1
     d_1       edge_8    1
     d_1       edge_9    1
-    d_2       simplex   1
+    d_2       sum_d     1
     d_2       edge_0    1
     d_2       edge_1    1
     d_2       edge_2    -1
@@ -46,7 +46,7 @@ COLUMNS
     d_2       edge_7    1
     d_2       edge_8    1
     d_2       edge_9    1
-    d_3       simplex   1
+    d_3       sum_d     1
     d_3       edge_0    -1
     d_3       edge_1    1
     d_3       edge_2    -1
@@ -57,7 +57,7 @@ COLUMNS
     d_3       edge_7    1
     d_3       edge_8    1
     d_3       edge_9    1
-    d_4       simplex   1
+    d_4       sum_d     1
     d_4       edge_0    1
     d_4       edge_1    1
     d_4       edge_2    -1
@@ -68,7 +68,7 @@ COLUMNS
     d_4       edge_7    1
     d_4       edge_8    1
     d_4       edge_9    -1
-    d_5       simplex   1
+    d_5       sum_d     1
     d_5       edge_0    -1
     d_5       edge_1    1
     d_5       edge_2    -1
@@ -79,7 +79,7 @@ COLUMNS
     d_5       edge_7    -1
     d_5       edge_8    1
     d_5       edge_9    1
-    d_6       simplex   1
+    d_6       sum_d     1
     d_6       edge_0    1
     d_6       edge_1    1
     d_6       edge_2    -1
@@ -90,7 +90,7 @@ COLUMNS
     d_6       edge_7    1
     d_6       edge_8    1
     d_6       edge_9    1
-    d_7       simplex   1
+    d_7       sum_d     1
     d_7       edge_0    1
     d_7       edge_1    1
     d_7       edge_2    -1
@@ -101,7 +101,7 @@ COLUMNS
     d_7       edge_7    1
     d_7       edge_8    1
     d_7       edge_9    1
-    d_8       simplex   1
+    d_8       sum_d     1
     d_8       edge_0    -1
     d_8       edge_1    1
     d_8       edge_2    1
@@ -112,7 +112,7 @@ COLUMNS
     d_8       edge_7    -1
     d_8       edge_8    1
     d_8       edge_9    1
-    d_9       simplex   1
+    d_9       sum_d     1
     d_9       edge_0    -1
     d_9       edge_1    1
     d_9       edge_2    1
@@ -123,7 +123,7 @@ COLUMNS
     d_9       edge_7    -1
     d_9       edge_8    1
     d_9       edge_9    1
-    d_10      simplex   1
+    d_10      sum_d     1
     d_10      edge_0    1
     d_10      edge_1    -1
     d_10      edge_2    1
@@ -134,7 +134,7 @@ COLUMNS
     d_10      edge_7    1
     d_10      edge_8    -1
     d_10      edge_9    1
-    d_11      simplex   1
+    d_11      sum_d     1
     d_11      edge_0    1
     d_11      edge_1    1
     d_11      edge_2    -1
@@ -145,7 +145,7 @@ COLUMNS
     d_11      edge_7    1
     d_11      edge_8    1
     d_11      edge_9    1
-    d_12      simplex   1
+    d_12      sum_d     1
     d_12      edge_0    1
     d_12      edge_1    1
     d_12      edge_2    1
@@ -156,7 +156,7 @@ COLUMNS
     d_12      edge_7    1
     d_12      edge_8    1
     d_12      edge_9    1
-    d_13      simplex   1
+    d_13      sum_d     1
     d_13      edge_0    1
     d_13      edge_1    1
     d_13      edge_2    -1
@@ -167,7 +167,7 @@ COLUMNS
     d_13      edge_7    1
     d_13      edge_8    1
     d_13      edge_9    1
-    d_14      simplex   1
+    d_14      sum_d     1
     d_14      edge_0    -1
     d_14      edge_1    1
     d_14      edge_2    1
@@ -178,7 +178,7 @@ COLUMNS
     d_14      edge_7    -1
     d_14      edge_8    1
     d_14      edge_9    1
-    d_15      simplex   1
+    d_15      sum_d     1
     d_15      edge_0    1
     d_15      edge_1    1
     d_15      edge_2    1
@@ -189,7 +189,7 @@ COLUMNS
     d_15      edge_7    -1
     d_15      edge_8    1
     d_15      edge_9    1
-    d_16      simplex   1
+    d_16      sum_d     1
     d_16      edge_0    1
     d_16      edge_1    1
     d_16      edge_2    1
@@ -200,7 +200,7 @@ COLUMNS
     d_16      edge_7    1
     d_16      edge_8    1
     d_16      edge_9    1
-    d_17      simplex   1
+    d_17      sum_d     1
     d_17      edge_0    1
     d_17      edge_1    1
     d_17      edge_2    1
@@ -211,7 +211,7 @@ COLUMNS
     d_17      edge_7    1
     d_17      edge_8    1
     d_17      edge_9    1
-    d_18      simplex   1
+    d_18      sum_d     1
     d_18      edge_0    1
     d_18      edge_1    1
     d_18      edge_2    1
@@ -222,7 +222,7 @@ COLUMNS
     d_18      edge_7    1
     d_18      edge_8    1
     d_18      edge_9    1
-    d_19      simplex   1
+    d_19      sum_d     1
     d_19      edge_0    1
     d_19      edge_1    1
     d_19      edge_2    1
@@ -233,7 +233,7 @@ COLUMNS
     d_19      edge_7    1
     d_19      edge_8    1
     d_19      edge_9    1
-    d_20      simplex   1
+    d_20      sum_d     1
     d_20      edge_0    1
     d_20      edge_1    1
     d_20      edge_2    1
@@ -244,7 +244,7 @@ COLUMNS
     d_20      edge_7    1
     d_20      edge_8    1
     d_20      edge_9    1
-    d_21      simplex   1
+    d_21      sum_d     1
     d_21      edge_0    1
     d_21      edge_1    1
     d_21      edge_2    1
@@ -255,7 +255,7 @@ COLUMNS
     d_21      edge_7    1
     d_21      edge_8    1
     d_21      edge_9    1
-    d_22      simplex   1
+    d_22      sum_d     1
     d_22      edge_0    1
     d_22      edge_1    1
     d_22      edge_2    -1
@@ -266,7 +266,7 @@ COLUMNS
     d_22      edge_7    1
     d_22      edge_8    1
     d_22      edge_9    -1
-    d_23      simplex   1
+    d_23      sum_d     1
     d_23      edge_0    1
     d_23      edge_1    1
     d_23      edge_2    1
@@ -277,7 +277,7 @@ COLUMNS
     d_23      edge_7    1
     d_23      edge_8    1
     d_23      edge_9    1
-    d_24      simplex   1
+    d_24      sum_d     1
     d_24      edge_0    1
     d_24      edge_1    1
     d_24      edge_2    1
@@ -288,7 +288,7 @@ COLUMNS
     d_24      edge_7    1
     d_24      edge_8    1
     d_24      edge_9    1
-    d_25      simplex   1
+    d_25      sum_d     1
     d_25      edge_0    1
     d_25      edge_1    1
     d_25      edge_2    -1
@@ -299,7 +299,7 @@ COLUMNS
     d_25      edge_7    1
     d_25      edge_8    1
     d_25      edge_9    -1
-    d_26      simplex   1
+    d_26      sum_d     1
     d_26      edge_0    1
     d_26      edge_1    1
     d_26      edge_2    1
@@ -310,7 +310,7 @@ COLUMNS
     d_26      edge_7    -1
     d_26      edge_8    1
     d_26      edge_9    1
-    d_27      simplex   1
+    d_27      sum_d     1
     d_27      edge_0    1
     d_27      edge_1    1
     d_27      edge_2    -1
@@ -321,7 +321,7 @@ COLUMNS
     d_27      edge_7    1
     d_27      edge_8    1
     d_27      edge_9    1
-    d_28      simplex   1
+    d_28      sum_d     1
     d_28      edge_0    1
     d_28      edge_1    1
     d_28      edge_2    1
@@ -332,7 +332,7 @@ COLUMNS
     d_28      edge_7    1
     d_28      edge_8    1
     d_28      edge_9    1
-    d_29      simplex   1
+    d_29      sum_d     1
     d_29      edge_0    1
     d_29      edge_1    1
     d_29      edge_2    -1
@@ -343,7 +343,7 @@ COLUMNS
     d_29      edge_7    1
     d_29      edge_8    1
     d_29      edge_9    -1
-    d_30      simplex   1
+    d_30      sum_d     1
     d_30      edge_0    1
     d_30      edge_1    1
     d_30      edge_2    1
@@ -354,7 +354,7 @@ COLUMNS
     d_30      edge_7    1
     d_30      edge_8    1
     d_30      edge_9    1
-    d_31      simplex   1
+    d_31      sum_d     1
     d_31      edge_0    1
     d_31      edge_1    1
     d_31      edge_2    -1
@@ -365,7 +365,7 @@ COLUMNS
     d_31      edge_7    1
     d_31      edge_8    1
     d_31      edge_9    1
-    d_32      simplex   1
+    d_32      sum_d     1
     d_32      edge_0    1
     d_32      edge_1    1
     d_32      edge_2    1
@@ -376,7 +376,7 @@ COLUMNS
     d_32      edge_7    1
     d_32      edge_8    1
     d_32      edge_9    1
-    d_33      simplex   1
+    d_33      sum_d     1
     d_33      edge_0    1
     d_33      edge_1    1
     d_33      edge_2    1
@@ -387,7 +387,7 @@ COLUMNS
     d_33      edge_7    1
     d_33      edge_8    1
     d_33      edge_9    1
-    d_34      simplex   1
+    d_34      sum_d     1
     d_34      edge_0    1
     d_34      edge_1    1
     d_34      edge_2    -1
@@ -398,7 +398,7 @@ COLUMNS
     d_34      edge_7    -1
     d_34      edge_8    1
     d_34      edge_9    1
-    d_35      simplex   1
+    d_35      sum_d     1
     d_35      edge_0    1
     d_35      edge_1    1
     d_35      edge_2    -1
@@ -409,7 +409,7 @@ COLUMNS
     d_35      edge_7    1
     d_35      edge_8    1
     d_35      edge_9    1
-    d_36      simplex   1
+    d_36      sum_d     1
     d_36      edge_0    -1
     d_36      edge_1    1
     d_36      edge_2    1
@@ -420,7 +420,7 @@ COLUMNS
     d_36      edge_7    -1
     d_36      edge_8    1
     d_36      edge_9    1
-    d_37      simplex   1
+    d_37      sum_d     1
     d_37      edge_0    1
     d_37      edge_1    1
     d_37      edge_2    1
@@ -431,7 +431,7 @@ COLUMNS
     d_37      edge_7    1
     d_37      edge_8    1
     d_37      edge_9    1
-    d_38      simplex   1
+    d_38      sum_d     1
     d_38      edge_0    -1
     d_38      edge_1    -1
     d_38      edge_2    -1
@@ -442,7 +442,7 @@ COLUMNS
     d_38      edge_7    1
     d_38      edge_8    -1
     d_38      edge_9    1
-    d_39      simplex   1
+    d_39      sum_d     1
     d_39      edge_0    -1
     d_39      edge_1    1
     d_39      edge_2    -1
@@ -453,7 +453,7 @@ COLUMNS
     d_39      edge_7    -1
     d_39      edge_8    1
     d_39      edge_9    1
-    d_40      simplex   1
+    d_40      sum_d     1
     d_40      edge_0    -1
     d_40      edge_1    -1
     d_40      edge_2    1
@@ -464,7 +464,7 @@ COLUMNS
     d_40      edge_7    -1
     d_40      edge_8    -1
     d_40      edge_9    1
-    d_41      simplex   1
+    d_41      sum_d     1
     d_41      edge_0    -1
     d_41      edge_1    1
     d_41      edge_2    1
@@ -475,7 +475,7 @@ COLUMNS
     d_41      edge_7    -1
     d_41      edge_8    1
     d_41      edge_9    1
-    d_42      simplex   1
+    d_42      sum_d     1
     d_42      edge_0    1
     d_42      edge_1    1
     d_42      edge_2    1
@@ -486,7 +486,7 @@ COLUMNS
     d_42      edge_7    1
     d_42      edge_8    1
     d_42      edge_9    1
-    d_43      simplex   1
+    d_43      sum_d     1
     d_43      edge_0    1
     d_43      edge_1    1
     d_43      edge_2    -1
@@ -497,7 +497,7 @@ COLUMNS
     d_43      edge_7    -1
     d_43      edge_8    1
     d_43      edge_9    1
-    d_44      simplex   1
+    d_44      sum_d     1
     d_44      edge_0    -1
     d_44      edge_1    1
     d_44      edge_2    1
@@ -508,7 +508,7 @@ COLUMNS
     d_44      edge_7    -1
     d_44      edge_8    1
     d_44      edge_9    1
-    d_45      simplex   1
+    d_45      sum_d     1
     d_45      edge_0    1
     d_45      edge_1    1
     d_45      edge_2    -1
@@ -519,7 +519,7 @@ COLUMNS
     d_45      edge_7    1
     d_45      edge_8    1
     d_45      edge_9    -1
-    d_46      simplex   1
+    d_46      sum_d     1
     d_46      edge_0    1
     d_46      edge_1    1
     d_46      edge_2    1
@@ -530,7 +530,7 @@ COLUMNS
     d_46      edge_7    1
     d_46      edge_8    1
     d_46      edge_9    1
-    d_47      simplex   1
+    d_47      sum_d     1
     d_47      edge_0    -1
     d_47      edge_1    1
     d_47      edge_2    -1
@@ -541,7 +541,7 @@ COLUMNS
     d_47      edge_7    -1
     d_47      edge_8    1
     d_47      edge_9    1
-    d_48      simplex   1
+    d_48      sum_d     1
     d_48      edge_0    1
     d_48      edge_1    1
     d_48      edge_2    1
@@ -552,7 +552,7 @@ COLUMNS
     d_48      edge_7    1
     d_48      edge_8    1
     d_48      edge_9    1
-    d_49      simplex   1
+    d_49      sum_d     1
     d_49      edge_0    1
     d_49      edge_1    1
     d_49      edge_2    -1
@@ -563,7 +563,7 @@ COLUMNS
     d_49      edge_7    1
     d_49      edge_8    1
     d_49      edge_9    -1
-    d_50      simplex   1
+    d_50      sum_d     1
     d_50      edge_0    1
     d_50      edge_1    1
     d_50      edge_2    1
@@ -574,7 +574,7 @@ COLUMNS
     d_50      edge_7    -1
     d_50      edge_8    1
     d_50      edge_9    -1
-    d_51      simplex   1
+    d_51      sum_d     1
     d_51      edge_0    1
     d_51      edge_1    1
     d_51      edge_2    1
@@ -585,7 +585,7 @@ COLUMNS
     d_51      edge_7    1
     d_51      edge_8    1
     d_51      edge_9    1
-    d_52      simplex   1
+    d_52      sum_d     1
     d_52      edge_0    1
     d_52      edge_1    1
     d_52      edge_2    1
@@ -596,7 +596,7 @@ COLUMNS
     d_52      edge_7    1
     d_52      edge_8    1
     d_52      edge_9    1
-    d_53      simplex   1
+    d_53      sum_d     1
     d_53      edge_0    1
     d_53      edge_1    1
     d_53      edge_2    -1
@@ -607,7 +607,7 @@ COLUMNS
     d_53      edge_7    1
     d_53      edge_8    1
     d_53      edge_9    1
-    d_54      simplex   1
+    d_54      sum_d     1
     d_54      edge_0    1
     d_54      edge_1    -1
     d_54      edge_2    1
@@ -618,7 +618,7 @@ COLUMNS
     d_54      edge_7    -1
     d_54      edge_8    -1
     d_54      edge_9    1
-    d_55      simplex   1
+    d_55      sum_d     1
     d_55      edge_0    1
     d_55      edge_1    1
     d_55      edge_2    1
@@ -629,7 +629,7 @@ COLUMNS
     d_55      edge_7    1
     d_55      edge_8    1
     d_55      edge_9    1
-    d_56      simplex   1
+    d_56      sum_d     1
     d_56      edge_0    1
     d_56      edge_1    1
     d_56      edge_2    -1
@@ -640,7 +640,7 @@ COLUMNS
     d_56      edge_7    1
     d_56      edge_8    1
     d_56      edge_9    1
-    d_57      simplex   1
+    d_57      sum_d     1
     d_57      edge_0    1
     d_57      edge_1    1
     d_57      edge_2    1
@@ -651,7 +651,7 @@ COLUMNS
     d_57      edge_7    1
     d_57      edge_8    1
     d_57      edge_9    1
-    d_58      simplex   1
+    d_58      sum_d     1
     d_58      edge_0    1
     d_58      edge_1    1
     d_58      edge_2    1
@@ -662,7 +662,7 @@ COLUMNS
     d_58      edge_7    -1
     d_58      edge_8    1
     d_58      edge_9    1
-    d_59      simplex   1
+    d_59      sum_d     1
     d_59      edge_0    1
     d_59      edge_1    1
     d_59      edge_2    1
@@ -673,7 +673,7 @@ COLUMNS
     d_59      edge_7    1
     d_59      edge_8    1
     d_59      edge_9    1
-    d_60      simplex   1
+    d_60      sum_d     1
     d_60      edge_0    1
     d_60      edge_1    1
     d_60      edge_2    1
@@ -684,7 +684,7 @@ COLUMNS
     d_60      edge_7    -1
     d_60      edge_8    1
     d_60      edge_9    1
-    d_61      simplex   1
+    d_61      sum_d     1
     d_61      edge_0    1
     d_61      edge_1    1
     d_61      edge_2    1
@@ -695,7 +695,7 @@ COLUMNS
     d_61      edge_7    1
     d_61      edge_8    1
     d_61      edge_9    -1
-    d_62      simplex   1
+    d_62      sum_d     1
     d_62      edge_0    1
     d_62      edge_1    1
     d_62      edge_2    1
@@ -706,7 +706,7 @@ COLUMNS
     d_62      edge_7    1
     d_62      edge_8    1
     d_62      edge_9    1
-    d_63      simplex   1
+    d_63      sum_d     1
     d_63      edge_0    1
     d_63      edge_1    1
     d_63      edge_2    1
@@ -717,7 +717,7 @@ COLUMNS
     d_63      edge_7    -1
     d_63      edge_8    1
     d_63      edge_9    1
-    d_64      simplex   1
+    d_64      sum_d     1
     d_64      edge_0    1
     d_64      edge_1    1
     d_64      edge_2    1
@@ -728,7 +728,7 @@ COLUMNS
     d_64      edge_7    1
     d_64      edge_8    1
     d_64      edge_9    1
-    d_65      simplex   1
+    d_65      sum_d     1
     d_65      edge_0    1
     d_65      edge_1    1
     d_65      edge_2    1
@@ -739,7 +739,7 @@ COLUMNS
     d_65      edge_7    -1
     d_65      edge_8    1
     d_65      edge_9    1
-    d_66      simplex   1
+    d_66      sum_d     1
     d_66      edge_0    1
     d_66      edge_1    1
     d_66      edge_2    -1
@@ -750,7 +750,7 @@ COLUMNS
     d_66      edge_7    1
     d_66      edge_8    1
     d_66      edge_9    -1
-    d_67      simplex   1
+    d_67      sum_d     1
     d_67      edge_0    1
     d_67      edge_1    1
     d_67      edge_2    1
@@ -761,7 +761,7 @@ COLUMNS
     d_67      edge_7    1
     d_67      edge_8    1
     d_67      edge_9    -1
-    d_68      simplex   1
+    d_68      sum_d     1
     d_68      edge_0    1
     d_68      edge_1    -1
     d_68      edge_2    1
@@ -772,7 +772,7 @@ COLUMNS
     d_68      edge_7    1
     d_68      edge_8    1
     d_68      edge_9    1
-    d_69      simplex   1
+    d_69      sum_d     1
     d_69      edge_0    1
     d_69      edge_1    1
     d_69      edge_2    1
@@ -783,7 +783,7 @@ COLUMNS
     d_69      edge_7    1
     d_69      edge_8    1
     d_69      edge_9    1
-    d_70      simplex   1
+    d_70      sum_d     1
     d_70      edge_0    1
     d_70      edge_1    1
     d_70      edge_2    -1
@@ -794,7 +794,7 @@ COLUMNS
     d_70      edge_7    1
     d_70      edge_8    1
     d_70      edge_9    1
-    d_71      simplex   1
+    d_71      sum_d     1
     d_71      edge_0    1
     d_71      edge_1    -1
     d_71      edge_2    1
@@ -805,7 +805,7 @@ COLUMNS
     d_71      edge_7    -1
     d_71      edge_8    1
     d_71      edge_9    1
-    d_72      simplex   1
+    d_72      sum_d     1
     d_72      edge_0    1
     d_72      edge_1    1
     d_72      edge_2    1
@@ -816,7 +816,7 @@ COLUMNS
     d_72      edge_7    1
     d_72      edge_8    1
     d_72      edge_9    1
-    d_73      simplex   1
+    d_73      sum_d     1
     d_73      edge_0    -1
     d_73      edge_1    1
     d_73      edge_2    -1
@@ -827,7 +827,7 @@ COLUMNS
     d_73      edge_7    -1
     d_73      edge_8    1
     d_73      edge_9    -1
-    d_74      simplex   1
+    d_74      sum_d     1
     d_74      edge_0    1
     d_74      edge_1    1
     d_74      edge_2    1
@@ -838,7 +838,7 @@ COLUMNS
     d_74      edge_7    1
     d_74      edge_8    1
     d_74      edge_9    -1
-    d_75      simplex   1
+    d_75      sum_d     1
     d_75      edge_0    1
     d_75      edge_1    1
     d_75      edge_2    -1
@@ -849,7 +849,7 @@ COLUMNS
     d_75      edge_7    1
     d_75      edge_8    1
     d_75      edge_9    1
-    d_76      simplex   1
+    d_76      sum_d     1
     d_76      edge_0    1
     d_76      edge_1    1
     d_76      edge_2    1
@@ -860,7 +860,7 @@ COLUMNS
     d_76      edge_7    -1
     d_76      edge_8    -1
     d_76      edge_9    1
-    d_77      simplex   1
+    d_77      sum_d     1
     d_77      edge_0    1
     d_77      edge_1    1
     d_77      edge_2    -1
@@ -871,7 +871,7 @@ COLUMNS
     d_77      edge_7    1
     d_77      edge_8    1
     d_77      edge_9    -1
-    d_78      simplex   1
+    d_78      sum_d     1
     d_78      edge_0    1
     d_78      edge_1    1
     d_78      edge_2    1
@@ -882,7 +882,7 @@ COLUMNS
     d_78      edge_7    1
     d_78      edge_8    1
     d_78      edge_9    1
-    d_79      simplex   1
+    d_79      sum_d     1
     d_79      edge_0    1
     d_79      edge_1    1
     d_79      edge_2    1
@@ -893,7 +893,7 @@ COLUMNS
     d_79      edge_7    1
     d_79      edge_8    1
     d_79      edge_9    -1
-    d_80      simplex   1
+    d_80      sum_d     1
     d_80      edge_0    1
     d_80      edge_1    1
     d_80      edge_2    -1
@@ -904,7 +904,7 @@ COLUMNS
     d_80      edge_7    1
     d_80      edge_8    1
     d_80      edge_9    -1
-    d_81      simplex   1
+    d_81      sum_d     1
     d_81      edge_0    1
     d_81      edge_1    -1
     d_81      edge_2    1
@@ -915,7 +915,7 @@ COLUMNS
     d_81      edge_7    1
     d_81      edge_8    -1
     d_81      edge_9    1
-    d_82      simplex   1
+    d_82      sum_d     1
     d_82      edge_0    1
     d_82      edge_1    1
     d_82      edge_2    1
@@ -926,7 +926,7 @@ COLUMNS
     d_82      edge_7    1
     d_82      edge_8    1
     d_82      edge_9    1
-    d_83      simplex   1
+    d_83      sum_d     1
     d_83      edge_0    1
     d_83      edge_1    1
     d_83      edge_2    1
@@ -937,7 +937,7 @@ COLUMNS
     d_83      edge_7    1
     d_83      edge_8    1
     d_83      edge_9    1
-    d_84      simplex   1
+    d_84      sum_d     1
     d_84      edge_0    1
     d_84      edge_1    1
     d_84      edge_2    1
@@ -948,7 +948,7 @@ COLUMNS
     d_84      edge_7    1
     d_84      edge_8    1
     d_84      edge_9    -1
-    d_85      simplex   1
+    d_85      sum_d     1
     d_85      edge_0    1
     d_85      edge_1    1
     d_85      edge_2    -1
@@ -959,7 +959,7 @@ COLUMNS
     d_85      edge_7    1
     d_85      edge_8    1
     d_85      edge_9    1
-    d_86      simplex   1
+    d_86      sum_d     1
     d_86      edge_0    -1
     d_86      edge_1    1
     d_86      edge_2    1
@@ -970,7 +970,7 @@ COLUMNS
     d_86      edge_7    1
     d_86      edge_8    1
     d_86      edge_9    1
-    d_87      simplex   1
+    d_87      sum_d     1
     d_87      edge_0    1
     d_87      edge_1    1
     d_87      edge_2    1
@@ -981,7 +981,7 @@ COLUMNS
     d_87      edge_7    1
     d_87      edge_8    1
     d_87      edge_9    1
-    d_88      simplex   1
+    d_88      sum_d     1
     d_88      edge_0    1
     d_88      edge_1    1
     d_88      edge_2    -1
@@ -992,7 +992,7 @@ COLUMNS
     d_88      edge_7    1
     d_88      edge_8    1
     d_88      edge_9    -1
-    d_89      simplex   1
+    d_89      sum_d     1
     d_89      edge_0    1
     d_89      edge_1    -1
     d_89      edge_2    1
@@ -1003,7 +1003,7 @@ COLUMNS
     d_89      edge_7    -1
     d_89      edge_8    -1
     d_89      edge_9    1
-    d_90      simplex   1
+    d_90      sum_d     1
     d_90      edge_0    1
     d_90      edge_1    1
     d_90      edge_2    1
@@ -1014,7 +1014,7 @@ COLUMNS
     d_90      edge_7    -1
     d_90      edge_8    1
     d_90      edge_9    -1
-    d_91      simplex   1
+    d_91      sum_d     1
     d_91      edge_0    -1
     d_91      edge_1    1
     d_91      edge_2    -1
@@ -1025,7 +1025,7 @@ COLUMNS
     d_91      edge_7    -1
     d_91      edge_8    1
     d_91      edge_9    1
-    d_92      simplex   1
+    d_92      sum_d     1
     d_92      edge_0    1
     d_92      edge_1    1
     d_92      edge_2    1
@@ -1036,7 +1036,7 @@ COLUMNS
     d_92      edge_7    -1
     d_92      edge_8    1
     d_92      edge_9    1
-    d_93      simplex   1
+    d_93      sum_d     1
     d_93      edge_0    1
     d_93      edge_1    1
     d_93      edge_2    1
@@ -1047,7 +1047,7 @@ COLUMNS
     d_93      edge_7    1
     d_93      edge_8    1
     d_93      edge_9    -1
-    d_94      simplex   1
+    d_94      sum_d     1
     d_94      edge_0    1
     d_94      edge_1    1
     d_94      edge_2    -1
@@ -1058,7 +1058,7 @@ COLUMNS
     d_94      edge_7    1
     d_94      edge_8    1
     d_94      edge_9    1
-    d_95      simplex   1
+    d_95      sum_d     1
     d_95      edge_0    1
     d_95      edge_1    1
     d_95      edge_2    1
@@ -1069,7 +1069,7 @@ COLUMNS
     d_95      edge_7    1
     d_95      edge_8    1
     d_95      edge_9    1
-    d_96      simplex   1
+    d_96      sum_d     1
     d_96      edge_0    1
     d_96      edge_1    1
     d_96      edge_2    1
@@ -1080,7 +1080,7 @@ COLUMNS
     d_96      edge_7    1
     d_96      edge_8    1
     d_96      edge_9    1
-    d_97      simplex   1
+    d_97      sum_d     1
     d_97      edge_0    1
     d_97      edge_1    1
     d_97      edge_2    1
@@ -1091,7 +1091,7 @@ COLUMNS
     d_97      edge_7    1
     d_97      edge_8    1
     d_97      edge_9    -1
-    d_98      simplex   1
+    d_98      sum_d     1
     d_98      edge_0    1
     d_98      edge_1    1
     d_98      edge_2    1
@@ -1102,7 +1102,7 @@ COLUMNS
     d_98      edge_7    1
     d_98      edge_8    1
     d_98      edge_9    1
-    d_99      simplex   1
+    d_99      sum_d     1
     d_99      edge_0    -1
     d_99      edge_1    1
     d_99      edge_2    1
@@ -1113,7 +1113,7 @@ COLUMNS
     d_99      edge_7    -1
     d_99      edge_8    1
     d_99      edge_9    1
-    d_100     simplex   1
+    d_100     sum_d     1
     d_100     edge_0    1
     d_100     edge_1    1
     d_100     edge_2    1
@@ -1124,7 +1124,7 @@ COLUMNS
     d_100     edge_7    1
     d_100     edge_8    -1
     d_100     edge_9    1
-    d_101     simplex   1
+    d_101     sum_d     1
     d_101     edge_0    1
     d_101     edge_1    1
     d_101     edge_2    1
@@ -1135,7 +1135,7 @@ COLUMNS
     d_101     edge_7    1
     d_101     edge_8    1
     d_101     edge_9    1
-    d_102     simplex   1
+    d_102     sum_d     1
     d_102     edge_0    1
     d_102     edge_1    1
     d_102     edge_2    -1
@@ -1146,7 +1146,7 @@ COLUMNS
     d_102     edge_7    1
     d_102     edge_8    1
     d_102     edge_9    -1
-    d_103     simplex   1
+    d_103     sum_d     1
     d_103     edge_0    1
     d_103     edge_1    1
     d_103     edge_2    1
@@ -1157,7 +1157,7 @@ COLUMNS
     d_103     edge_7    1
     d_103     edge_8    1
     d_103     edge_9    -1
-    d_104     simplex   1
+    d_104     sum_d     1
     d_104     edge_0    1
     d_104     edge_1    1
     d_104     edge_2    1
@@ -1168,7 +1168,7 @@ COLUMNS
     d_104     edge_7    1
     d_104     edge_8    1
     d_104     edge_9    -1
-    d_105     simplex   1
+    d_105     sum_d     1
     d_105     edge_0    -1
     d_105     edge_1    1
     d_105     edge_2    -1
@@ -1179,7 +1179,7 @@ COLUMNS
     d_105     edge_7    1
     d_105     edge_8    1
     d_105     edge_9    -1
-    d_106     simplex   1
+    d_106     sum_d     1
     d_106     edge_0    1
     d_106     edge_1    1
     d_106     edge_2    -1
@@ -1190,7 +1190,7 @@ COLUMNS
     d_106     edge_7    1
     d_106     edge_8    1
     d_106     edge_9    -1
-    d_107     simplex   1
+    d_107     sum_d     1
     d_107     edge_0    1
     d_107     edge_1    1
     d_107     edge_2    1
@@ -1201,7 +1201,7 @@ COLUMNS
     d_107     edge_7    1
     d_107     edge_8    1
     d_107     edge_9    -1
-    d_108     simplex   1
+    d_108     sum_d     1
     d_108     edge_0    1
     d_108     edge_1    1
     d_108     edge_2    -1
@@ -1212,7 +1212,7 @@ COLUMNS
     d_108     edge_7    1
     d_108     edge_8    1
     d_108     edge_9    1
-    d_109     simplex   1
+    d_109     sum_d     1
     d_109     edge_0    1
     d_109     edge_1    1
     d_109     edge_2    1
@@ -1223,7 +1223,7 @@ COLUMNS
     d_109     edge_7    1
     d_109     edge_8    1
     d_109     edge_9    -1
-    d_110     simplex   1
+    d_110     sum_d     1
     d_110     edge_0    1
     d_110     edge_1    1
     d_110     edge_2    1
@@ -1234,7 +1234,7 @@ COLUMNS
     d_110     edge_7    -1
     d_110     edge_8    1
     d_110     edge_9    1
-    d_111     simplex   1
+    d_111     sum_d     1
     d_111     edge_0    1
     d_111     edge_1    -1
     d_111     edge_2    1
@@ -1245,7 +1245,7 @@ COLUMNS
     d_111     edge_7    1
     d_111     edge_8    -1
     d_111     edge_9    -1
-    d_112     simplex   1
+    d_112     sum_d     1
     d_112     edge_0    1
     d_112     edge_1    -1
     d_112     edge_2    1
@@ -1256,7 +1256,7 @@ COLUMNS
     d_112     edge_7    1
     d_112     edge_8    -1
     d_112     edge_9    -1
-    d_113     simplex   1
+    d_113     sum_d     1
     d_113     edge_0    1
     d_113     edge_1    1
     d_113     edge_2    1
@@ -1267,7 +1267,7 @@ COLUMNS
     d_113     edge_7    1
     d_113     edge_8    1
     d_113     edge_9    1
-    d_114     simplex   1
+    d_114     sum_d     1
     d_114     edge_0    1
     d_114     edge_1    1
     d_114     edge_2    1
@@ -1278,7 +1278,7 @@ COLUMNS
     d_114     edge_7    1
     d_114     edge_8    1
     d_114     edge_9    1
-    d_115     simplex   1
+    d_115     sum_d     1
     d_115     edge_0    1
     d_115     edge_1    1
     d_115     edge_2    1
@@ -1289,7 +1289,7 @@ COLUMNS
     d_115     edge_7    1
     d_115     edge_8    1
     d_115     edge_9    -1
-    d_116     simplex   1
+    d_116     sum_d     1
     d_116     edge_0    1
     d_116     edge_1    -1
     d_116     edge_2    1
@@ -1300,7 +1300,7 @@ COLUMNS
     d_116     edge_7    1
     d_116     edge_8    1
     d_116     edge_9    1
-    d_117     simplex   1
+    d_117     sum_d     1
     d_117     edge_0    1
     d_117     edge_1    1
     d_117     edge_2    -1
@@ -1311,7 +1311,7 @@ COLUMNS
     d_117     edge_7    1
     d_117     edge_8    1
     d_117     edge_9    1
-    d_118     simplex   1
+    d_118     sum_d     1
     d_118     edge_0    1
     d_118     edge_1    1
     d_118     edge_2    1
@@ -1322,7 +1322,7 @@ COLUMNS
     d_118     edge_7    1
     d_118     edge_8    1
     d_118     edge_9    1
-    d_119     simplex   1
+    d_119     sum_d     1
     d_119     edge_0    1
     d_119     edge_1    1
     d_119     edge_2    -1
@@ -1333,7 +1333,7 @@ COLUMNS
     d_119     edge_7    1
     d_119     edge_8    1
     d_119     edge_9    1
-    d_120     simplex   1
+    d_120     sum_d     1
     d_120     edge_0    1
     d_120     edge_1    1
     d_120     edge_2    1
@@ -1344,7 +1344,7 @@ COLUMNS
     d_120     edge_7    1
     d_120     edge_8    1
     d_120     edge_9    1
-    d_121     simplex   1
+    d_121     sum_d     1
     d_121     edge_0    1
     d_121     edge_1    1
     d_121     edge_2    -1
@@ -1355,7 +1355,7 @@ COLUMNS
     d_121     edge_7    1
     d_121     edge_8    1
     d_121     edge_9    1
-    d_122     simplex   1
+    d_122     sum_d     1
     d_122     edge_0    1
     d_122     edge_1    1
     d_122     edge_2    -1
@@ -1366,7 +1366,7 @@ COLUMNS
     d_122     edge_7    1
     d_122     edge_8    1
     d_122     edge_9    1
-    d_123     simplex   1
+    d_123     sum_d     1
     d_123     edge_0    1
     d_123     edge_1    -1
     d_123     edge_2    1
@@ -1377,7 +1377,7 @@ COLUMNS
     d_123     edge_7    1
     d_123     edge_8    -1
     d_123     edge_9    1
-    d_124     simplex   1
+    d_124     sum_d     1
     d_124     edge_0    1
     d_124     edge_1    -1
     d_124     edge_2    1
@@ -1388,7 +1388,7 @@ COLUMNS
     d_124     edge_7    1
     d_124     edge_8    1
     d_124     edge_9    1
-    d_125     simplex   1
+    d_125     sum_d     1
     d_125     edge_0    1
     d_125     edge_1    1
     d_125     edge_2    1
@@ -1399,7 +1399,7 @@ COLUMNS
     d_125     edge_7    1
     d_125     edge_8    1
     d_125     edge_9    -1
-    d_126     simplex   1
+    d_126     sum_d     1
     d_126     edge_0    1
     d_126     edge_1    -1
     d_126     edge_2    1
@@ -1410,7 +1410,7 @@ COLUMNS
     d_126     edge_7    -1
     d_126     edge_8    -1
     d_126     edge_9    1
-    d_127     simplex   1
+    d_127     sum_d     1
     d_127     edge_0    1
     d_127     edge_1    1
     d_127     edge_2    -1
@@ -1421,7 +1421,7 @@ COLUMNS
     d_127     edge_7    1
     d_127     edge_8    1
     d_127     edge_9    1
-    d_128     simplex   1
+    d_128     sum_d     1
     d_128     edge_0    1
     d_128     edge_1    -1
     d_128     edge_2    1
@@ -1432,7 +1432,7 @@ COLUMNS
     d_128     edge_7    -1
     d_128     edge_8    -1
     d_128     edge_9    1
-    d_129     simplex   1
+    d_129     sum_d     1
     d_129     edge_0    1
     d_129     edge_1    1
     d_129     edge_2    1
@@ -1443,7 +1443,7 @@ COLUMNS
     d_129     edge_7    1
     d_129     edge_8    1
     d_129     edge_9    1
-    d_130     simplex   1
+    d_130     sum_d     1
     d_130     edge_0    1
     d_130     edge_1    1
     d_130     edge_2    1
@@ -1454,7 +1454,7 @@ COLUMNS
     d_130     edge_7    1
     d_130     edge_8    1
     d_130     edge_9    1
-    d_131     simplex   1
+    d_131     sum_d     1
     d_131     edge_0    1
     d_131     edge_1    1
     d_131     edge_2    -1
@@ -1465,7 +1465,7 @@ COLUMNS
     d_131     edge_7    1
     d_131     edge_8    1
     d_131     edge_9    1
-    d_132     simplex   1
+    d_132     sum_d     1
     d_132     edge_0    1
     d_132     edge_1    1
     d_132     edge_2    1
@@ -1476,7 +1476,7 @@ COLUMNS
     d_132     edge_7    1
     d_132     edge_8    1
     d_132     edge_9    1
-    d_133     simplex   1
+    d_133     sum_d     1
     d_133     edge_0    -1
     d_133     edge_1    1
     d_133     edge_2    1
@@ -1487,7 +1487,7 @@ COLUMNS
     d_133     edge_7    1
     d_133     edge_8    -1
     d_133     edge_9    1
-    d_134     simplex   1
+    d_134     sum_d     1
     d_134     edge_0    1
     d_134     edge_1    1
     d_134     edge_2    1
@@ -1498,7 +1498,7 @@ COLUMNS
     d_134     edge_7    1
     d_134     edge_8    1
     d_134     edge_9    1
-    d_135     simplex   1
+    d_135     sum_d     1
     d_135     edge_0    -1
     d_135     edge_1    -1
     d_135     edge_2    1
@@ -1509,7 +1509,7 @@ COLUMNS
     d_135     edge_7    -1
     d_135     edge_8    -1
     d_135     edge_9    1
-    d_136     simplex   1
+    d_136     sum_d     1
     d_136     edge_0    1
     d_136     edge_1    1
     d_136     edge_2    1
@@ -1520,7 +1520,7 @@ COLUMNS
     d_136     edge_7    -1
     d_136     edge_8    1
     d_136     edge_9    -1
-    d_137     simplex   1
+    d_137     sum_d     1
     d_137     edge_0    1
     d_137     edge_1    1
     d_137     edge_2    1
@@ -1531,7 +1531,7 @@ COLUMNS
     d_137     edge_7    1
     d_137     edge_8    1
     d_137     edge_9    1
-    d_138     simplex   1
+    d_138     sum_d     1
     d_138     edge_0    1
     d_138     edge_1    1
     d_138     edge_2    -1
@@ -1542,7 +1542,7 @@ COLUMNS
     d_138     edge_7    1
     d_138     edge_8    1
     d_138     edge_9    -1
-    d_139     simplex   1
+    d_139     sum_d     1
     d_139     edge_0    1
     d_139     edge_1    1
     d_139     edge_2    1
@@ -1553,7 +1553,7 @@ COLUMNS
     d_139     edge_7    1
     d_139     edge_8    1
     d_139     edge_9    1
-    d_140     simplex   1
+    d_140     sum_d     1
     d_140     edge_0    1
     d_140     edge_1    1
     d_140     edge_2    1
@@ -1564,7 +1564,7 @@ COLUMNS
     d_140     edge_7    1
     d_140     edge_8    1
     d_140     edge_9    1
-    d_141     simplex   1
+    d_141     sum_d     1
     d_141     edge_0    1
     d_141     edge_1    1
     d_141     edge_2    -1
@@ -1575,7 +1575,7 @@ COLUMNS
     d_141     edge_7    1
     d_141     edge_8    1
     d_141     edge_9    1
-    d_142     simplex   1
+    d_142     sum_d     1
     d_142     edge_0    1
     d_142     edge_1    1
     d_142     edge_2    1
@@ -1586,7 +1586,7 @@ COLUMNS
     d_142     edge_7    1
     d_142     edge_8    1
     d_142     edge_9    -1
-    d_143     simplex   1
+    d_143     sum_d     1
     d_143     edge_0    1
     d_143     edge_1    1
     d_143     edge_2    1
@@ -1597,7 +1597,7 @@ COLUMNS
     d_143     edge_7    1
     d_143     edge_8    1
     d_143     edge_9    1
-    d_144     simplex   1
+    d_144     sum_d     1
     d_144     edge_0    1
     d_144     edge_1    1
     d_144     edge_2    1
@@ -1608,7 +1608,7 @@ COLUMNS
     d_144     edge_7    1
     d_144     edge_8    1
     d_144     edge_9    1
-    d_145     simplex   1
+    d_145     sum_d     1
     d_145     edge_0    1
     d_145     edge_1    1
     d_145     edge_2    1
@@ -1619,7 +1619,7 @@ COLUMNS
     d_145     edge_7    -1
     d_145     edge_8    1
     d_145     edge_9    1
-    d_146     simplex   1
+    d_146     sum_d     1
     d_146     edge_0    -1
     d_146     edge_1    1
     d_146     edge_2    -1
@@ -1630,7 +1630,7 @@ COLUMNS
     d_146     edge_7    -1
     d_146     edge_8    1
     d_146     edge_9    1
-    d_147     simplex   1
+    d_147     sum_d     1
     d_147     edge_0    1
     d_147     edge_1    -1
     d_147     edge_2    1
@@ -1641,7 +1641,7 @@ COLUMNS
     d_147     edge_7    -1
     d_147     edge_8    1
     d_147     edge_9    -1
-    d_148     simplex   1
+    d_148     sum_d     1
     d_148     edge_0    1
     d_148     edge_1    -1
     d_148     edge_2    1
@@ -1652,7 +1652,7 @@ COLUMNS
     d_148     edge_7    1
     d_148     edge_8    -1
     d_148     edge_9    1
-    d_149     simplex   1
+    d_149     sum_d     1
     d_149     edge_0    1
     d_149     edge_1    1
     d_149     edge_2    1
@@ -1663,7 +1663,7 @@ COLUMNS
     d_149     edge_7    1
     d_149     edge_8    1
     d_149     edge_9    1
-    d_150     simplex   1
+    d_150     sum_d     1
     d_150     edge_0    1
     d_150     edge_1    1
     d_150     edge_2    1
@@ -1674,7 +1674,7 @@ COLUMNS
     d_150     edge_7    -1
     d_150     edge_8    1
     d_150     edge_9    -1
-    d_151     simplex   1
+    d_151     sum_d     1
     d_151     edge_0    1
     d_151     edge_1    -1
     d_151     edge_2    -1
@@ -1685,7 +1685,7 @@ COLUMNS
     d_151     edge_7    1
     d_151     edge_8    1
     d_151     edge_9    -1
-    d_152     simplex   1
+    d_152     sum_d     1
     d_152     edge_0    1
     d_152     edge_1    -1
     d_152     edge_2    1
@@ -1696,7 +1696,7 @@ COLUMNS
     d_152     edge_7    -1
     d_152     edge_8    -1
     d_152     edge_9    1
-    d_153     simplex   1
+    d_153     sum_d     1
     d_153     edge_0    1
     d_153     edge_1    1
     d_153     edge_2    1
@@ -1707,7 +1707,7 @@ COLUMNS
     d_153     edge_7    1
     d_153     edge_8    1
     d_153     edge_9    1
-    d_154     simplex   1
+    d_154     sum_d     1
     d_154     edge_0    1
     d_154     edge_1    -1
     d_154     edge_2    1
@@ -1718,7 +1718,7 @@ COLUMNS
     d_154     edge_7    1
     d_154     edge_8    1
     d_154     edge_9    1
-    d_155     simplex   1
+    d_155     sum_d     1
     d_155     edge_0    1
     d_155     edge_1    1
     d_155     edge_2    1
@@ -1729,7 +1729,7 @@ COLUMNS
     d_155     edge_7    1
     d_155     edge_8    1
     d_155     edge_9    -1
-    d_156     simplex   1
+    d_156     sum_d     1
     d_156     edge_0    1
     d_156     edge_1    1
     d_156     edge_2    -1
@@ -1740,7 +1740,7 @@ COLUMNS
     d_156     edge_7    1
     d_156     edge_8    1
     d_156     edge_9    1
-    d_157     simplex   1
+    d_157     sum_d     1
     d_157     edge_0    -1
     d_157     edge_1    1
     d_157     edge_2    1
@@ -1751,7 +1751,7 @@ COLUMNS
     d_157     edge_7    -1
     d_157     edge_8    1
     d_157     edge_9    -1
-    d_158     simplex   1
+    d_158     sum_d     1
     d_158     edge_0    1
     d_158     edge_1    1
     d_158     edge_2    1
@@ -1762,7 +1762,7 @@ COLUMNS
     d_158     edge_7    1
     d_158     edge_8    1
     d_158     edge_9    1
-    d_159     simplex   1
+    d_159     sum_d     1
     d_159     edge_0    1
     d_159     edge_1    1
     d_159     edge_2    1
@@ -1773,7 +1773,7 @@ COLUMNS
     d_159     edge_7    1
     d_159     edge_8    1
     d_159     edge_9    1
-    d_160     simplex   1
+    d_160     sum_d     1
     d_160     edge_0    1
     d_160     edge_1    1
     d_160     edge_2    1
@@ -1784,7 +1784,7 @@ COLUMNS
     d_160     edge_7    -1
     d_160     edge_8    1
     d_160     edge_9    -1
-    d_161     simplex   1
+    d_161     sum_d     1
     d_161     edge_0    1
     d_161     edge_1    1
     d_161     edge_2    -1
@@ -1795,7 +1795,7 @@ COLUMNS
     d_161     edge_7    1
     d_161     edge_8    1
     d_161     edge_9    -1
-    d_162     simplex   1
+    d_162     sum_d     1
     d_162     edge_0    1
     d_162     edge_1    1
     d_162     edge_2    -1
@@ -1806,7 +1806,7 @@ COLUMNS
     d_162     edge_7    1
     d_162     edge_8    1
     d_162     edge_9    1
-    d_163     simplex   1
+    d_163     sum_d     1
     d_163     edge_0    1
     d_163     edge_1    1
     d_163     edge_2    1
@@ -1817,7 +1817,7 @@ COLUMNS
     d_163     edge_7    1
     d_163     edge_8    1
     d_163     edge_9    -1
-    d_164     simplex   1
+    d_164     sum_d     1
     d_164     edge_0    1
     d_164     edge_1    1
     d_164     edge_2    -1
@@ -1828,7 +1828,7 @@ COLUMNS
     d_164     edge_7    1
     d_164     edge_8    1
     d_164     edge_9    1
-    d_165     simplex   1
+    d_165     sum_d     1
     d_165     edge_0    1
     d_165     edge_1    1
     d_165     edge_2    1
@@ -1839,7 +1839,7 @@ COLUMNS
     d_165     edge_7    1
     d_165     edge_8    1
     d_165     edge_9    -1
-    d_166     simplex   1
+    d_166     sum_d     1
     d_166     edge_0    1
     d_166     edge_1    1
     d_166     edge_2    1
@@ -1850,7 +1850,7 @@ COLUMNS
     d_166     edge_7    1
     d_166     edge_8    1
     d_166     edge_9    1
-    d_167     simplex   1
+    d_167     sum_d     1
     d_167     edge_0    1
     d_167     edge_1    1
     d_167     edge_2    -1
@@ -1861,7 +1861,7 @@ COLUMNS
     d_167     edge_7    1
     d_167     edge_8    1
     d_167     edge_9    1
-    d_168     simplex   1
+    d_168     sum_d     1
     d_168     edge_0    1
     d_168     edge_1    1
     d_168     edge_2    1
@@ -1872,7 +1872,7 @@ COLUMNS
     d_168     edge_7    1
     d_168     edge_8    1
     d_168     edge_9    1
-    d_169     simplex   1
+    d_169     sum_d     1
     d_169     edge_0    1
     d_169     edge_1    1
     d_169     edge_2    1
@@ -1883,7 +1883,7 @@ COLUMNS
     d_169     edge_7    1
     d_169     edge_8    1
     d_169     edge_9    1
-    d_170     simplex   1
+    d_170     sum_d     1
     d_170     edge_0    1
     d_170     edge_1    1
     d_170     edge_2    1
@@ -1894,7 +1894,7 @@ COLUMNS
     d_170     edge_7    1
     d_170     edge_8    1
     d_170     edge_9    1
-    d_171     simplex   1
+    d_171     sum_d     1
     d_171     edge_0    1
     d_171     edge_1    -1
     d_171     edge_2    1
@@ -1905,7 +1905,7 @@ COLUMNS
     d_171     edge_7    1
     d_171     edge_8    -1
     d_171     edge_9    1
-    d_172     simplex   1
+    d_172     sum_d     1
     d_172     edge_0    1
     d_172     edge_1    1
     d_172     edge_2    -1
@@ -1916,7 +1916,7 @@ COLUMNS
     d_172     edge_7    1
     d_172     edge_8    1
     d_172     edge_9    -1
-    d_173     simplex   1
+    d_173     sum_d     1
     d_173     edge_0    1
     d_173     edge_1    1
     d_173     edge_2    1
@@ -1927,7 +1927,7 @@ COLUMNS
     d_173     edge_7    1
     d_173     edge_8    1
     d_173     edge_9    1
-    d_174     simplex   1
+    d_174     sum_d     1
     d_174     edge_0    1
     d_174     edge_1    1
     d_174     edge_2    1
@@ -1938,7 +1938,7 @@ COLUMNS
     d_174     edge_7    1
     d_174     edge_8    1
     d_174     edge_9    1
-    d_175     simplex   1
+    d_175     sum_d     1
     d_175     edge_0    1
     d_175     edge_1    1
     d_175     edge_2    1
@@ -1949,7 +1949,7 @@ COLUMNS
     d_175     edge_7    1
     d_175     edge_8    1
     d_175     edge_9    1
-    d_176     simplex   1
+    d_176     sum_d     1
     d_176     edge_0    1
     d_176     edge_1    -1
     d_176     edge_2    1
@@ -1960,7 +1960,7 @@ COLUMNS
     d_176     edge_7    -1
     d_176     edge_8    1
     d_176     edge_9    -1
-    d_177     simplex   1
+    d_177     sum_d     1
     d_177     edge_0    1
     d_177     edge_1    1
     d_177     edge_2    -1
@@ -1971,7 +1971,7 @@ COLUMNS
     d_177     edge_7    -1
     d_177     edge_8    1
     d_177     edge_9    1
-    d_178     simplex   1
+    d_178     sum_d     1
     d_178     edge_0    1
     d_178     edge_1    1
     d_178     edge_2    1
@@ -1982,7 +1982,7 @@ COLUMNS
     d_178     edge_7    1
     d_178     edge_8    1
     d_178     edge_9    -1
-    d_179     simplex   1
+    d_179     sum_d     1
     d_179     edge_0    1
     d_179     edge_1    1
     d_179     edge_2    1
@@ -1993,7 +1993,7 @@ COLUMNS
     d_179     edge_7    1
     d_179     edge_8    1
     d_179     edge_9    1
-    d_180     simplex   1
+    d_180     sum_d     1
     d_180     edge_0    1
     d_180     edge_1    1
     d_180     edge_2    1
@@ -2004,7 +2004,7 @@ COLUMNS
     d_180     edge_7    1
     d_180     edge_8    1
     d_180     edge_9    1
-    d_181     simplex   1
+    d_181     sum_d     1
     d_181     edge_0    1
     d_181     edge_1    1
     d_181     edge_2    1
@@ -2015,7 +2015,7 @@ COLUMNS
     d_181     edge_7    1
     d_181     edge_8    1
     d_181     edge_9    1
-    d_182     simplex   1
+    d_182     sum_d     1
     d_182     edge_0    1
     d_182     edge_1    -1
     d_182     edge_2    1
@@ -2026,7 +2026,7 @@ COLUMNS
     d_182     edge_7    -1
     d_182     edge_8    1
     d_182     edge_9    1
-    d_183     simplex   1
+    d_183     sum_d     1
     d_183     edge_0    1
     d_183     edge_1    1
     d_183     edge_2    1
@@ -2037,7 +2037,7 @@ COLUMNS
     d_183     edge_7    1
     d_183     edge_8    1
     d_183     edge_9    1
-    d_184     simplex   1
+    d_184     sum_d     1
     d_184     edge_0    1
     d_184     edge_1    -1
     d_184     edge_2    -1
@@ -2048,7 +2048,7 @@ COLUMNS
     d_184     edge_7    -1
     d_184     edge_8    -1
     d_184     edge_9    1
-    d_185     simplex   1
+    d_185     sum_d     1
     d_185     edge_0    1
     d_185     edge_1    1
     d_185     edge_2    1
@@ -2059,7 +2059,7 @@ COLUMNS
     d_185     edge_7    -1
     d_185     edge_8    1
     d_185     edge_9    1
-    d_186     simplex   1
+    d_186     sum_d     1
     d_186     edge_0    1
     d_186     edge_1    1
     d_186     edge_2    -1
@@ -2070,7 +2070,7 @@ COLUMNS
     d_186     edge_7    -1
     d_186     edge_8    1
     d_186     edge_9    1
-    d_187     simplex   1
+    d_187     sum_d     1
     d_187     edge_0    1
     d_187     edge_1    1
     d_187     edge_2    1
@@ -2081,7 +2081,7 @@ COLUMNS
     d_187     edge_7    1
     d_187     edge_8    1
     d_187     edge_9    1
-    d_188     simplex   1
+    d_188     sum_d     1
     d_188     edge_0    1
     d_188     edge_1    1
     d_188     edge_2    1
@@ -2092,7 +2092,7 @@ COLUMNS
     d_188     edge_7    1
     d_188     edge_8    1
     d_188     edge_9    -1
-    d_189     simplex   1
+    d_189     sum_d     1
     d_189     edge_0    1
     d_189     edge_1    1
     d_189     edge_2    1
@@ -2103,7 +2103,7 @@ COLUMNS
     d_189     edge_7    1
     d_189     edge_8    1
     d_189     edge_9    1
-    d_190     simplex   1
+    d_190     sum_d     1
     d_190     edge_0    -1
     d_190     edge_1    1
     d_190     edge_2    1
@@ -2114,7 +2114,7 @@ COLUMNS
     d_190     edge_7    -1
     d_190     edge_8    1
     d_190     edge_9    1
-    d_191     simplex   1
+    d_191     sum_d     1
     d_191     edge_0    1
     d_191     edge_1    1
     d_191     edge_2    1
@@ -2125,7 +2125,7 @@ COLUMNS
     d_191     edge_7    -1
     d_191     edge_8    1
     d_191     edge_9    -1
-    d_192     simplex   1
+    d_192     sum_d     1
     d_192     edge_0    1
     d_192     edge_1    1
     d_192     edge_2    1
@@ -2136,7 +2136,7 @@ COLUMNS
     d_192     edge_7    1
     d_192     edge_8    1
     d_192     edge_9    1
-    d_193     simplex   1
+    d_193     sum_d     1
     d_193     edge_0    -1
     d_193     edge_1    1
     d_193     edge_2    1
@@ -2147,7 +2147,7 @@ COLUMNS
     d_193     edge_7    1
     d_193     edge_8    -1
     d_193     edge_9    1
-    d_194     simplex   1
+    d_194     sum_d     1
     d_194     edge_0    -1
     d_194     edge_1    1
     d_194     edge_2    -1
@@ -2158,7 +2158,7 @@ COLUMNS
     d_194     edge_7    -1
     d_194     edge_8    1
     d_194     edge_9    1
-    d_195     simplex   1
+    d_195     sum_d     1
     d_195     edge_0    1
     d_195     edge_1    1
     d_195     edge_2    1
@@ -2169,7 +2169,7 @@ COLUMNS
     d_195     edge_7    1
     d_195     edge_8    1
     d_195     edge_9    1
-    d_196     simplex   1
+    d_196     sum_d     1
     d_196     edge_0    -1
     d_196     edge_1    1
     d_196     edge_2    1
@@ -2180,7 +2180,7 @@ COLUMNS
     d_196     edge_7    1
     d_196     edge_8    1
     d_196     edge_9    1
-    d_197     simplex   1
+    d_197     sum_d     1
     d_197     edge_0    1
     d_197     edge_1    1
     d_197     edge_2    -1
@@ -2191,7 +2191,7 @@ COLUMNS
     d_197     edge_7    1
     d_197     edge_8    1
     d_197     edge_9    1
-    d_198     simplex   1
+    d_198     sum_d     1
     d_198     edge_0    1
     d_198     edge_1    1
     d_198     edge_2    1
@@ -2202,7 +2202,7 @@ COLUMNS
     d_198     edge_7    1
     d_198     edge_8    1
     d_198     edge_9    1
-    d_199     simplex   1
+    d_199     sum_d     1
     d_199     edge_0    1
     d_199     edge_1    1
     d_199     edge_2    1
@@ -2213,7 +2213,7 @@ COLUMNS
     d_199     edge_7    -1
     d_199     edge_8    1
     d_199     edge_9    1
-    d_200     simplex   1
+    d_200     sum_d     1
     d_200     edge_0    1
     d_200     edge_1    1
     d_200     edge_2    1
@@ -2224,7 +2224,7 @@ COLUMNS
     d_200     edge_7    1
     d_200     edge_8    1
     d_200     edge_9    -1
-    d_201     simplex   1
+    d_201     sum_d     1
     d_201     edge_0    1
     d_201     edge_1    1
     d_201     edge_2    -1
@@ -2235,7 +2235,7 @@ COLUMNS
     d_201     edge_7    1
     d_201     edge_8    1
     d_201     edge_9    1
-    d_202     simplex   1
+    d_202     sum_d     1
     d_202     edge_0    1
     d_202     edge_1    1
     d_202     edge_2    1
@@ -2246,7 +2246,7 @@ COLUMNS
     d_202     edge_7    1
     d_202     edge_8    1
     d_202     edge_9    1
-    d_203     simplex   1
+    d_203     sum_d     1
     d_203     edge_0    1
     d_203     edge_1    1
     d_203     edge_2    1
@@ -2257,7 +2257,7 @@ COLUMNS
     d_203     edge_7    1
     d_203     edge_8    1
     d_203     edge_9    1
-    d_204     simplex   1
+    d_204     sum_d     1
     d_204     edge_0    1
     d_204     edge_1    -1
     d_204     edge_2    1
@@ -2268,7 +2268,7 @@ COLUMNS
     d_204     edge_7    -1
     d_204     edge_8    1
     d_204     edge_9    -1
-    d_205     simplex   1
+    d_205     sum_d     1
     d_205     edge_0    1
     d_205     edge_1    1
     d_205     edge_2    -1
@@ -2279,7 +2279,7 @@ COLUMNS
     d_205     edge_7    -1
     d_205     edge_8    -1
     d_205     edge_9    -1
-    d_206     simplex   1
+    d_206     sum_d     1
     d_206     edge_0    1
     d_206     edge_1    1
     d_206     edge_2    1
@@ -2290,7 +2290,7 @@ COLUMNS
     d_206     edge_7    1
     d_206     edge_8    1
     d_206     edge_9    -1
-    d_207     simplex   1
+    d_207     sum_d     1
     d_207     edge_0    1
     d_207     edge_1    -1
     d_207     edge_2    -1
@@ -2301,7 +2301,7 @@ COLUMNS
     d_207     edge_7    1
     d_207     edge_8    1
     d_207     edge_9    1
-    d_208     simplex   1
+    d_208     sum_d     1
     d_208     edge_0    1
     d_208     edge_1    -1
     d_208     edge_2    1
@@ -2312,7 +2312,7 @@ COLUMNS
     d_208     edge_7    1
     d_208     edge_8    -1
     d_208     edge_9    -1
-    d_209     simplex   1
+    d_209     sum_d     1
     d_209     edge_0    -1
     d_209     edge_1    1
     d_209     edge_2    1
@@ -2323,7 +2323,7 @@ COLUMNS
     d_209     edge_7    1
     d_209     edge_8    1
     d_209     edge_9    1
-    d_210     simplex   1
+    d_210     sum_d     1
     d_210     edge_0    1
     d_210     edge_1    1
     d_210     edge_2    -1
@@ -2334,7 +2334,7 @@ COLUMNS
     d_210     edge_7    1
     d_210     edge_8    1
     d_210     edge_9    1
-    d_211     simplex   1
+    d_211     sum_d     1
     d_211     edge_0    1
     d_211     edge_1    1
     d_211     edge_2    1
@@ -2345,7 +2345,7 @@ COLUMNS
     d_211     edge_7    1
     d_211     edge_8    1
     d_211     edge_9    -1
-    d_212     simplex   1
+    d_212     sum_d     1
     d_212     edge_0    1
     d_212     edge_1    1
     d_212     edge_2    -1
@@ -2356,7 +2356,7 @@ COLUMNS
     d_212     edge_7    1
     d_212     edge_8    1
     d_212     edge_9    -1
-    d_213     simplex   1
+    d_213     sum_d     1
     d_213     edge_0    1
     d_213     edge_1    1
     d_213     edge_2    -1
@@ -2367,7 +2367,7 @@ COLUMNS
     d_213     edge_7    1
     d_213     edge_8    1
     d_213     edge_9    1
-    d_214     simplex   1
+    d_214     sum_d     1
     d_214     edge_0    1
     d_214     edge_1    1
     d_214     edge_2    1
@@ -2378,7 +2378,7 @@ COLUMNS
     d_214     edge_7    1
     d_214     edge_8    1
     d_214     edge_9    1
-    d_215     simplex   1
+    d_215     sum_d     1
     d_215     edge_0    -1
     d_215     edge_1    1
     d_215     edge_2    -1
@@ -2389,7 +2389,7 @@ COLUMNS
     d_215     edge_7    -1
     d_215     edge_8    1
     d_215     edge_9    1
-    d_216     simplex   1
+    d_216     sum_d     1
     d_216     edge_0    1
     d_216     edge_1    1
     d_216     edge_2    1
@@ -2400,7 +2400,7 @@ COLUMNS
     d_216     edge_7    1
     d_216     edge_8    1
     d_216     edge_9    -1
-    d_217     simplex   1
+    d_217     sum_d     1
     d_217     edge_0    1
     d_217     edge_1    1
     d_217     edge_2    1
@@ -2411,7 +2411,7 @@ COLUMNS
     d_217     edge_7    1
     d_217     edge_8    1
     d_217     edge_9    -1
-    d_218     simplex   1
+    d_218     sum_d     1
     d_218     edge_0    1
     d_218     edge_1    1
     d_218     edge_2    -1
@@ -2422,7 +2422,7 @@ COLUMNS
     d_218     edge_7    1
     d_218     edge_8    1
     d_218     edge_9    1
-    d_219     simplex   1
+    d_219     sum_d     1
     d_219     edge_0    1
     d_219     edge_1    1
     d_219     edge_2    1
@@ -2433,7 +2433,7 @@ COLUMNS
     d_219     edge_7    1
     d_219     edge_8    1
     d_219     edge_9    1
-    d_220     simplex   1
+    d_220     sum_d     1
     d_220     edge_0    1
     d_220     edge_1    1
     d_220     edge_2    1
@@ -2444,7 +2444,7 @@ COLUMNS
     d_220     edge_7    1
     d_220     edge_8    1
     d_220     edge_9    1
-    d_221     simplex   1
+    d_221     sum_d     1
     d_221     edge_0    1
     d_221     edge_1    -1
     d_221     edge_2    1
@@ -2455,7 +2455,7 @@ COLUMNS
     d_221     edge_7    1
     d_221     edge_8    1
     d_221     edge_9    1
-    d_222     simplex   1
+    d_222     sum_d     1
     d_222     edge_0    1
     d_222     edge_1    1
     d_222     edge_2    1
@@ -2466,7 +2466,7 @@ COLUMNS
     d_222     edge_7    1
     d_222     edge_8    1
     d_222     edge_9    1
-    d_223     simplex   1
+    d_223     sum_d     1
     d_223     edge_0    1
     d_223     edge_1    1
     d_223     edge_2    1
@@ -2477,7 +2477,7 @@ COLUMNS
     d_223     edge_7    -1
     d_223     edge_8    1
     d_223     edge_9    1
-    d_224     simplex   1
+    d_224     sum_d     1
     d_224     edge_0    1
     d_224     edge_1    1
     d_224     edge_2    1
@@ -2488,7 +2488,7 @@ COLUMNS
     d_224     edge_7    1
     d_224     edge_8    1
     d_224     edge_9    -1
-    d_225     simplex   1
+    d_225     sum_d     1
     d_225     edge_0    1
     d_225     edge_1    1
     d_225     edge_2    1
@@ -2499,7 +2499,7 @@ COLUMNS
     d_225     edge_7    -1
     d_225     edge_8    1
     d_225     edge_9    1
-    d_226     simplex   1
+    d_226     sum_d     1
     d_226     edge_0    1
     d_226     edge_1    1
     d_226     edge_2    1
@@ -2510,7 +2510,7 @@ COLUMNS
     d_226     edge_7    1
     d_226     edge_8    1
     d_226     edge_9    1
-    d_227     simplex   1
+    d_227     sum_d     1
     d_227     edge_0    1
     d_227     edge_1    1
     d_227     edge_2    1
@@ -2521,7 +2521,7 @@ COLUMNS
     d_227     edge_7    1
     d_227     edge_8    1
     d_227     edge_9    1
-    d_228     simplex   1
+    d_228     sum_d     1
     d_228     edge_0    1
     d_228     edge_1    1
     d_228     edge_2    -1
@@ -2532,7 +2532,7 @@ COLUMNS
     d_228     edge_7    1
     d_228     edge_8    1
     d_228     edge_9    -1
-    d_229     simplex   1
+    d_229     sum_d     1
     d_229     edge_0    -1
     d_229     edge_1    1
     d_229     edge_2    1
@@ -2543,7 +2543,7 @@ COLUMNS
     d_229     edge_7    -1
     d_229     edge_8    1
     d_229     edge_9    1
-    d_230     simplex   1
+    d_230     sum_d     1
     d_230     edge_0    1
     d_230     edge_1    1
     d_230     edge_2    -1
@@ -2554,7 +2554,7 @@ COLUMNS
     d_230     edge_7    -1
     d_230     edge_8    1
     d_230     edge_9    1
-    d_231     simplex   1
+    d_231     sum_d     1
     d_231     edge_0    1
     d_231     edge_1    1
     d_231     edge_2    -1
@@ -2565,7 +2565,7 @@ COLUMNS
     d_231     edge_7    1
     d_231     edge_8    1
     d_231     edge_9    -1
-    d_232     simplex   1
+    d_232     sum_d     1
     d_232     edge_0    1
     d_232     edge_1    1
     d_232     edge_2    -1
@@ -2576,7 +2576,7 @@ COLUMNS
     d_232     edge_7    1
     d_232     edge_8    1
     d_232     edge_9    -1
-    d_233     simplex   1
+    d_233     sum_d     1
     d_233     edge_0    1
     d_233     edge_1    1
     d_233     edge_2    1
@@ -2587,7 +2587,7 @@ COLUMNS
     d_233     edge_7    1
     d_233     edge_8    1
     d_233     edge_9    1
-    d_234     simplex   1
+    d_234     sum_d     1
     d_234     edge_0    1
     d_234     edge_1    1
     d_234     edge_2    1
@@ -2598,7 +2598,7 @@ COLUMNS
     d_234     edge_7    1
     d_234     edge_8    1
     d_234     edge_9    1
-    d_235     simplex   1
+    d_235     sum_d     1
     d_235     edge_0    1
     d_235     edge_1    1
     d_235     edge_2    -1
@@ -2609,7 +2609,7 @@ COLUMNS
     d_235     edge_7    1
     d_235     edge_8    1
     d_235     edge_9    -1
-    d_236     simplex   1
+    d_236     sum_d     1
     d_236     edge_0    1
     d_236     edge_1    1
     d_236     edge_2    1
@@ -2620,7 +2620,7 @@ COLUMNS
     d_236     edge_7    1
     d_236     edge_8    1
     d_236     edge_9    1
-    d_237     simplex   1
+    d_237     sum_d     1
     d_237     edge_0    1
     d_237     edge_1    1
     d_237     edge_2    -1
@@ -2631,7 +2631,7 @@ COLUMNS
     d_237     edge_7    1
     d_237     edge_8    1
     d_237     edge_9    1
-    d_238     simplex   1
+    d_238     sum_d     1
     d_238     edge_0    1
     d_238     edge_1    -1
     d_238     edge_2    -1
@@ -2642,7 +2642,7 @@ COLUMNS
     d_238     edge_7    1
     d_238     edge_8    1
     d_238     edge_9    -1
-    d_239     simplex   1
+    d_239     sum_d     1
     d_239     edge_0    1
     d_239     edge_1    1
     d_239     edge_2    1
@@ -2653,7 +2653,7 @@ COLUMNS
     d_239     edge_7    1
     d_239     edge_8    1
     d_239     edge_9    1
-    d_240     simplex   1
+    d_240     sum_d     1
     d_240     edge_0    1
     d_240     edge_1    1
     d_240     edge_2    1
@@ -2664,7 +2664,7 @@ COLUMNS
     d_240     edge_7    1
     d_240     edge_8    1
     d_240     edge_9    1
-    d_241     simplex   1
+    d_241     sum_d     1
     d_241     edge_0    1
     d_241     edge_1    1
     d_241     edge_2    1
@@ -2675,7 +2675,7 @@ COLUMNS
     d_241     edge_7    1
     d_241     edge_8    1
     d_241     edge_9    1
-    d_242     simplex   1
+    d_242     sum_d     1
     d_242     edge_0    1
     d_242     edge_1    -1
     d_242     edge_2    1
@@ -2686,7 +2686,7 @@ COLUMNS
     d_242     edge_7    1
     d_242     edge_8    1
     d_242     edge_9    -1
-    d_243     simplex   1
+    d_243     sum_d     1
     d_243     edge_0    1
     d_243     edge_1    1
     d_243     edge_2    1
@@ -2697,7 +2697,7 @@ COLUMNS
     d_243     edge_7    -1
     d_243     edge_8    1
     d_243     edge_9    -1
-    d_244     simplex   1
+    d_244     sum_d     1
     d_244     edge_0    1
     d_244     edge_1    1
     d_244     edge_2    1
@@ -2708,7 +2708,7 @@ COLUMNS
     d_244     edge_7    1
     d_244     edge_8    1
     d_244     edge_9    1
-    d_245     simplex   1
+    d_245     sum_d     1
     d_245     edge_0    1
     d_245     edge_1    1
     d_245     edge_2    -1
@@ -2719,7 +2719,7 @@ COLUMNS
     d_245     edge_7    1
     d_245     edge_8    1
     d_245     edge_9    -1
-    d_246     simplex   1
+    d_246     sum_d     1
     d_246     edge_0    1
     d_246     edge_1    1
     d_246     edge_2    1
@@ -2730,7 +2730,7 @@ COLUMNS
     d_246     edge_7    1
     d_246     edge_8    1
     d_246     edge_9    -1
-    d_247     simplex   1
+    d_247     sum_d     1
     d_247     edge_0    1
     d_247     edge_1    -1
     d_247     edge_2    1
@@ -2741,7 +2741,7 @@ COLUMNS
     d_247     edge_7    1
     d_247     edge_8    1
     d_247     edge_9    1
-    d_248     simplex   1
+    d_248     sum_d     1
     d_248     edge_0    1
     d_248     edge_1    1
     d_248     edge_2    -1
@@ -2752,7 +2752,7 @@ COLUMNS
     d_248     edge_7    1
     d_248     edge_8    1
     d_248     edge_9    -1
-    d_249     simplex   1
+    d_249     sum_d     1
     d_249     edge_0    1
     d_249     edge_1    1
     d_249     edge_2    1
@@ -2763,7 +2763,7 @@ COLUMNS
     d_249     edge_7    1
     d_249     edge_8    1
     d_249     edge_9    1
-    d_250     simplex   1
+    d_250     sum_d     1
     d_250     edge_0    1
     d_250     edge_1    1
     d_250     edge_2    -1
@@ -2774,7 +2774,7 @@ COLUMNS
     d_250     edge_7    1
     d_250     edge_8    1
     d_250     edge_9    1
-    d_251     simplex   1
+    d_251     sum_d     1
     d_251     edge_0    1
     d_251     edge_1    1
     d_251     edge_2    1
@@ -2785,7 +2785,7 @@ COLUMNS
     d_251     edge_7    -1
     d_251     edge_8    1
     d_251     edge_9    1
-    d_252     simplex   1
+    d_252     sum_d     1
     d_252     edge_0    1
     d_252     edge_1    1
     d_252     edge_2    -1
@@ -2796,7 +2796,7 @@ COLUMNS
     d_252     edge_7    1
     d_252     edge_8    1
     d_252     edge_9    1
-    d_253     simplex   1
+    d_253     sum_d     1
     d_253     edge_0    1
     d_253     edge_1    1
     d_253     edge_2    -1
@@ -2807,7 +2807,7 @@ COLUMNS
     d_253     edge_7    -1
     d_253     edge_8    1
     d_253     edge_9    1
-    d_254     simplex   1
+    d_254     sum_d     1
     d_254     edge_0    1
     d_254     edge_1    1
     d_254     edge_2    -1
@@ -2818,7 +2818,7 @@ COLUMNS
     d_254     edge_7    1
     d_254     edge_8    1
     d_254     edge_9    1
-    d_255     simplex   1
+    d_255     sum_d     1
     d_255     edge_0    -1
     d_255     edge_1    1
     d_255     edge_2    -1
@@ -2829,7 +2829,7 @@ COLUMNS
     d_255     edge_7    1
     d_255     edge_8    1
     d_255     edge_9    -1
-    d_256     simplex   1
+    d_256     sum_d     1
     d_256     edge_0    1
     d_256     edge_1    1
     d_256     edge_2    1
@@ -2840,7 +2840,7 @@ COLUMNS
     d_256     edge_7    1
     d_256     edge_8    1
     d_256     edge_9    1
-    d_257     simplex   1
+    d_257     sum_d     1
     d_257     edge_0    1
     d_257     edge_1    1
     d_257     edge_2    -1
@@ -2851,7 +2851,7 @@ COLUMNS
     d_257     edge_7    1
     d_257     edge_8    1
     d_257     edge_9    -1
-    d_258     simplex   1
+    d_258     sum_d     1
     d_258     edge_0    1
     d_258     edge_1    1
     d_258     edge_2    1
@@ -2862,7 +2862,7 @@ COLUMNS
     d_258     edge_7    1
     d_258     edge_8    1
     d_258     edge_9    1
-    d_259     simplex   1
+    d_259     sum_d     1
     d_259     edge_0    1
     d_259     edge_1    1
     d_259     edge_2    1
@@ -2873,7 +2873,7 @@ COLUMNS
     d_259     edge_7    -1
     d_259     edge_8    1
     d_259     edge_9    1
-    d_260     simplex   1
+    d_260     sum_d     1
     d_260     edge_0    1
     d_260     edge_1    1
     d_260     edge_2    1
@@ -2884,7 +2884,7 @@ COLUMNS
     d_260     edge_7    1
     d_260     edge_8    1
     d_260     edge_9    1
-    d_261     simplex   1
+    d_261     sum_d     1
     d_261     edge_0    1
     d_261     edge_1    -1
     d_261     edge_2    1
@@ -2895,7 +2895,7 @@ COLUMNS
     d_261     edge_7    1
     d_261     edge_8    -1
     d_261     edge_9    1
-    d_262     simplex   1
+    d_262     sum_d     1
     d_262     edge_0    1
     d_262     edge_1    1
     d_262     edge_2    -1
@@ -2906,7 +2906,7 @@ COLUMNS
     d_262     edge_7    1
     d_262     edge_8    1
     d_262     edge_9    1
-    d_263     simplex   1
+    d_263     sum_d     1
     d_263     edge_0    1
     d_263     edge_1    -1
     d_263     edge_2    1
@@ -2917,7 +2917,7 @@ COLUMNS
     d_263     edge_7    -1
     d_263     edge_8    -1
     d_263     edge_9    1
-    d_264     simplex   1
+    d_264     sum_d     1
     d_264     edge_0    1
     d_264     edge_1    1
     d_264     edge_2    1
@@ -2928,7 +2928,7 @@ COLUMNS
     d_264     edge_7    1
     d_264     edge_8    1
     d_264     edge_9    1
-    d_265     simplex   1
+    d_265     sum_d     1
     d_265     edge_0    1
     d_265     edge_1    1
     d_265     edge_2    1
@@ -2939,7 +2939,7 @@ COLUMNS
     d_265     edge_7    1
     d_265     edge_8    1
     d_265     edge_9    1
-    d_266     simplex   1
+    d_266     sum_d     1
     d_266     edge_0    1
     d_266     edge_1    1
     d_266     edge_2    1
@@ -2950,7 +2950,7 @@ COLUMNS
     d_266     edge_7    -1
     d_266     edge_8    1
     d_266     edge_9    1
-    d_267     simplex   1
+    d_267     sum_d     1
     d_267     edge_0    1
     d_267     edge_1    1
     d_267     edge_2    -1
@@ -2961,7 +2961,7 @@ COLUMNS
     d_267     edge_7    1
     d_267     edge_8    1
     d_267     edge_9    -1
-    d_268     simplex   1
+    d_268     sum_d     1
     d_268     edge_0    1
     d_268     edge_1    1
     d_268     edge_2    1
@@ -2972,7 +2972,7 @@ COLUMNS
     d_268     edge_7    1
     d_268     edge_8    1
     d_268     edge_9    -1
-    d_269     simplex   1
+    d_269     sum_d     1
     d_269     edge_0    1
     d_269     edge_1    -1
     d_269     edge_2    1
@@ -2983,7 +2983,7 @@ COLUMNS
     d_269     edge_7    1
     d_269     edge_8    1
     d_269     edge_9    -1
-    d_270     simplex   1
+    d_270     sum_d     1
     d_270     edge_0    1
     d_270     edge_1    1
     d_270     edge_2    1
@@ -2994,7 +2994,7 @@ COLUMNS
     d_270     edge_7    1
     d_270     edge_8    1
     d_270     edge_9    1
-    d_271     simplex   1
+    d_271     sum_d     1
     d_271     edge_0    1
     d_271     edge_1    1
     d_271     edge_2    1
@@ -3005,7 +3005,7 @@ COLUMNS
     d_271     edge_7    1
     d_271     edge_8    1
     d_271     edge_9    1
-    d_272     simplex   1
+    d_272     sum_d     1
     d_272     edge_0    1
     d_272     edge_1    1
     d_272     edge_2    -1
@@ -3016,7 +3016,7 @@ COLUMNS
     d_272     edge_7    1
     d_272     edge_8    1
     d_272     edge_9    1
-    d_273     simplex   1
+    d_273     sum_d     1
     d_273     edge_0    1
     d_273     edge_1    1
     d_273     edge_2    1
@@ -3027,7 +3027,7 @@ COLUMNS
     d_273     edge_7    1
     d_273     edge_8    1
     d_273     edge_9    1
-    d_274     simplex   1
+    d_274     sum_d     1
     d_274     edge_0    1
     d_274     edge_1    -1
     d_274     edge_2    1
@@ -3038,7 +3038,7 @@ COLUMNS
     d_274     edge_7    1
     d_274     edge_8    -1
     d_274     edge_9    1
-    d_275     simplex   1
+    d_275     sum_d     1
     d_275     edge_0    1
     d_275     edge_1    1
     d_275     edge_2    1
@@ -3049,7 +3049,7 @@ COLUMNS
     d_275     edge_7    -1
     d_275     edge_8    -1
     d_275     edge_9    1
-    d_276     simplex   1
+    d_276     sum_d     1
     d_276     edge_0    1
     d_276     edge_1    1
     d_276     edge_2    1
@@ -3060,7 +3060,7 @@ COLUMNS
     d_276     edge_7    1
     d_276     edge_8    1
     d_276     edge_9    1
-    d_277     simplex   1
+    d_277     sum_d     1
     d_277     edge_0    1
     d_277     edge_1    1
     d_277     edge_2    -1
@@ -3071,7 +3071,7 @@ COLUMNS
     d_277     edge_7    -1
     d_277     edge_8    1
     d_277     edge_9    1
-    d_278     simplex   1
+    d_278     sum_d     1
     d_278     edge_0    1
     d_278     edge_1    1
     d_278     edge_2    1
@@ -3082,7 +3082,7 @@ COLUMNS
     d_278     edge_7    1
     d_278     edge_8    1
     d_278     edge_9    -1
-    d_279     simplex   1
+    d_279     sum_d     1
     d_279     edge_0    1
     d_279     edge_1    1
     d_279     edge_2    1
@@ -3093,7 +3093,7 @@ COLUMNS
     d_279     edge_7    1
     d_279     edge_8    1
     d_279     edge_9    1
-    d_280     simplex   1
+    d_280     sum_d     1
     d_280     edge_0    1
     d_280     edge_1    1
     d_280     edge_2    1
@@ -3104,7 +3104,7 @@ COLUMNS
     d_280     edge_7    1
     d_280     edge_8    1
     d_280     edge_9    1
-    d_281     simplex   1
+    d_281     sum_d     1
     d_281     edge_0    1
     d_281     edge_1    1
     d_281     edge_2    1
@@ -3115,7 +3115,7 @@ COLUMNS
     d_281     edge_7    -1
     d_281     edge_8    1
     d_281     edge_9    1
-    d_282     simplex   1
+    d_282     sum_d     1
     d_282     edge_0    1
     d_282     edge_1    1
     d_282     edge_2    -1
@@ -3126,7 +3126,7 @@ COLUMNS
     d_282     edge_7    1
     d_282     edge_8    1
     d_282     edge_9    1
-    d_283     simplex   1
+    d_283     sum_d     1
     d_283     edge_0    1
     d_283     edge_1    1
     d_283     edge_2    -1
@@ -3137,7 +3137,7 @@ COLUMNS
     d_283     edge_7    -1
     d_283     edge_8    1
     d_283     edge_9    1
-    d_284     simplex   1
+    d_284     sum_d     1
     d_284     edge_0    1
     d_284     edge_1    -1
     d_284     edge_2    1
@@ -3148,7 +3148,7 @@ COLUMNS
     d_284     edge_7    1
     d_284     edge_8    1
     d_284     edge_9    1
-    d_285     simplex   1
+    d_285     sum_d     1
     d_285     edge_0    1
     d_285     edge_1    1
     d_285     edge_2    1
@@ -3159,7 +3159,7 @@ COLUMNS
     d_285     edge_7    1
     d_285     edge_8    1
     d_285     edge_9    1
-    d_286     simplex   1
+    d_286     sum_d     1
     d_286     edge_0    1
     d_286     edge_1    1
     d_286     edge_2    1
@@ -3170,7 +3170,7 @@ COLUMNS
     d_286     edge_7    1
     d_286     edge_8    1
     d_286     edge_9    -1
-    d_287     simplex   1
+    d_287     sum_d     1
     d_287     edge_0    1
     d_287     edge_1    1
     d_287     edge_2    1
@@ -3181,7 +3181,7 @@ COLUMNS
     d_287     edge_7    1
     d_287     edge_8    1
     d_287     edge_9    1
-    d_288     simplex   1
+    d_288     sum_d     1
     d_288     edge_0    1
     d_288     edge_1    -1
     d_288     edge_2    1
@@ -3192,7 +3192,7 @@ COLUMNS
     d_288     edge_7    -1
     d_288     edge_8    -1
     d_288     edge_9    1
-    d_289     simplex   1
+    d_289     sum_d     1
     d_289     edge_0    1
     d_289     edge_1    1
     d_289     edge_2    1
@@ -3203,7 +3203,7 @@ COLUMNS
     d_289     edge_7    1
     d_289     edge_8    1
     d_289     edge_9    -1
-    d_290     simplex   1
+    d_290     sum_d     1
     d_290     edge_0    1
     d_290     edge_1    -1
     d_290     edge_2    1
@@ -3214,7 +3214,7 @@ COLUMNS
     d_290     edge_7    -1
     d_290     edge_8    -1
     d_290     edge_9    1
-    d_291     simplex   1
+    d_291     sum_d     1
     d_291     edge_0    1
     d_291     edge_1    1
     d_291     edge_2    1
@@ -3225,7 +3225,7 @@ COLUMNS
     d_291     edge_7    1
     d_291     edge_8    1
     d_291     edge_9    -1
-    d_292     simplex   1
+    d_292     sum_d     1
     d_292     edge_0    1
     d_292     edge_1    1
     d_292     edge_2    1
@@ -3236,7 +3236,7 @@ COLUMNS
     d_292     edge_7    1
     d_292     edge_8    1
     d_292     edge_9    1
-    d_293     simplex   1
+    d_293     sum_d     1
     d_293     edge_0    1
     d_293     edge_1    1
     d_293     edge_2    1
@@ -3247,7 +3247,7 @@ COLUMNS
     d_293     edge_7    1
     d_293     edge_8    1
     d_293     edge_9    -1
-    d_294     simplex   1
+    d_294     sum_d     1
     d_294     edge_0    1
     d_294     edge_1    1
     d_294     edge_2    1
@@ -3258,7 +3258,7 @@ COLUMNS
     d_294     edge_7    1
     d_294     edge_8    1
     d_294     edge_9    1
-    d_295     simplex   1
+    d_295     sum_d     1
     d_295     edge_0    1
     d_295     edge_1    1
     d_295     edge_2    1
@@ -3269,7 +3269,7 @@ COLUMNS
     d_295     edge_7    1
     d_295     edge_8    1
     d_295     edge_9    1
-    d_296     simplex   1
+    d_296     sum_d     1
     d_296     edge_0    1
     d_296     edge_1    1
     d_296     edge_2    1
@@ -3280,7 +3280,7 @@ COLUMNS
     d_296     edge_7    1
     d_296     edge_8    1
     d_296     edge_9    1
-    d_297     simplex   1
+    d_297     sum_d     1
     d_297     edge_0    -1
     d_297     edge_1    -1
     d_297     edge_2    -1
@@ -3291,7 +3291,7 @@ COLUMNS
     d_297     edge_7    1
     d_297     edge_8    -1
     d_297     edge_9    1
-    d_298     simplex   1
+    d_298     sum_d     1
     d_298     edge_0    1
     d_298     edge_1    1
     d_298     edge_2    1
@@ -3302,7 +3302,7 @@ COLUMNS
     d_298     edge_7    1
     d_298     edge_8    1
     d_298     edge_9    -1
-    d_299     simplex   1
+    d_299     sum_d     1
     d_299     edge_0    1
     d_299     edge_1    1
     d_299     edge_2    1
@@ -3313,7 +3313,7 @@ COLUMNS
     d_299     edge_7    1
     d_299     edge_8    1
     d_299     edge_9    -1
-    d_300     simplex   1
+    d_300     sum_d     1
     d_300     edge_0    1
     d_300     edge_1    1
     d_300     edge_2    -1
@@ -3324,7 +3324,7 @@ COLUMNS
     d_300     edge_7    1
     d_300     edge_8    1
     d_300     edge_9    1
-    d_301     simplex   1
+    d_301     sum_d     1
     d_301     edge_0    1
     d_301     edge_1    1
     d_301     edge_2    1
@@ -3335,7 +3335,7 @@ COLUMNS
     d_301     edge_7    1
     d_301     edge_8    1
     d_301     edge_9    1
-    d_302     simplex   1
+    d_302     sum_d     1
     d_302     edge_0    1
     d_302     edge_1    1
     d_302     edge_2    1
@@ -3346,7 +3346,7 @@ COLUMNS
     d_302     edge_7    1
     d_302     edge_8    1
     d_302     edge_9    1
-    d_303     simplex   1
+    d_303     sum_d     1
     d_303     edge_0    1
     d_303     edge_1    1
     d_303     edge_2    1
@@ -3357,7 +3357,7 @@ COLUMNS
     d_303     edge_7    1
     d_303     edge_8    1
     d_303     edge_9    -1
-    d_304     simplex   1
+    d_304     sum_d     1
     d_304     edge_0    1
     d_304     edge_1    1
     d_304     edge_2    1
@@ -3368,7 +3368,7 @@ COLUMNS
     d_304     edge_7    1
     d_304     edge_8    1
     d_304     edge_9    1
-    d_305     simplex   1
+    d_305     sum_d     1
     d_305     edge_0    1
     d_305     edge_1    1
     d_305     edge_2    -1
@@ -3379,7 +3379,7 @@ COLUMNS
     d_305     edge_7    1
     d_305     edge_8    1
     d_305     edge_9    -1
-    d_306     simplex   1
+    d_306     sum_d     1
     d_306     edge_0    1
     d_306     edge_1    1
     d_306     edge_2    1
@@ -3390,7 +3390,7 @@ COLUMNS
     d_306     edge_7    1
     d_306     edge_8    1
     d_306     edge_9    1
-    d_307     simplex   1
+    d_307     sum_d     1
     d_307     edge_0    1
     d_307     edge_1    1
     d_307     edge_2    1
@@ -3401,7 +3401,7 @@ COLUMNS
     d_307     edge_7    1
     d_307     edge_8    1
     d_307     edge_9    1
-    d_308     simplex   1
+    d_308     sum_d     1
     d_308     edge_0    1
     d_308     edge_1    1
     d_308     edge_2    1
@@ -3412,7 +3412,7 @@ COLUMNS
     d_308     edge_7    1
     d_308     edge_8    1
     d_308     edge_9    1
-    d_309     simplex   1
+    d_309     sum_d     1
     d_309     edge_0    1
     d_309     edge_1    1
     d_309     edge_2    1
@@ -3423,7 +3423,7 @@ COLUMNS
     d_309     edge_7    -1
     d_309     edge_8    1
     d_309     edge_9    1
-    d_310     simplex   1
+    d_310     sum_d     1
     d_310     edge_0    1
     d_310     edge_1    1
     d_310     edge_2    1
@@ -3434,7 +3434,7 @@ COLUMNS
     d_310     edge_7    1
     d_310     edge_8    1
     d_310     edge_9    -1
-    d_311     simplex   1
+    d_311     sum_d     1
     d_311     edge_0    1
     d_311     edge_1    1
     d_311     edge_2    1
@@ -3445,7 +3445,7 @@ COLUMNS
     d_311     edge_7    1
     d_311     edge_8    1
     d_311     edge_9    1
-    d_312     simplex   1
+    d_312     sum_d     1
     d_312     edge_0    1
     d_312     edge_1    1
     d_312     edge_2    1
@@ -3456,7 +3456,7 @@ COLUMNS
     d_312     edge_7    1
     d_312     edge_8    1
     d_312     edge_9    1
-    d_313     simplex   1
+    d_313     sum_d     1
     d_313     edge_0    1
     d_313     edge_1    1
     d_313     edge_2    1
@@ -3467,7 +3467,7 @@ COLUMNS
     d_313     edge_7    1
     d_313     edge_8    1
     d_313     edge_9    1
-    d_314     simplex   1
+    d_314     sum_d     1
     d_314     edge_0    1
     d_314     edge_1    1
     d_314     edge_2    1
@@ -3478,7 +3478,7 @@ COLUMNS
     d_314     edge_7    1
     d_314     edge_8    1
     d_314     edge_9    1
-    d_315     simplex   1
+    d_315     sum_d     1
     d_315     edge_0    1
     d_315     edge_1    1
     d_315     edge_2    1
@@ -3489,7 +3489,7 @@ COLUMNS
     d_315     edge_7    1
     d_315     edge_8    1
     d_315     edge_9    1
-    d_316     simplex   1
+    d_316     sum_d     1
     d_316     edge_0    1
     d_316     edge_1    1
     d_316     edge_2    1
@@ -3500,7 +3500,7 @@ COLUMNS
     d_316     edge_7    1
     d_316     edge_8    1
     d_316     edge_9    1
-    d_317     simplex   1
+    d_317     sum_d     1
     d_317     edge_0    1
     d_317     edge_1    1
     d_317     edge_2    -1
@@ -3511,7 +3511,7 @@ COLUMNS
     d_317     edge_7    1
     d_317     edge_8    1
     d_317     edge_9    1
-    d_318     simplex   1
+    d_318     sum_d     1
     d_318     edge_0    1
     d_318     edge_1    -1
     d_318     edge_2    1
@@ -3522,7 +3522,7 @@ COLUMNS
     d_318     edge_7    -1
     d_318     edge_8    -1
     d_318     edge_9    -1
-    d_319     simplex   1
+    d_319     sum_d     1
     d_319     edge_0    1
     d_319     edge_1    1
     d_319     edge_2    1
@@ -3533,7 +3533,7 @@ COLUMNS
     d_319     edge_7    -1
     d_319     edge_8    1
     d_319     edge_9    1
-    d_320     simplex   1
+    d_320     sum_d     1
     d_320     edge_0    1
     d_320     edge_1    1
     d_320     edge_2    1
@@ -3544,7 +3544,7 @@ COLUMNS
     d_320     edge_7    1
     d_320     edge_8    1
     d_320     edge_9    1
-    d_321     simplex   1
+    d_321     sum_d     1
     d_321     edge_0    1
     d_321     edge_1    1
     d_321     edge_2    -1
@@ -3555,7 +3555,7 @@ COLUMNS
     d_321     edge_7    1
     d_321     edge_8    1
     d_321     edge_9    -1
-    d_322     simplex   1
+    d_322     sum_d     1
     d_322     edge_0    1
     d_322     edge_1    1
     d_322     edge_2    1
@@ -3566,7 +3566,7 @@ COLUMNS
     d_322     edge_7    1
     d_322     edge_8    1
     d_322     edge_9    1
-    d_323     simplex   1
+    d_323     sum_d     1
     d_323     edge_0    1
     d_323     edge_1    1
     d_323     edge_2    1
@@ -3577,7 +3577,7 @@ COLUMNS
     d_323     edge_7    1
     d_323     edge_8    1
     d_323     edge_9    1
-    d_324     simplex   1
+    d_324     sum_d     1
     d_324     edge_0    1
     d_324     edge_1    1
     d_324     edge_2    1
@@ -3588,7 +3588,7 @@ COLUMNS
     d_324     edge_7    1
     d_324     edge_8    1
     d_324     edge_9    1
-    d_325     simplex   1
+    d_325     sum_d     1
     d_325     edge_0    1
     d_325     edge_1    1
     d_325     edge_2    1
@@ -3599,7 +3599,7 @@ COLUMNS
     d_325     edge_7    1
     d_325     edge_8    1
     d_325     edge_9    1
-    d_326     simplex   1
+    d_326     sum_d     1
     d_326     edge_0    1
     d_326     edge_1    1
     d_326     edge_2    1
@@ -3610,7 +3610,7 @@ COLUMNS
     d_326     edge_7    1
     d_326     edge_8    1
     d_326     edge_9    1
-    d_327     simplex   1
+    d_327     sum_d     1
     d_327     edge_0    1
     d_327     edge_1    1
     d_327     edge_2    1
@@ -3621,7 +3621,7 @@ COLUMNS
     d_327     edge_7    1
     d_327     edge_8    1
     d_327     edge_9    1
-    d_328     simplex   1
+    d_328     sum_d     1
     d_328     edge_0    1
     d_328     edge_1    1
     d_328     edge_2    1
@@ -3632,7 +3632,7 @@ COLUMNS
     d_328     edge_7    1
     d_328     edge_8    1
     d_328     edge_9    1
-    d_329     simplex   1
+    d_329     sum_d     1
     d_329     edge_0    1
     d_329     edge_1    1
     d_329     edge_2    -1
@@ -3643,7 +3643,7 @@ COLUMNS
     d_329     edge_7    1
     d_329     edge_8    1
     d_329     edge_9    1
-    d_330     simplex   1
+    d_330     sum_d     1
     d_330     edge_0    1
     d_330     edge_1    1
     d_330     edge_2    -1
@@ -3654,7 +3654,7 @@ COLUMNS
     d_330     edge_7    -1
     d_330     edge_8    1
     d_330     edge_9    -1
-    d_331     simplex   1
+    d_331     sum_d     1
     d_331     edge_0    1
     d_331     edge_1    1
     d_331     edge_2    1
@@ -3665,7 +3665,7 @@ COLUMNS
     d_331     edge_7    1
     d_331     edge_8    1
     d_331     edge_9    1
-    d_332     simplex   1
+    d_332     sum_d     1
     d_332     edge_0    1
     d_332     edge_1    1
     d_332     edge_2    1
@@ -3676,7 +3676,7 @@ COLUMNS
     d_332     edge_7    1
     d_332     edge_8    1
     d_332     edge_9    -1
-    d_333     simplex   1
+    d_333     sum_d     1
     d_333     edge_0    1
     d_333     edge_1    1
     d_333     edge_2    1
@@ -3687,7 +3687,7 @@ COLUMNS
     d_333     edge_7    1
     d_333     edge_8    1
     d_333     edge_9    1
-    d_334     simplex   1
+    d_334     sum_d     1
     d_334     edge_0    1
     d_334     edge_1    1
     d_334     edge_2    1
@@ -3698,7 +3698,7 @@ COLUMNS
     d_334     edge_7    1
     d_334     edge_8    1
     d_334     edge_9    -1
-    d_335     simplex   1
+    d_335     sum_d     1
     d_335     edge_0    1
     d_335     edge_1    1
     d_335     edge_2    1
@@ -3709,7 +3709,7 @@ COLUMNS
     d_335     edge_7    1
     d_335     edge_8    1
     d_335     edge_9    1
-    d_336     simplex   1
+    d_336     sum_d     1
     d_336     edge_0    1
     d_336     edge_1    1
     d_336     edge_2    1
@@ -3720,7 +3720,7 @@ COLUMNS
     d_336     edge_7    1
     d_336     edge_8    1
     d_336     edge_9    1
-    d_337     simplex   1
+    d_337     sum_d     1
     d_337     edge_0    1
     d_337     edge_1    1
     d_337     edge_2    1
@@ -3731,7 +3731,7 @@ COLUMNS
     d_337     edge_7    1
     d_337     edge_8    1
     d_337     edge_9    1
-    d_338     simplex   1
+    d_338     sum_d     1
     d_338     edge_0    1
     d_338     edge_1    1
     d_338     edge_2    1
@@ -3742,7 +3742,7 @@ COLUMNS
     d_338     edge_7    1
     d_338     edge_8    1
     d_338     edge_9    -1
-    d_339     simplex   1
+    d_339     sum_d     1
     d_339     edge_0    1
     d_339     edge_1    1
     d_339     edge_2    1
@@ -3753,7 +3753,7 @@ COLUMNS
     d_339     edge_7    1
     d_339     edge_8    1
     d_339     edge_9    1
-    d_340     simplex   1
+    d_340     sum_d     1
     d_340     edge_0    1
     d_340     edge_1    -1
     d_340     edge_2    1
@@ -3764,7 +3764,7 @@ COLUMNS
     d_340     edge_7    1
     d_340     edge_8    1
     d_340     edge_9    1
-    d_341     simplex   1
+    d_341     sum_d     1
     d_341     edge_0    1
     d_341     edge_1    -1
     d_341     edge_2    1
@@ -3775,7 +3775,7 @@ COLUMNS
     d_341     edge_7    1
     d_341     edge_8    1
     d_341     edge_9    1
-    d_342     simplex   1
+    d_342     sum_d     1
     d_342     edge_0    1
     d_342     edge_1    1
     d_342     edge_2    1
@@ -3786,7 +3786,7 @@ COLUMNS
     d_342     edge_7    1
     d_342     edge_8    1
     d_342     edge_9    1
-    d_343     simplex   1
+    d_343     sum_d     1
     d_343     edge_0    1
     d_343     edge_1    1
     d_343     edge_2    1
@@ -3797,7 +3797,7 @@ COLUMNS
     d_343     edge_7    1
     d_343     edge_8    1
     d_343     edge_9    1
-    d_344     simplex   1
+    d_344     sum_d     1
     d_344     edge_0    1
     d_344     edge_1    1
     d_344     edge_2    1
@@ -3808,7 +3808,7 @@ COLUMNS
     d_344     edge_7    1
     d_344     edge_8    1
     d_344     edge_9    1
-    d_345     simplex   1
+    d_345     sum_d     1
     d_345     edge_0    1
     d_345     edge_1    1
     d_345     edge_2    1
@@ -3819,7 +3819,7 @@ COLUMNS
     d_345     edge_7    1
     d_345     edge_8    1
     d_345     edge_9    1
-    d_346     simplex   1
+    d_346     sum_d     1
     d_346     edge_0    1
     d_346     edge_1    1
     d_346     edge_2    1
@@ -3830,7 +3830,7 @@ COLUMNS
     d_346     edge_7    1
     d_346     edge_8    1
     d_346     edge_9    -1
-    d_347     simplex   1
+    d_347     sum_d     1
     d_347     edge_0    -1
     d_347     edge_1    1
     d_347     edge_2    1
@@ -3841,7 +3841,7 @@ COLUMNS
     d_347     edge_7    1
     d_347     edge_8    1
     d_347     edge_9    1
-    d_348     simplex   1
+    d_348     sum_d     1
     d_348     edge_0    1
     d_348     edge_1    1
     d_348     edge_2    1
@@ -3852,7 +3852,7 @@ COLUMNS
     d_348     edge_7    1
     d_348     edge_8    1
     d_348     edge_9    1
-    d_349     simplex   1
+    d_349     sum_d     1
     d_349     edge_0    1
     d_349     edge_1    1
     d_349     edge_2    1
@@ -3863,7 +3863,7 @@ COLUMNS
     d_349     edge_7    1
     d_349     edge_8    1
     d_349     edge_9    1
-    d_350     simplex   1
+    d_350     sum_d     1
     d_350     edge_0    1
     d_350     edge_1    1
     d_350     edge_2    1
@@ -3874,7 +3874,7 @@ COLUMNS
     d_350     edge_7    1
     d_350     edge_8    1
     d_350     edge_9    1
-    d_351     simplex   1
+    d_351     sum_d     1
     d_351     edge_0    1
     d_351     edge_1    1
     d_351     edge_2    -1
@@ -3885,7 +3885,7 @@ COLUMNS
     d_351     edge_7    1
     d_351     edge_8    1
     d_351     edge_9    1
-    d_352     simplex   1
+    d_352     sum_d     1
     d_352     edge_0    1
     d_352     edge_1    1
     d_352     edge_2    -1
@@ -3896,7 +3896,7 @@ COLUMNS
     d_352     edge_7    1
     d_352     edge_8    1
     d_352     edge_9    1
-    d_353     simplex   1
+    d_353     sum_d     1
     d_353     edge_0    1
     d_353     edge_1    1
     d_353     edge_2    1
@@ -3907,7 +3907,7 @@ COLUMNS
     d_353     edge_7    1
     d_353     edge_8    1
     d_353     edge_9    1
-    d_354     simplex   1
+    d_354     sum_d     1
     d_354     edge_0    1
     d_354     edge_1    1
     d_354     edge_2    1
@@ -3918,7 +3918,7 @@ COLUMNS
     d_354     edge_7    -1
     d_354     edge_8    1
     d_354     edge_9    1
-    d_355     simplex   1
+    d_355     sum_d     1
     d_355     edge_0    1
     d_355     edge_1    -1
     d_355     edge_2    1
@@ -3929,7 +3929,7 @@ COLUMNS
     d_355     edge_7    1
     d_355     edge_8    1
     d_355     edge_9    1
-    d_356     simplex   1
+    d_356     sum_d     1
     d_356     edge_0    1
     d_356     edge_1    -1
     d_356     edge_2    1
@@ -3940,7 +3940,7 @@ COLUMNS
     d_356     edge_7    1
     d_356     edge_8    -1
     d_356     edge_9    -1
-    d_357     simplex   1
+    d_357     sum_d     1
     d_357     edge_0    1
     d_357     edge_1    1
     d_357     edge_2    1
@@ -3951,7 +3951,7 @@ COLUMNS
     d_357     edge_7    1
     d_357     edge_8    1
     d_357     edge_9    -1
-    d_358     simplex   1
+    d_358     sum_d     1
     d_358     edge_0    1
     d_358     edge_1    1
     d_358     edge_2    1
@@ -3962,7 +3962,7 @@ COLUMNS
     d_358     edge_7    -1
     d_358     edge_8    1
     d_358     edge_9    1
-    d_359     simplex   1
+    d_359     sum_d     1
     d_359     edge_0    1
     d_359     edge_1    1
     d_359     edge_2    1
@@ -3973,7 +3973,7 @@ COLUMNS
     d_359     edge_7    -1
     d_359     edge_8    1
     d_359     edge_9    -1
-    d_360     simplex   1
+    d_360     sum_d     1
     d_360     edge_0    1
     d_360     edge_1    1
     d_360     edge_2    1
@@ -3984,7 +3984,7 @@ COLUMNS
     d_360     edge_7    1
     d_360     edge_8    1
     d_360     edge_9    1
-    d_361     simplex   1
+    d_361     sum_d     1
     d_361     edge_0    1
     d_361     edge_1    1
     d_361     edge_2    -1
@@ -3995,7 +3995,7 @@ COLUMNS
     d_361     edge_7    1
     d_361     edge_8    1
     d_361     edge_9    -1
-    d_362     simplex   1
+    d_362     sum_d     1
     d_362     edge_0    1
     d_362     edge_1    1
     d_362     edge_2    1
@@ -4006,7 +4006,7 @@ COLUMNS
     d_362     edge_7    1
     d_362     edge_8    1
     d_362     edge_9    -1
-    d_363     simplex   1
+    d_363     sum_d     1
     d_363     edge_0    -1
     d_363     edge_1    1
     d_363     edge_2    1
@@ -4017,7 +4017,7 @@ COLUMNS
     d_363     edge_7    1
     d_363     edge_8    1
     d_363     edge_9    -1
-    d_364     simplex   1
+    d_364     sum_d     1
     d_364     edge_0    1
     d_364     edge_1    1
     d_364     edge_2    1
@@ -4028,7 +4028,7 @@ COLUMNS
     d_364     edge_7    1
     d_364     edge_8    1
     d_364     edge_9    1
-    d_365     simplex   1
+    d_365     sum_d     1
     d_365     edge_0    1
     d_365     edge_1    1
     d_365     edge_2    -1
@@ -4039,7 +4039,7 @@ COLUMNS
     d_365     edge_7    1
     d_365     edge_8    1
     d_365     edge_9    1
-    d_366     simplex   1
+    d_366     sum_d     1
     d_366     edge_0    1
     d_366     edge_1    1
     d_366     edge_2    1
@@ -4050,7 +4050,7 @@ COLUMNS
     d_366     edge_7    1
     d_366     edge_8    1
     d_366     edge_9    1
-    d_367     simplex   1
+    d_367     sum_d     1
     d_367     edge_0    1
     d_367     edge_1    1
     d_367     edge_2    1
@@ -4061,7 +4061,7 @@ COLUMNS
     d_367     edge_7    1
     d_367     edge_8    1
     d_367     edge_9    -1
-    d_368     simplex   1
+    d_368     sum_d     1
     d_368     edge_0    1
     d_368     edge_1    1
     d_368     edge_2    -1
@@ -4072,7 +4072,7 @@ COLUMNS
     d_368     edge_7    1
     d_368     edge_8    1
     d_368     edge_9    1
-    d_369     simplex   1
+    d_369     sum_d     1
     d_369     edge_0    1
     d_369     edge_1    1
     d_369     edge_2    -1
@@ -4083,7 +4083,7 @@ COLUMNS
     d_369     edge_7    1
     d_369     edge_8    1
     d_369     edge_9    1
-    d_370     simplex   1
+    d_370     sum_d     1
     d_370     edge_0    1
     d_370     edge_1    1
     d_370     edge_2    1
@@ -4094,7 +4094,7 @@ COLUMNS
     d_370     edge_7    1
     d_370     edge_8    1
     d_370     edge_9    1
-    d_371     simplex   1
+    d_371     sum_d     1
     d_371     edge_0    1
     d_371     edge_1    1
     d_371     edge_2    1
@@ -4105,7 +4105,7 @@ COLUMNS
     d_371     edge_7    1
     d_371     edge_8    1
     d_371     edge_9    1
-    d_372     simplex   1
+    d_372     sum_d     1
     d_372     edge_0    1
     d_372     edge_1    1
     d_372     edge_2    -1
@@ -4116,7 +4116,7 @@ COLUMNS
     d_372     edge_7    -1
     d_372     edge_8    1
     d_372     edge_9    -1
-    d_373     simplex   1
+    d_373     sum_d     1
     d_373     edge_0    1
     d_373     edge_1    1
     d_373     edge_2    -1
@@ -4127,7 +4127,7 @@ COLUMNS
     d_373     edge_7    1
     d_373     edge_8    1
     d_373     edge_9    -1
-    d_374     simplex   1
+    d_374     sum_d     1
     d_374     edge_0    1
     d_374     edge_1    1
     d_374     edge_2    1
@@ -4138,7 +4138,7 @@ COLUMNS
     d_374     edge_7    1
     d_374     edge_8    1
     d_374     edge_9    1
-    d_375     simplex   1
+    d_375     sum_d     1
     d_375     edge_0    -1
     d_375     edge_1    1
     d_375     edge_2    1
@@ -4149,7 +4149,7 @@ COLUMNS
     d_375     edge_7    1
     d_375     edge_8    -1
     d_375     edge_9    1
-    d_376     simplex   1
+    d_376     sum_d     1
     d_376     edge_0    1
     d_376     edge_1    -1
     d_376     edge_2    1
@@ -4160,7 +4160,7 @@ COLUMNS
     d_376     edge_7    1
     d_376     edge_8    -1
     d_376     edge_9    1
-    d_377     simplex   1
+    d_377     sum_d     1
     d_377     edge_0    1
     d_377     edge_1    1
     d_377     edge_2    -1
@@ -4171,7 +4171,7 @@ COLUMNS
     d_377     edge_7    1
     d_377     edge_8    1
     d_377     edge_9    -1
-    d_378     simplex   1
+    d_378     sum_d     1
     d_378     edge_0    1
     d_378     edge_1    1
     d_378     edge_2    1
@@ -4182,7 +4182,7 @@ COLUMNS
     d_378     edge_7    1
     d_378     edge_8    1
     d_378     edge_9    1
-    d_379     simplex   1
+    d_379     sum_d     1
     d_379     edge_0    -1
     d_379     edge_1    1
     d_379     edge_2    1
@@ -4193,7 +4193,7 @@ COLUMNS
     d_379     edge_7    -1
     d_379     edge_8    1
     d_379     edge_9    1
-    d_380     simplex   1
+    d_380     sum_d     1
     d_380     edge_0    1
     d_380     edge_1    -1
     d_380     edge_2    1
@@ -4204,7 +4204,7 @@ COLUMNS
     d_380     edge_7    1
     d_380     edge_8    -1
     d_380     edge_9    1
-    d_381     simplex   1
+    d_381     sum_d     1
     d_381     edge_0    1
     d_381     edge_1    1
     d_381     edge_2    1
@@ -4215,7 +4215,7 @@ COLUMNS
     d_381     edge_7    1
     d_381     edge_8    1
     d_381     edge_9    1
-    d_382     simplex   1
+    d_382     sum_d     1
     d_382     edge_0    1
     d_382     edge_1    -1
     d_382     edge_2    1
@@ -4226,7 +4226,7 @@ COLUMNS
     d_382     edge_7    1
     d_382     edge_8    1
     d_382     edge_9    -1
-    d_383     simplex   1
+    d_383     sum_d     1
     d_383     edge_0    1
     d_383     edge_1    1
     d_383     edge_2    1
@@ -4237,7 +4237,7 @@ COLUMNS
     d_383     edge_7    1
     d_383     edge_8    1
     d_383     edge_9    1
-    d_384     simplex   1
+    d_384     sum_d     1
     d_384     edge_0    1
     d_384     edge_1    1
     d_384     edge_2    1
@@ -4248,7 +4248,7 @@ COLUMNS
     d_384     edge_7    1
     d_384     edge_8    1
     d_384     edge_9    1
-    d_385     simplex   1
+    d_385     sum_d     1
     d_385     edge_0    -1
     d_385     edge_1    1
     d_385     edge_2    1
@@ -4259,7 +4259,7 @@ COLUMNS
     d_385     edge_7    1
     d_385     edge_8    1
     d_385     edge_9    1
-    d_386     simplex   1
+    d_386     sum_d     1
     d_386     edge_0    1
     d_386     edge_1    1
     d_386     edge_2    1
@@ -4270,7 +4270,7 @@ COLUMNS
     d_386     edge_7    1
     d_386     edge_8    1
     d_386     edge_9    1
-    d_387     simplex   1
+    d_387     sum_d     1
     d_387     edge_0    1
     d_387     edge_1    1
     d_387     edge_2    1
@@ -4281,7 +4281,7 @@ COLUMNS
     d_387     edge_7    1
     d_387     edge_8    1
     d_387     edge_9    1
-    d_388     simplex   1
+    d_388     sum_d     1
     d_388     edge_0    1
     d_388     edge_1    -1
     d_388     edge_2    1
@@ -4292,7 +4292,7 @@ COLUMNS
     d_388     edge_7    1
     d_388     edge_8    1
     d_388     edge_9    1
-    d_389     simplex   1
+    d_389     sum_d     1
     d_389     edge_0    1
     d_389     edge_1    1
     d_389     edge_2    1
@@ -4303,7 +4303,7 @@ COLUMNS
     d_389     edge_7    1
     d_389     edge_8    1
     d_389     edge_9    1
-    d_390     simplex   1
+    d_390     sum_d     1
     d_390     edge_0    1
     d_390     edge_1    1
     d_390     edge_2    1
@@ -4314,7 +4314,7 @@ COLUMNS
     d_390     edge_7    1
     d_390     edge_8    1
     d_390     edge_9    1
-    d_391     simplex   1
+    d_391     sum_d     1
     d_391     edge_0    1
     d_391     edge_1    1
     d_391     edge_2    1
@@ -4325,7 +4325,7 @@ COLUMNS
     d_391     edge_7    -1
     d_391     edge_8    1
     d_391     edge_9    1
-    d_392     simplex   1
+    d_392     sum_d     1
     d_392     edge_0    1
     d_392     edge_1    1
     d_392     edge_2    1
@@ -4336,7 +4336,7 @@ COLUMNS
     d_392     edge_7    1
     d_392     edge_8    1
     d_392     edge_9    1
-    d_393     simplex   1
+    d_393     sum_d     1
     d_393     edge_0    1
     d_393     edge_1    1
     d_393     edge_2    -1
@@ -4347,7 +4347,7 @@ COLUMNS
     d_393     edge_7    1
     d_393     edge_8    1
     d_393     edge_9    1
-    d_394     simplex   1
+    d_394     sum_d     1
     d_394     edge_0    1
     d_394     edge_1    1
     d_394     edge_2    1
@@ -4358,7 +4358,7 @@ COLUMNS
     d_394     edge_7    1
     d_394     edge_8    1
     d_394     edge_9    -1
-    d_395     simplex   1
+    d_395     sum_d     1
     d_395     edge_0    1
     d_395     edge_1    1
     d_395     edge_2    1
@@ -4369,7 +4369,7 @@ COLUMNS
     d_395     edge_7    1
     d_395     edge_8    1
     d_395     edge_9    -1
-    d_396     simplex   1
+    d_396     sum_d     1
     d_396     edge_0    1
     d_396     edge_1    -1
     d_396     edge_2    1
@@ -4380,7 +4380,7 @@ COLUMNS
     d_396     edge_7    1
     d_396     edge_8    -1
     d_396     edge_9    -1
-    d_397     simplex   1
+    d_397     sum_d     1
     d_397     edge_0    1
     d_397     edge_1    -1
     d_397     edge_2    1
@@ -4391,7 +4391,7 @@ COLUMNS
     d_397     edge_7    1
     d_397     edge_8    1
     d_397     edge_9    1
-    d_398     simplex   1
+    d_398     sum_d     1
     d_398     edge_0    1
     d_398     edge_1    1
     d_398     edge_2    1
@@ -4402,7 +4402,7 @@ COLUMNS
     d_398     edge_7    1
     d_398     edge_8    1
     d_398     edge_9    1
-    d_399     simplex   1
+    d_399     sum_d     1
     d_399     edge_0    1
     d_399     edge_1    1
     d_399     edge_2    1
@@ -4413,7 +4413,7 @@ COLUMNS
     d_399     edge_7    1
     d_399     edge_8    1
     d_399     edge_9    -1
-    d_400     simplex   1
+    d_400     sum_d     1
     d_400     edge_0    1
     d_400     edge_1    1
     d_400     edge_2    -1
@@ -4424,7 +4424,7 @@ COLUMNS
     d_400     edge_7    1
     d_400     edge_8    1
     d_400     edge_9    1
-    d_401     simplex   1
+    d_401     sum_d     1
     d_401     edge_0    1
     d_401     edge_1    1
     d_401     edge_2    1
@@ -4435,7 +4435,7 @@ COLUMNS
     d_401     edge_7    1
     d_401     edge_8    1
     d_401     edge_9    1
-    d_402     simplex   1
+    d_402     sum_d     1
     d_402     edge_0    1
     d_402     edge_1    1
     d_402     edge_2    1
@@ -4446,7 +4446,7 @@ COLUMNS
     d_402     edge_7    1
     d_402     edge_8    1
     d_402     edge_9    -1
-    d_403     simplex   1
+    d_403     sum_d     1
     d_403     edge_0    1
     d_403     edge_1    1
     d_403     edge_2    1
@@ -4457,7 +4457,7 @@ COLUMNS
     d_403     edge_7    1
     d_403     edge_8    1
     d_403     edge_9    1
-    d_404     simplex   1
+    d_404     sum_d     1
     d_404     edge_0    1
     d_404     edge_1    1
     d_404     edge_2    1
@@ -4468,7 +4468,7 @@ COLUMNS
     d_404     edge_7    -1
     d_404     edge_8    1
     d_404     edge_9    1
-    d_405     simplex   1
+    d_405     sum_d     1
     d_405     edge_0    1
     d_405     edge_1    1
     d_405     edge_2    1
@@ -4479,7 +4479,7 @@ COLUMNS
     d_405     edge_7    -1
     d_405     edge_8    1
     d_405     edge_9    -1
-    d_406     simplex   1
+    d_406     sum_d     1
     d_406     edge_0    -1
     d_406     edge_1    1
     d_406     edge_2    1
@@ -4490,7 +4490,7 @@ COLUMNS
     d_406     edge_7    1
     d_406     edge_8    1
     d_406     edge_9    1
-    d_407     simplex   1
+    d_407     sum_d     1
     d_407     edge_0    1
     d_407     edge_1    1
     d_407     edge_2    1
@@ -4501,7 +4501,7 @@ COLUMNS
     d_407     edge_7    -1
     d_407     edge_8    1
     d_407     edge_9    -1
-    d_408     simplex   1
+    d_408     sum_d     1
     d_408     edge_0    1
     d_408     edge_1    1
     d_408     edge_2    -1
@@ -4512,7 +4512,7 @@ COLUMNS
     d_408     edge_7    1
     d_408     edge_8    1
     d_408     edge_9    1
-    d_409     simplex   1
+    d_409     sum_d     1
     d_409     edge_0    1
     d_409     edge_1    1
     d_409     edge_2    1
@@ -4523,7 +4523,7 @@ COLUMNS
     d_409     edge_7    1
     d_409     edge_8    1
     d_409     edge_9    -1
-    d_410     simplex   1
+    d_410     sum_d     1
     d_410     edge_0    1
     d_410     edge_1    1
     d_410     edge_2    -1
@@ -4534,7 +4534,7 @@ COLUMNS
     d_410     edge_7    1
     d_410     edge_8    1
     d_410     edge_9    -1
-    d_411     simplex   1
+    d_411     sum_d     1
     d_411     edge_0    1
     d_411     edge_1    1
     d_411     edge_2    1
@@ -4545,7 +4545,7 @@ COLUMNS
     d_411     edge_7    1
     d_411     edge_8    1
     d_411     edge_9    -1
-    d_412     simplex   1
+    d_412     sum_d     1
     d_412     edge_0    1
     d_412     edge_1    1
     d_412     edge_2    1
@@ -4556,7 +4556,7 @@ COLUMNS
     d_412     edge_7    1
     d_412     edge_8    1
     d_412     edge_9    -1
-    d_413     simplex   1
+    d_413     sum_d     1
     d_413     edge_0    1
     d_413     edge_1    1
     d_413     edge_2    -1
@@ -4567,7 +4567,7 @@ COLUMNS
     d_413     edge_7    1
     d_413     edge_8    1
     d_413     edge_9    -1
-    d_414     simplex   1
+    d_414     sum_d     1
     d_414     edge_0    1
     d_414     edge_1    -1
     d_414     edge_2    1
@@ -4578,7 +4578,7 @@ COLUMNS
     d_414     edge_7    1
     d_414     edge_8    -1
     d_414     edge_9    1
-    d_415     simplex   1
+    d_415     sum_d     1
     d_415     edge_0    1
     d_415     edge_1    1
     d_415     edge_2    1
@@ -4589,7 +4589,7 @@ COLUMNS
     d_415     edge_7    1
     d_415     edge_8    1
     d_415     edge_9    -1
-    d_416     simplex   1
+    d_416     sum_d     1
     d_416     edge_0    1
     d_416     edge_1    1
     d_416     edge_2    -1
@@ -4600,7 +4600,7 @@ COLUMNS
     d_416     edge_7    -1
     d_416     edge_8    1
     d_416     edge_9    -1
-    d_417     simplex   1
+    d_417     sum_d     1
     d_417     edge_0    1
     d_417     edge_1    1
     d_417     edge_2    -1
@@ -4611,7 +4611,7 @@ COLUMNS
     d_417     edge_7    1
     d_417     edge_8    1
     d_417     edge_9    1
-    d_418     simplex   1
+    d_418     sum_d     1
     d_418     edge_0    1
     d_418     edge_1    1
     d_418     edge_2    1
@@ -4622,7 +4622,7 @@ COLUMNS
     d_418     edge_7    1
     d_418     edge_8    1
     d_418     edge_9    1
-    d_419     simplex   1
+    d_419     sum_d     1
     d_419     edge_0    1
     d_419     edge_1    1
     d_419     edge_2    1
@@ -4633,7 +4633,7 @@ COLUMNS
     d_419     edge_7    1
     d_419     edge_8    1
     d_419     edge_9    -1
-    d_420     simplex   1
+    d_420     sum_d     1
     d_420     edge_0    1
     d_420     edge_1    1
     d_420     edge_2    1
@@ -4644,7 +4644,7 @@ COLUMNS
     d_420     edge_7    1
     d_420     edge_8    1
     d_420     edge_9    -1
-    d_421     simplex   1
+    d_421     sum_d     1
     d_421     edge_0    1
     d_421     edge_1    -1
     d_421     edge_2    1
@@ -4655,7 +4655,7 @@ COLUMNS
     d_421     edge_7    -1
     d_421     edge_8    -1
     d_421     edge_9    1
-    d_422     simplex   1
+    d_422     sum_d     1
     d_422     edge_0    1
     d_422     edge_1    1
     d_422     edge_2    1
@@ -4666,7 +4666,7 @@ COLUMNS
     d_422     edge_7    1
     d_422     edge_8    1
     d_422     edge_9    1
-    d_423     simplex   1
+    d_423     sum_d     1
     d_423     edge_0    1
     d_423     edge_1    -1
     d_423     edge_2    1
@@ -4677,7 +4677,7 @@ COLUMNS
     d_423     edge_7    1
     d_423     edge_8    1
     d_423     edge_9    -1
-    d_424     simplex   1
+    d_424     sum_d     1
     d_424     edge_0    1
     d_424     edge_1    1
     d_424     edge_2    1
@@ -4688,7 +4688,7 @@ COLUMNS
     d_424     edge_7    -1
     d_424     edge_8    1
     d_424     edge_9    1
-    d_425     simplex   1
+    d_425     sum_d     1
     d_425     edge_0    1
     d_425     edge_1    1
     d_425     edge_2    1
@@ -4699,7 +4699,7 @@ COLUMNS
     d_425     edge_7    1
     d_425     edge_8    1
     d_425     edge_9    -1
-    d_426     simplex   1
+    d_426     sum_d     1
     d_426     edge_0    1
     d_426     edge_1    1
     d_426     edge_2    1
@@ -4710,7 +4710,7 @@ COLUMNS
     d_426     edge_7    1
     d_426     edge_8    1
     d_426     edge_9    1
-    d_427     simplex   1
+    d_427     sum_d     1
     d_427     edge_0    1
     d_427     edge_1    1
     d_427     edge_2    -1
@@ -4721,7 +4721,7 @@ COLUMNS
     d_427     edge_7    1
     d_427     edge_8    1
     d_427     edge_9    -1
-    d_428     simplex   1
+    d_428     sum_d     1
     d_428     edge_0    1
     d_428     edge_1    1
     d_428     edge_2    1
@@ -4732,7 +4732,7 @@ COLUMNS
     d_428     edge_7    1
     d_428     edge_8    1
     d_428     edge_9    1
-    d_429     simplex   1
+    d_429     sum_d     1
     d_429     edge_0    1
     d_429     edge_1    1
     d_429     edge_2    1
@@ -4743,7 +4743,7 @@ COLUMNS
     d_429     edge_7    1
     d_429     edge_8    1
     d_429     edge_9    1
-    d_430     simplex   1
+    d_430     sum_d     1
     d_430     edge_0    -1
     d_430     edge_1    1
     d_430     edge_2    -1
@@ -4754,7 +4754,7 @@ COLUMNS
     d_430     edge_7    -1
     d_430     edge_8    1
     d_430     edge_9    1
-    d_431     simplex   1
+    d_431     sum_d     1
     d_431     edge_0    1
     d_431     edge_1    -1
     d_431     edge_2    1
@@ -4765,7 +4765,7 @@ COLUMNS
     d_431     edge_7    1
     d_431     edge_8    1
     d_431     edge_9    1
-    d_432     simplex   1
+    d_432     sum_d     1
     d_432     edge_0    1
     d_432     edge_1    1
     d_432     edge_2    -1
@@ -4776,7 +4776,7 @@ COLUMNS
     d_432     edge_7    1
     d_432     edge_8    1
     d_432     edge_9    1
-    d_433     simplex   1
+    d_433     sum_d     1
     d_433     edge_0    1
     d_433     edge_1    1
     d_433     edge_2    1
@@ -4787,7 +4787,7 @@ COLUMNS
     d_433     edge_7    1
     d_433     edge_8    1
     d_433     edge_9    1
-    d_434     simplex   1
+    d_434     sum_d     1
     d_434     edge_0    1
     d_434     edge_1    1
     d_434     edge_2    1
@@ -4798,7 +4798,7 @@ COLUMNS
     d_434     edge_7    1
     d_434     edge_8    1
     d_434     edge_9    1
-    d_435     simplex   1
+    d_435     sum_d     1
     d_435     edge_0    1
     d_435     edge_1    1
     d_435     edge_2    1
@@ -4809,7 +4809,7 @@ COLUMNS
     d_435     edge_7    -1
     d_435     edge_8    1
     d_435     edge_9    1
-    d_436     simplex   1
+    d_436     sum_d     1
     d_436     edge_0    1
     d_436     edge_1    1
     d_436     edge_2    1
@@ -4820,7 +4820,7 @@ COLUMNS
     d_436     edge_7    1
     d_436     edge_8    1
     d_436     edge_9    -1
-    d_437     simplex   1
+    d_437     sum_d     1
     d_437     edge_0    1
     d_437     edge_1    1
     d_437     edge_2    1
@@ -4831,7 +4831,7 @@ COLUMNS
     d_437     edge_7    -1
     d_437     edge_8    1
     d_437     edge_9    1
-    d_438     simplex   1
+    d_438     sum_d     1
     d_438     edge_0    1
     d_438     edge_1    1
     d_438     edge_2    1
@@ -4842,7 +4842,7 @@ COLUMNS
     d_438     edge_7    1
     d_438     edge_8    1
     d_438     edge_9    -1
-    d_439     simplex   1
+    d_439     sum_d     1
     d_439     edge_0    1
     d_439     edge_1    1
     d_439     edge_2    1
@@ -4853,7 +4853,7 @@ COLUMNS
     d_439     edge_7    1
     d_439     edge_8    1
     d_439     edge_9    1
-    d_440     simplex   1
+    d_440     sum_d     1
     d_440     edge_0    1
     d_440     edge_1    -1
     d_440     edge_2    1
@@ -4864,7 +4864,7 @@ COLUMNS
     d_440     edge_7    1
     d_440     edge_8    1
     d_440     edge_9    -1
-    d_441     simplex   1
+    d_441     sum_d     1
     d_441     edge_0    1
     d_441     edge_1    1
     d_441     edge_2    1
@@ -4875,7 +4875,7 @@ COLUMNS
     d_441     edge_7    1
     d_441     edge_8    1
     d_441     edge_9    1
-    d_442     simplex   1
+    d_442     sum_d     1
     d_442     edge_0    1
     d_442     edge_1    1
     d_442     edge_2    1
@@ -4886,7 +4886,7 @@ COLUMNS
     d_442     edge_7    1
     d_442     edge_8    1
     d_442     edge_9    1
-    d_443     simplex   1
+    d_443     sum_d     1
     d_443     edge_0    1
     d_443     edge_1    1
     d_443     edge_2    1
@@ -4897,7 +4897,7 @@ COLUMNS
     d_443     edge_7    1
     d_443     edge_8    1
     d_443     edge_9    -1
-    d_444     simplex   1
+    d_444     sum_d     1
     d_444     edge_0    1
     d_444     edge_1    1
     d_444     edge_2    -1
@@ -4908,7 +4908,7 @@ COLUMNS
     d_444     edge_7    -1
     d_444     edge_8    1
     d_444     edge_9    -1
-    d_445     simplex   1
+    d_445     sum_d     1
     d_445     edge_0    1
     d_445     edge_1    1
     d_445     edge_2    -1
@@ -4919,7 +4919,7 @@ COLUMNS
     d_445     edge_7    1
     d_445     edge_8    1
     d_445     edge_9    -1
-    d_446     simplex   1
+    d_446     sum_d     1
     d_446     edge_0    1
     d_446     edge_1    1
     d_446     edge_2    1
@@ -4930,7 +4930,7 @@ COLUMNS
     d_446     edge_7    1
     d_446     edge_8    1
     d_446     edge_9    1
-    d_447     simplex   1
+    d_447     sum_d     1
     d_447     edge_0    1
     d_447     edge_1    1
     d_447     edge_2    1
@@ -4941,7 +4941,7 @@ COLUMNS
     d_447     edge_7    1
     d_447     edge_8    1
     d_447     edge_9    1
-    d_448     simplex   1
+    d_448     sum_d     1
     d_448     edge_0    1
     d_448     edge_1    -1
     d_448     edge_2    1
@@ -4952,7 +4952,7 @@ COLUMNS
     d_448     edge_7    1
     d_448     edge_8    1
     d_448     edge_9    -1
-    d_449     simplex   1
+    d_449     sum_d     1
     d_449     edge_0    1
     d_449     edge_1    1
     d_449     edge_2    1
@@ -4963,7 +4963,7 @@ COLUMNS
     d_449     edge_7    1
     d_449     edge_8    1
     d_449     edge_9    1
-    d_450     simplex   1
+    d_450     sum_d     1
     d_450     edge_0    1
     d_450     edge_1    -1
     d_450     edge_2    1
@@ -4974,7 +4974,7 @@ COLUMNS
     d_450     edge_7    1
     d_450     edge_8    1
     d_450     edge_9    -1
-    d_451     simplex   1
+    d_451     sum_d     1
     d_451     edge_0    1
     d_451     edge_1    1
     d_451     edge_2    1
@@ -4985,7 +4985,7 @@ COLUMNS
     d_451     edge_7    1
     d_451     edge_8    1
     d_451     edge_9    1
-    d_452     simplex   1
+    d_452     sum_d     1
     d_452     edge_0    1
     d_452     edge_1    1
     d_452     edge_2    -1
@@ -4996,7 +4996,7 @@ COLUMNS
     d_452     edge_7    1
     d_452     edge_8    1
     d_452     edge_9    -1
-    d_453     simplex   1
+    d_453     sum_d     1
     d_453     edge_0    1
     d_453     edge_1    1
     d_453     edge_2    1
@@ -5007,7 +5007,7 @@ COLUMNS
     d_453     edge_7    1
     d_453     edge_8    -1
     d_453     edge_9    1
-    d_454     simplex   1
+    d_454     sum_d     1
     d_454     edge_0    1
     d_454     edge_1    1
     d_454     edge_2    1
@@ -5018,7 +5018,7 @@ COLUMNS
     d_454     edge_7    1
     d_454     edge_8    1
     d_454     edge_9    1
-    d_455     simplex   1
+    d_455     sum_d     1
     d_455     edge_0    1
     d_455     edge_1    1
     d_455     edge_2    -1
@@ -5029,7 +5029,7 @@ COLUMNS
     d_455     edge_7    1
     d_455     edge_8    1
     d_455     edge_9    -1
-    d_456     simplex   1
+    d_456     sum_d     1
     d_456     edge_0    1
     d_456     edge_1    -1
     d_456     edge_2    -1
@@ -5040,7 +5040,7 @@ COLUMNS
     d_456     edge_7    1
     d_456     edge_8    1
     d_456     edge_9    -1
-    d_457     simplex   1
+    d_457     sum_d     1
     d_457     edge_0    1
     d_457     edge_1    1
     d_457     edge_2    -1
@@ -5051,7 +5051,7 @@ COLUMNS
     d_457     edge_7    1
     d_457     edge_8    1
     d_457     edge_9    -1
-    d_458     simplex   1
+    d_458     sum_d     1
     d_458     edge_0    1
     d_458     edge_1    1
     d_458     edge_2    -1
@@ -5062,7 +5062,7 @@ COLUMNS
     d_458     edge_7    1
     d_458     edge_8    1
     d_458     edge_9    -1
-    d_459     simplex   1
+    d_459     sum_d     1
     d_459     edge_0    1
     d_459     edge_1    1
     d_459     edge_2    -1
@@ -5073,7 +5073,7 @@ COLUMNS
     d_459     edge_7    1
     d_459     edge_8    1
     d_459     edge_9    -1
-    d_460     simplex   1
+    d_460     sum_d     1
     d_460     edge_0    1
     d_460     edge_1    1
     d_460     edge_2    1
@@ -5084,7 +5084,7 @@ COLUMNS
     d_460     edge_7    1
     d_460     edge_8    1
     d_460     edge_9    1
-    d_461     simplex   1
+    d_461     sum_d     1
     d_461     edge_0    1
     d_461     edge_1    1
     d_461     edge_2    1
@@ -5095,7 +5095,7 @@ COLUMNS
     d_461     edge_7    1
     d_461     edge_8    1
     d_461     edge_9    1
-    d_462     simplex   1
+    d_462     sum_d     1
     d_462     edge_0    1
     d_462     edge_1    1
     d_462     edge_2    -1
@@ -5106,7 +5106,7 @@ COLUMNS
     d_462     edge_7    1
     d_462     edge_8    1
     d_462     edge_9    -1
-    d_463     simplex   1
+    d_463     sum_d     1
     d_463     edge_0    1
     d_463     edge_1    1
     d_463     edge_2    1
@@ -5117,7 +5117,7 @@ COLUMNS
     d_463     edge_7    1
     d_463     edge_8    1
     d_463     edge_9    -1
-    d_464     simplex   1
+    d_464     sum_d     1
     d_464     edge_0    1
     d_464     edge_1    1
     d_464     edge_2    1
@@ -5128,7 +5128,7 @@ COLUMNS
     d_464     edge_7    1
     d_464     edge_8    1
     d_464     edge_9    -1
-    d_465     simplex   1
+    d_465     sum_d     1
     d_465     edge_0    1
     d_465     edge_1    -1
     d_465     edge_2    1
@@ -5139,7 +5139,7 @@ COLUMNS
     d_465     edge_7    1
     d_465     edge_8    1
     d_465     edge_9    -1
-    d_466     simplex   1
+    d_466     sum_d     1
     d_466     edge_0    1
     d_466     edge_1    -1
     d_466     edge_2    1
@@ -5150,7 +5150,7 @@ COLUMNS
     d_466     edge_7    1
     d_466     edge_8    1
     d_466     edge_9    -1
-    d_467     simplex   1
+    d_467     sum_d     1
     d_467     edge_0    1
     d_467     edge_1    1
     d_467     edge_2    1
@@ -5161,7 +5161,7 @@ COLUMNS
     d_467     edge_7    1
     d_467     edge_8    1
     d_467     edge_9    -1
-    d_468     simplex   1
+    d_468     sum_d     1
     d_468     edge_0    1
     d_468     edge_1    1
     d_468     edge_2    -1
@@ -5172,7 +5172,7 @@ COLUMNS
     d_468     edge_7    1
     d_468     edge_8    1
     d_468     edge_9    1
-    d_469     simplex   1
+    d_469     sum_d     1
     d_469     edge_0    1
     d_469     edge_1    -1
     d_469     edge_2    1
@@ -5183,7 +5183,7 @@ COLUMNS
     d_469     edge_7    -1
     d_469     edge_8    -1
     d_469     edge_9    -1
-    d_470     simplex   1
+    d_470     sum_d     1
     d_470     edge_0    1
     d_470     edge_1    1
     d_470     edge_2    1
@@ -5194,7 +5194,7 @@ COLUMNS
     d_470     edge_7    -1
     d_470     edge_8    1
     d_470     edge_9    -1
-    d_471     simplex   1
+    d_471     sum_d     1
     d_471     edge_0    1
     d_471     edge_1    1
     d_471     edge_2    -1
@@ -5205,7 +5205,7 @@ COLUMNS
     d_471     edge_7    -1
     d_471     edge_8    1
     d_471     edge_9    -1
-    d_472     simplex   1
+    d_472     sum_d     1
     d_472     edge_0    -1
     d_472     edge_1    1
     d_472     edge_2    1
@@ -5216,7 +5216,7 @@ COLUMNS
     d_472     edge_7    1
     d_472     edge_8    1
     d_472     edge_9    1
-    d_473     simplex   1
+    d_473     sum_d     1
     d_473     edge_0    1
     d_473     edge_1    1
     d_473     edge_2    -1
@@ -5227,7 +5227,7 @@ COLUMNS
     d_473     edge_7    -1
     d_473     edge_8    1
     d_473     edge_9    -1
-    d_474     simplex   1
+    d_474     sum_d     1
     d_474     edge_0    1
     d_474     edge_1    1
     d_474     edge_2    1
@@ -5238,7 +5238,7 @@ COLUMNS
     d_474     edge_7    1
     d_474     edge_8    1
     d_474     edge_9    1
-    d_475     simplex   1
+    d_475     sum_d     1
     d_475     edge_0    1
     d_475     edge_1    1
     d_475     edge_2    1
@@ -5249,7 +5249,7 @@ COLUMNS
     d_475     edge_7    1
     d_475     edge_8    1
     d_475     edge_9    1
-    d_476     simplex   1
+    d_476     sum_d     1
     d_476     edge_0    1
     d_476     edge_1    1
     d_476     edge_2    1
@@ -5260,7 +5260,7 @@ COLUMNS
     d_476     edge_7    1
     d_476     edge_8    1
     d_476     edge_9    -1
-    d_477     simplex   1
+    d_477     sum_d     1
     d_477     edge_0    1
     d_477     edge_1    1
     d_477     edge_2    1
@@ -5271,7 +5271,7 @@ COLUMNS
     d_477     edge_7    1
     d_477     edge_8    1
     d_477     edge_9    1
-    d_478     simplex   1
+    d_478     sum_d     1
     d_478     edge_0    1
     d_478     edge_1    1
     d_478     edge_2    1
@@ -5282,7 +5282,7 @@ COLUMNS
     d_478     edge_7    1
     d_478     edge_8    1
     d_478     edge_9    1
-    d_479     simplex   1
+    d_479     sum_d     1
     d_479     edge_0    1
     d_479     edge_1    1
     d_479     edge_2    -1
@@ -5293,7 +5293,7 @@ COLUMNS
     d_479     edge_7    -1
     d_479     edge_8    1
     d_479     edge_9    -1
-    d_480     simplex   1
+    d_480     sum_d     1
     d_480     edge_0    1
     d_480     edge_1    1
     d_480     edge_2    1
@@ -5304,7 +5304,7 @@ COLUMNS
     d_480     edge_7    1
     d_480     edge_8    1
     d_480     edge_9    -1
-    d_481     simplex   1
+    d_481     sum_d     1
     d_481     edge_0    1
     d_481     edge_1    1
     d_481     edge_2    1
@@ -5315,7 +5315,7 @@ COLUMNS
     d_481     edge_7    1
     d_481     edge_8    1
     d_481     edge_9    -1
-    d_482     simplex   1
+    d_482     sum_d     1
     d_482     edge_0    1
     d_482     edge_1    1
     d_482     edge_2    1
@@ -5326,7 +5326,7 @@ COLUMNS
     d_482     edge_7    1
     d_482     edge_8    -1
     d_482     edge_9    1
-    d_483     simplex   1
+    d_483     sum_d     1
     d_483     edge_0    1
     d_483     edge_1    1
     d_483     edge_2    1
@@ -5337,7 +5337,7 @@ COLUMNS
     d_483     edge_7    1
     d_483     edge_8    1
     d_483     edge_9    -1
-    d_484     simplex   1
+    d_484     sum_d     1
     d_484     edge_0    -1
     d_484     edge_1    -1
     d_484     edge_2    1
@@ -5348,7 +5348,7 @@ COLUMNS
     d_484     edge_7    1
     d_484     edge_8    -1
     d_484     edge_9    1
-    d_485     simplex   1
+    d_485     sum_d     1
     d_485     edge_0    1
     d_485     edge_1    -1
     d_485     edge_2    1
@@ -5359,7 +5359,7 @@ COLUMNS
     d_485     edge_7    -1
     d_485     edge_8    1
     d_485     edge_9    1
-    d_486     simplex   1
+    d_486     sum_d     1
     d_486     edge_0    1
     d_486     edge_1    1
     d_486     edge_2    1
@@ -5370,7 +5370,7 @@ COLUMNS
     d_486     edge_7    1
     d_486     edge_8    1
     d_486     edge_9    -1
-    d_487     simplex   1
+    d_487     sum_d     1
     d_487     edge_0    1
     d_487     edge_1    1
     d_487     edge_2    1
@@ -5381,7 +5381,7 @@ COLUMNS
     d_487     edge_7    1
     d_487     edge_8    1
     d_487     edge_9    1
-    d_488     simplex   1
+    d_488     sum_d     1
     d_488     edge_0    1
     d_488     edge_1    1
     d_488     edge_2    1
@@ -5392,7 +5392,7 @@ COLUMNS
     d_488     edge_7    1
     d_488     edge_8    1
     d_488     edge_9    1
-    d_489     simplex   1
+    d_489     sum_d     1
     d_489     edge_0    1
     d_489     edge_1    -1
     d_489     edge_2    -1
@@ -5403,7 +5403,7 @@ COLUMNS
     d_489     edge_7    -1
     d_489     edge_8    -1
     d_489     edge_9    1
-    d_490     simplex   1
+    d_490     sum_d     1
     d_490     edge_0    1
     d_490     edge_1    1
     d_490     edge_2    -1
@@ -5414,7 +5414,7 @@ COLUMNS
     d_490     edge_7    1
     d_490     edge_8    1
     d_490     edge_9    -1
-    d_491     simplex   1
+    d_491     sum_d     1
     d_491     edge_0    -1
     d_491     edge_1    1
     d_491     edge_2    1
@@ -5425,7 +5425,7 @@ COLUMNS
     d_491     edge_7    -1
     d_491     edge_8    1
     d_491     edge_9    1
-    d_492     simplex   1
+    d_492     sum_d     1
     d_492     edge_0    1
     d_492     edge_1    1
     d_492     edge_2    -1
@@ -5436,7 +5436,7 @@ COLUMNS
     d_492     edge_7    1
     d_492     edge_8    1
     d_492     edge_9    1
-    d_493     simplex   1
+    d_493     sum_d     1
     d_493     edge_0    1
     d_493     edge_1    1
     d_493     edge_2    1
@@ -5447,7 +5447,7 @@ COLUMNS
     d_493     edge_7    1
     d_493     edge_8    1
     d_493     edge_9    1
-    d_494     simplex   1
+    d_494     sum_d     1
     d_494     edge_0    1
     d_494     edge_1    1
     d_494     edge_2    1
@@ -5458,7 +5458,7 @@ COLUMNS
     d_494     edge_7    1
     d_494     edge_8    1
     d_494     edge_9    -1
-    d_495     simplex   1
+    d_495     sum_d     1
     d_495     edge_0    1
     d_495     edge_1    1
     d_495     edge_2    1
@@ -5469,7 +5469,7 @@ COLUMNS
     d_495     edge_7    1
     d_495     edge_8    -1
     d_495     edge_9    -1
-    d_496     simplex   1
+    d_496     sum_d     1
     d_496     edge_0    1
     d_496     edge_1    -1
     d_496     edge_2    1
@@ -5480,7 +5480,7 @@ COLUMNS
     d_496     edge_7    1
     d_496     edge_8    -1
     d_496     edge_9    1
-    d_497     simplex   1
+    d_497     sum_d     1
     d_497     edge_0    1
     d_497     edge_1    1
     d_497     edge_2    1
@@ -5491,7 +5491,7 @@ COLUMNS
     d_497     edge_7    1
     d_497     edge_8    1
     d_497     edge_9    -1
-    d_498     simplex   1
+    d_498     sum_d     1
     d_498     edge_0    1
     d_498     edge_1    1
     d_498     edge_2    -1
@@ -5502,7 +5502,7 @@ COLUMNS
     d_498     edge_7    1
     d_498     edge_8    1
     d_498     edge_9    -1
-    d_499     simplex   1
+    d_499     sum_d     1
     d_499     edge_0    1
     d_499     edge_1    1
     d_499     edge_2    1
@@ -5513,7 +5513,7 @@ COLUMNS
     d_499     edge_7    1
     d_499     edge_8    1
     d_499     edge_9    1
-    d_500     simplex   1
+    d_500     sum_d     1
     d_500     edge_0    1
     d_500     edge_1    -1
     d_500     edge_2    1
@@ -5524,7 +5524,7 @@ COLUMNS
     d_500     edge_7    1
     d_500     edge_8    -1
     d_500     edge_9    1
-    d_501     simplex   1
+    d_501     sum_d     1
     d_501     edge_0    -1
     d_501     edge_1    1
     d_501     edge_2    1
@@ -5535,7 +5535,7 @@ COLUMNS
     d_501     edge_7    1
     d_501     edge_8    1
     d_501     edge_9    1
-    d_502     simplex   1
+    d_502     sum_d     1
     d_502     edge_0    1
     d_502     edge_1    1
     d_502     edge_2    1
@@ -5546,7 +5546,7 @@ COLUMNS
     d_502     edge_7    1
     d_502     edge_8    1
     d_502     edge_9    1
-    d_503     simplex   1
+    d_503     sum_d     1
     d_503     edge_0    1
     d_503     edge_1    1
     d_503     edge_2    -1
@@ -5557,7 +5557,7 @@ COLUMNS
     d_503     edge_7    1
     d_503     edge_8    1
     d_503     edge_9    1
-    d_504     simplex   1
+    d_504     sum_d     1
     d_504     edge_0    1
     d_504     edge_1    -1
     d_504     edge_2    1
@@ -5568,7 +5568,7 @@ COLUMNS
     d_504     edge_7    -1
     d_504     edge_8    -1
     d_504     edge_9    1
-    d_505     simplex   1
+    d_505     sum_d     1
     d_505     edge_0    1
     d_505     edge_1    -1
     d_505     edge_2    1
@@ -5579,7 +5579,7 @@ COLUMNS
     d_505     edge_7    1
     d_505     edge_8    -1
     d_505     edge_9    1
-    d_506     simplex   1
+    d_506     sum_d     1
     d_506     edge_0    1
     d_506     edge_1    -1
     d_506     edge_2    1
@@ -5590,7 +5590,7 @@ COLUMNS
     d_506     edge_7    1
     d_506     edge_8    1
     d_506     edge_9    -1
-    d_507     simplex   1
+    d_507     sum_d     1
     d_507     edge_0    1
     d_507     edge_1    1
     d_507     edge_2    1
@@ -5601,7 +5601,7 @@ COLUMNS
     d_507     edge_7    1
     d_507     edge_8    1
     d_507     edge_9    1
-    d_508     simplex   1
+    d_508     sum_d     1
     d_508     edge_0    -1
     d_508     edge_1    1
     d_508     edge_2    1
@@ -5612,7 +5612,7 @@ COLUMNS
     d_508     edge_7    1
     d_508     edge_8    1
     d_508     edge_9    1
-    d_509     simplex   1
+    d_509     sum_d     1
     d_509     edge_0    1
     d_509     edge_1    1
     d_509     edge_2    1
@@ -5623,7 +5623,7 @@ COLUMNS
     d_509     edge_7    -1
     d_509     edge_8    1
     d_509     edge_9    1
-    d_510     simplex   1
+    d_510     sum_d     1
     d_510     edge_0    1
     d_510     edge_1    1
     d_510     edge_2    1
@@ -5634,7 +5634,7 @@ COLUMNS
     d_510     edge_7    1
     d_510     edge_8    1
     d_510     edge_9    1
-    d_511     simplex   1
+    d_511     sum_d     1
     d_511     edge_0    1
     d_511     edge_1    1
     d_511     edge_2    1
@@ -5645,7 +5645,7 @@ COLUMNS
     d_511     edge_7    1
     d_511     edge_8    1
     d_511     edge_9    1
-    d_512     simplex   1
+    d_512     sum_d     1
     d_512     edge_0    -1
     d_512     edge_1    1
     d_512     edge_2    1
@@ -5656,7 +5656,7 @@ COLUMNS
     d_512     edge_7    1
     d_512     edge_8    1
     d_512     edge_9    1
-    d_513     simplex   1
+    d_513     sum_d     1
     d_513     edge_0    1
     d_513     edge_1    -1
     d_513     edge_2    1
@@ -5667,7 +5667,7 @@ COLUMNS
     d_513     edge_7    -1
     d_513     edge_8    1
     d_513     edge_9    1
-    d_514     simplex   1
+    d_514     sum_d     1
     d_514     edge_0    1
     d_514     edge_1    1
     d_514     edge_2    -1
@@ -5678,7 +5678,7 @@ COLUMNS
     d_514     edge_7    1
     d_514     edge_8    -1
     d_514     edge_9    1
-    d_515     simplex   1
+    d_515     sum_d     1
     d_515     edge_0    1
     d_515     edge_1    1
     d_515     edge_2    1
@@ -5689,7 +5689,7 @@ COLUMNS
     d_515     edge_7    1
     d_515     edge_8    1
     d_515     edge_9    1
-    d_516     simplex   1
+    d_516     sum_d     1
     d_516     edge_0    1
     d_516     edge_1    1
     d_516     edge_2    -1
@@ -5700,7 +5700,7 @@ COLUMNS
     d_516     edge_7    1
     d_516     edge_8    1
     d_516     edge_9    1
-    d_517     simplex   1
+    d_517     sum_d     1
     d_517     edge_0    1
     d_517     edge_1    1
     d_517     edge_2    -1
@@ -5711,7 +5711,7 @@ COLUMNS
     d_517     edge_7    1
     d_517     edge_8    1
     d_517     edge_9    1
-    d_518     simplex   1
+    d_518     sum_d     1
     d_518     edge_0    1
     d_518     edge_1    1
     d_518     edge_2    1
@@ -5722,7 +5722,7 @@ COLUMNS
     d_518     edge_7    -1
     d_518     edge_8    -1
     d_518     edge_9    -1
-    d_519     simplex   1
+    d_519     sum_d     1
     d_519     edge_0    1
     d_519     edge_1    1
     d_519     edge_2    1
@@ -5733,7 +5733,7 @@ COLUMNS
     d_519     edge_7    -1
     d_519     edge_8    1
     d_519     edge_9    1
-    d_520     simplex   1
+    d_520     sum_d     1
     d_520     edge_0    1
     d_520     edge_1    1
     d_520     edge_2    1
@@ -5744,7 +5744,7 @@ COLUMNS
     d_520     edge_7    1
     d_520     edge_8    1
     d_520     edge_9    1
-    d_521     simplex   1
+    d_521     sum_d     1
     d_521     edge_0    1
     d_521     edge_1    1
     d_521     edge_2    -1
@@ -5755,7 +5755,7 @@ COLUMNS
     d_521     edge_7    1
     d_521     edge_8    1
     d_521     edge_9    1
-    d_522     simplex   1
+    d_522     sum_d     1
     d_522     edge_0    1
     d_522     edge_1    1
     d_522     edge_2    1
@@ -5766,7 +5766,7 @@ COLUMNS
     d_522     edge_7    1
     d_522     edge_8    1
     d_522     edge_9    -1
-    d_523     simplex   1
+    d_523     sum_d     1
     d_523     edge_0    1
     d_523     edge_1    1
     d_523     edge_2    1
@@ -5777,7 +5777,7 @@ COLUMNS
     d_523     edge_7    1
     d_523     edge_8    1
     d_523     edge_9    -1
-    d_524     simplex   1
+    d_524     sum_d     1
     d_524     edge_0    1
     d_524     edge_1    1
     d_524     edge_2    1
@@ -5788,7 +5788,7 @@ COLUMNS
     d_524     edge_7    1
     d_524     edge_8    1
     d_524     edge_9    1
-    d_525     simplex   1
+    d_525     sum_d     1
     d_525     edge_0    1
     d_525     edge_1    1
     d_525     edge_2    1
@@ -5799,7 +5799,7 @@ COLUMNS
     d_525     edge_7    1
     d_525     edge_8    1
     d_525     edge_9    1
-    d_526     simplex   1
+    d_526     sum_d     1
     d_526     edge_0    1
     d_526     edge_1    1
     d_526     edge_2    1
@@ -5810,7 +5810,7 @@ COLUMNS
     d_526     edge_7    1
     d_526     edge_8    1
     d_526     edge_9    -1
-    d_527     simplex   1
+    d_527     sum_d     1
     d_527     edge_0    1
     d_527     edge_1    1
     d_527     edge_2    1
@@ -5821,7 +5821,7 @@ COLUMNS
     d_527     edge_7    1
     d_527     edge_8    1
     d_527     edge_9    1
-    d_528     simplex   1
+    d_528     sum_d     1
     d_528     edge_0    1
     d_528     edge_1    -1
     d_528     edge_2    1
@@ -5832,7 +5832,7 @@ COLUMNS
     d_528     edge_7    -1
     d_528     edge_8    -1
     d_528     edge_9    1
-    d_529     simplex   1
+    d_529     sum_d     1
     d_529     edge_0    1
     d_529     edge_1    1
     d_529     edge_2    1
@@ -5843,7 +5843,7 @@ COLUMNS
     d_529     edge_7    1
     d_529     edge_8    1
     d_529     edge_9    1
-    d_530     simplex   1
+    d_530     sum_d     1
     d_530     edge_0    1
     d_530     edge_1    1
     d_530     edge_2    1
@@ -5854,7 +5854,7 @@ COLUMNS
     d_530     edge_7    -1
     d_530     edge_8    1
     d_530     edge_9    -1
-    d_531     simplex   1
+    d_531     sum_d     1
     d_531     edge_0    1
     d_531     edge_1    1
     d_531     edge_2    1
@@ -5865,7 +5865,7 @@ COLUMNS
     d_531     edge_7    1
     d_531     edge_8    1
     d_531     edge_9    -1
-    d_532     simplex   1
+    d_532     sum_d     1
     d_532     edge_0    1
     d_532     edge_1    1
     d_532     edge_2    1
@@ -5876,7 +5876,7 @@ COLUMNS
     d_532     edge_7    1
     d_532     edge_8    1
     d_532     edge_9    1
-    d_533     simplex   1
+    d_533     sum_d     1
     d_533     edge_0    1
     d_533     edge_1    1
     d_533     edge_2    -1
@@ -5887,7 +5887,7 @@ COLUMNS
     d_533     edge_7    1
     d_533     edge_8    1
     d_533     edge_9    1
-    d_534     simplex   1
+    d_534     sum_d     1
     d_534     edge_0    1
     d_534     edge_1    1
     d_534     edge_2    1
@@ -5898,7 +5898,7 @@ COLUMNS
     d_534     edge_7    1
     d_534     edge_8    1
     d_534     edge_9    -1
-    d_535     simplex   1
+    d_535     sum_d     1
     d_535     edge_0    1
     d_535     edge_1    1
     d_535     edge_2    -1
@@ -5909,7 +5909,7 @@ COLUMNS
     d_535     edge_7    1
     d_535     edge_8    1
     d_535     edge_9    1
-    d_536     simplex   1
+    d_536     sum_d     1
     d_536     edge_0    -1
     d_536     edge_1    1
     d_536     edge_2    1
@@ -5920,7 +5920,7 @@ COLUMNS
     d_536     edge_7    -1
     d_536     edge_8    1
     d_536     edge_9    1
-    d_537     simplex   1
+    d_537     sum_d     1
     d_537     edge_0    1
     d_537     edge_1    1
     d_537     edge_2    -1
@@ -5931,7 +5931,7 @@ COLUMNS
     d_537     edge_7    1
     d_537     edge_8    1
     d_537     edge_9    -1
-    d_538     simplex   1
+    d_538     sum_d     1
     d_538     edge_0    1
     d_538     edge_1    1
     d_538     edge_2    -1
@@ -5942,7 +5942,7 @@ COLUMNS
     d_538     edge_7    -1
     d_538     edge_8    1
     d_538     edge_9    -1
-    d_539     simplex   1
+    d_539     sum_d     1
     d_539     edge_0    1
     d_539     edge_1    -1
     d_539     edge_2    -1
@@ -5953,7 +5953,7 @@ COLUMNS
     d_539     edge_7    1
     d_539     edge_8    1
     d_539     edge_9    -1
-    d_540     simplex   1
+    d_540     sum_d     1
     d_540     edge_0    1
     d_540     edge_1    1
     d_540     edge_2    1
@@ -5964,7 +5964,7 @@ COLUMNS
     d_540     edge_7    1
     d_540     edge_8    1
     d_540     edge_9    1
-    d_541     simplex   1
+    d_541     sum_d     1
     d_541     edge_0    1
     d_541     edge_1    -1
     d_541     edge_2    -1
@@ -5975,7 +5975,7 @@ COLUMNS
     d_541     edge_7    1
     d_541     edge_8    1
     d_541     edge_9    -1
-    d_542     simplex   1
+    d_542     sum_d     1
     d_542     edge_0    1
     d_542     edge_1    1
     d_542     edge_2    -1
@@ -5986,7 +5986,7 @@ COLUMNS
     d_542     edge_7    1
     d_542     edge_8    1
     d_542     edge_9    -1
-    d_543     simplex   1
+    d_543     sum_d     1
     d_543     edge_0    1
     d_543     edge_1    1
     d_543     edge_2    -1
@@ -5997,7 +5997,7 @@ COLUMNS
     d_543     edge_7    1
     d_543     edge_8    1
     d_543     edge_9    -1
-    d_544     simplex   1
+    d_544     sum_d     1
     d_544     edge_0    1
     d_544     edge_1    1
     d_544     edge_2    1
@@ -6008,7 +6008,7 @@ COLUMNS
     d_544     edge_7    1
     d_544     edge_8    1
     d_544     edge_9    -1
-    d_545     simplex   1
+    d_545     sum_d     1
     d_545     edge_0    1
     d_545     edge_1    1
     d_545     edge_2    1
@@ -6019,7 +6019,7 @@ COLUMNS
     d_545     edge_7    1
     d_545     edge_8    1
     d_545     edge_9    -1
-    d_546     simplex   1
+    d_546     sum_d     1
     d_546     edge_0    1
     d_546     edge_1    1
     d_546     edge_2    1
@@ -6030,7 +6030,7 @@ COLUMNS
     d_546     edge_7    1
     d_546     edge_8    1
     d_546     edge_9    1
-    d_547     simplex   1
+    d_547     sum_d     1
     d_547     edge_0    1
     d_547     edge_1    1
     d_547     edge_2    1
@@ -6041,7 +6041,7 @@ COLUMNS
     d_547     edge_7    1
     d_547     edge_8    1
     d_547     edge_9    1
-    d_548     simplex   1
+    d_548     sum_d     1
     d_548     edge_0    1
     d_548     edge_1    1
     d_548     edge_2    1
@@ -6052,7 +6052,7 @@ COLUMNS
     d_548     edge_7    1
     d_548     edge_8    1
     d_548     edge_9    -1
-    d_549     simplex   1
+    d_549     sum_d     1
     d_549     edge_0    1
     d_549     edge_1    1
     d_549     edge_2    -1
@@ -6063,7 +6063,7 @@ COLUMNS
     d_549     edge_7    -1
     d_549     edge_8    1
     d_549     edge_9    -1
-    d_550     simplex   1
+    d_550     sum_d     1
     d_550     edge_0    1
     d_550     edge_1    1
     d_550     edge_2    1
@@ -6074,7 +6074,7 @@ COLUMNS
     d_550     edge_7    1
     d_550     edge_8    1
     d_550     edge_9    -1
-    d_551     simplex   1
+    d_551     sum_d     1
     d_551     edge_0    1
     d_551     edge_1    1
     d_551     edge_2    1
@@ -6085,7 +6085,7 @@ COLUMNS
     d_551     edge_7    1
     d_551     edge_8    1
     d_551     edge_9    -1
-    d_552     simplex   1
+    d_552     sum_d     1
     d_552     edge_0    1
     d_552     edge_1    1
     d_552     edge_2    -1
@@ -6096,7 +6096,7 @@ COLUMNS
     d_552     edge_7    1
     d_552     edge_8    1
     d_552     edge_9    -1
-    d_553     simplex   1
+    d_553     sum_d     1
     d_553     edge_0    1
     d_553     edge_1    1
     d_553     edge_2    1
@@ -6107,7 +6107,7 @@ COLUMNS
     d_553     edge_7    1
     d_553     edge_8    1
     d_553     edge_9    -1
-    d_554     simplex   1
+    d_554     sum_d     1
     d_554     edge_0    1
     d_554     edge_1    1
     d_554     edge_2    -1
@@ -6118,7 +6118,7 @@ COLUMNS
     d_554     edge_7    1
     d_554     edge_8    1
     d_554     edge_9    -1
-    d_555     simplex   1
+    d_555     sum_d     1
     d_555     edge_0    1
     d_555     edge_1    1
     d_555     edge_2    -1
@@ -6129,7 +6129,7 @@ COLUMNS
     d_555     edge_7    1
     d_555     edge_8    1
     d_555     edge_9    -1
-    d_556     simplex   1
+    d_556     sum_d     1
     d_556     edge_0    1
     d_556     edge_1    1
     d_556     edge_2    1
@@ -6140,7 +6140,7 @@ COLUMNS
     d_556     edge_7    1
     d_556     edge_8    1
     d_556     edge_9    1
-    d_557     simplex   1
+    d_557     sum_d     1
     d_557     edge_0    1
     d_557     edge_1    1
     d_557     edge_2    -1
@@ -6151,7 +6151,7 @@ COLUMNS
     d_557     edge_7    -1
     d_557     edge_8    1
     d_557     edge_9    -1
-    d_558     simplex   1
+    d_558     sum_d     1
     d_558     edge_0    1
     d_558     edge_1    -1
     d_558     edge_2    1
@@ -6162,7 +6162,7 @@ COLUMNS
     d_558     edge_7    1
     d_558     edge_8    1
     d_558     edge_9    -1
-    d_559     simplex   1
+    d_559     sum_d     1
     d_559     edge_0    1
     d_559     edge_1    -1
     d_559     edge_2    -1
@@ -6173,7 +6173,7 @@ COLUMNS
     d_559     edge_7    1
     d_559     edge_8    1
     d_559     edge_9    -1
-    d_560     simplex   1
+    d_560     sum_d     1
     d_560     edge_0    1
     d_560     edge_1    1
     d_560     edge_2    -1
@@ -6184,7 +6184,7 @@ COLUMNS
     d_560     edge_7    1
     d_560     edge_8    1
     d_560     edge_9    -1
-    d_561     simplex   1
+    d_561     sum_d     1
     d_561     edge_0    1
     d_561     edge_1    1
     d_561     edge_2    -1
@@ -6195,7 +6195,7 @@ COLUMNS
     d_561     edge_7    1
     d_561     edge_8    1
     d_561     edge_9    -1
-    d_562     simplex   1
+    d_562     sum_d     1
     d_562     edge_0    1
     d_562     edge_1    1
     d_562     edge_2    1
@@ -6206,7 +6206,7 @@ COLUMNS
     d_562     edge_7    -1
     d_562     edge_8    1
     d_562     edge_9    1
-    d_563     simplex   1
+    d_563     sum_d     1
     d_563     edge_0    1
     d_563     edge_1    1
     d_563     edge_2    1
@@ -6217,7 +6217,7 @@ COLUMNS
     d_563     edge_7    1
     d_563     edge_8    1
     d_563     edge_9    1
-    d_564     simplex   1
+    d_564     sum_d     1
     d_564     edge_0    1
     d_564     edge_1    1
     d_564     edge_2    -1
@@ -6228,7 +6228,7 @@ COLUMNS
     d_564     edge_7    1
     d_564     edge_8    1
     d_564     edge_9    1
-    d_565     simplex   1
+    d_565     sum_d     1
     d_565     edge_0    1
     d_565     edge_1    1
     d_565     edge_2    1
@@ -6239,7 +6239,7 @@ COLUMNS
     d_565     edge_7    1
     d_565     edge_8    1
     d_565     edge_9    1
-    d_566     simplex   1
+    d_566     sum_d     1
     d_566     edge_0    1
     d_566     edge_1    1
     d_566     edge_2    1
@@ -6250,7 +6250,7 @@ COLUMNS
     d_566     edge_7    1
     d_566     edge_8    1
     d_566     edge_9    1
-    d_567     simplex   1
+    d_567     sum_d     1
     d_567     edge_0    1
     d_567     edge_1    1
     d_567     edge_2    1
@@ -6261,7 +6261,7 @@ COLUMNS
     d_567     edge_7    1
     d_567     edge_8    1
     d_567     edge_9    1
-    d_568     simplex   1
+    d_568     sum_d     1
     d_568     edge_0    1
     d_568     edge_1    1
     d_568     edge_2    -1
@@ -6284,7 +6284,7 @@ COLUMNS
     gamma     edge_8    -1
     gamma     edge_9    -1
 RHS
-    RHS_V     simplex   1
+    RHS_V     sum_d     1
 BOUNDS
  UP BOUND     d_0       0.017574692442882248
  UP BOUND     d_1       0.017574692442882248

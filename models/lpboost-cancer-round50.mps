@@ -1,7 +1,7 @@
-NAME        
+NAME        LPBoost_dual
 ROWS
  N  Obj     
- E  simplex 
+ E  sum_d   
  L  edge_0  
  L  edge_1  
  L  edge_2  
@@ -53,7 +53,7 @@ ROWS
  L  edge_48 
  L  edge_49 
 COLUMNS
-    d_0       simplex   1
+    d_0       sum_d     1
     d_0       edge_0    1
     d_0       edge_1    1
     d_0       edge_2    -1
@@ -104,7 +104,7 @@ COLUMNS
     d_0       edge_47   -1
     d_0       edge_48   -1
     d_0       edge_49   1
-    d_1       simplex   1
+    d_1       sum_d     1
     d_1       edge_0    1
     d_1       edge_1    1
     d_1       edge_2    -1
@@ -155,7 +155,7 @@ COLUMNS
     d_1       edge_47   -1
     d_1       edge_48   1
     d_1       edge_49   1
-    d_2       simplex   1
+    d_2       sum_d     1
     d_2       edge_0    1
     d_2       edge_1    1
     d_2       edge_2    -1
@@ -206,7 +206,7 @@ COLUMNS
     d_2       edge_47   1
     d_2       edge_48   1
     d_2       edge_49   1
-    d_3       simplex   1
+    d_3       sum_d     1
     d_3       edge_0    -1
     d_3       edge_1    1
     d_3       edge_2    -1
@@ -257,7 +257,7 @@ COLUMNS
     d_3       edge_47   1
     d_3       edge_48   1
     d_3       edge_49   1
-    d_4       simplex   1
+    d_4       sum_d     1
     d_4       edge_0    1
     d_4       edge_1    1
     d_4       edge_2    -1
@@ -308,7 +308,7 @@ COLUMNS
     d_4       edge_47   -1
     d_4       edge_48   -1
     d_4       edge_49   1
-    d_5       simplex   1
+    d_5       sum_d     1
     d_5       edge_0    -1
     d_5       edge_1    1
     d_5       edge_2    -1
@@ -359,7 +359,7 @@ COLUMNS
     d_5       edge_47   -1
     d_5       edge_48   1
     d_5       edge_49   1
-    d_6       simplex   1
+    d_6       sum_d     1
     d_6       edge_0    1
     d_6       edge_1    1
     d_6       edge_2    -1
@@ -410,7 +410,7 @@ COLUMNS
     d_6       edge_47   1
     d_6       edge_48   1
     d_6       edge_49   1
-    d_7       simplex   1
+    d_7       sum_d     1
     d_7       edge_0    1
     d_7       edge_1    1
     d_7       edge_2    -1
@@ -461,7 +461,7 @@ COLUMNS
     d_7       edge_47   1
     d_7       edge_48   1
     d_7       edge_49   1
-    d_8       simplex   1
+    d_8       sum_d     1
     d_8       edge_0    -1
     d_8       edge_1    1
     d_8       edge_2    1
@@ -512,7 +512,7 @@ COLUMNS
     d_8       edge_47   1
     d_8       edge_48   1
     d_8       edge_49   1
-    d_9       simplex   1
+    d_9       sum_d     1
     d_9       edge_0    -1
     d_9       edge_1    1
     d_9       edge_2    1
@@ -563,7 +563,7 @@ COLUMNS
     d_9       edge_47   1
     d_9       edge_48   1
     d_9       edge_49   1
-    d_10      simplex   1
+    d_10      sum_d     1
     d_10      edge_0    1
     d_10      edge_1    -1
     d_10      edge_2    1
@@ -614,7 +614,7 @@ COLUMNS
     d_10      edge_47   1
     d_10      edge_48   1
     d_10      edge_49   -1
-    d_11      simplex   1
+    d_11      sum_d     1
     d_11      edge_0    1
     d_11      edge_1    1
     d_11      edge_2    -1
@@ -665,7 +665,7 @@ COLUMNS
     d_11      edge_47   -1
     d_11      edge_48   1
     d_11      edge_49   1
-    d_12      simplex   1
+    d_12      sum_d     1
     d_12      edge_0    1
     d_12      edge_1    1
     d_12      edge_2    1
@@ -716,7 +716,7 @@ COLUMNS
     d_12      edge_47   1
     d_12      edge_48   1
     d_12      edge_49   1
-    d_13      simplex   1
+    d_13      sum_d     1
     d_13      edge_0    1
     d_13      edge_1    1
     d_13      edge_2    -1
@@ -767,7 +767,7 @@ COLUMNS
     d_13      edge_47   1
     d_13      edge_48   1
     d_13      edge_49   1
-    d_14      simplex   1
+    d_14      sum_d     1
     d_14      edge_0    -1
     d_14      edge_1    1
     d_14      edge_2    1
@@ -818,7 +818,7 @@ COLUMNS
     d_14      edge_47   1
     d_14      edge_48   1
     d_14      edge_49   1
-    d_15      simplex   1
+    d_15      sum_d     1
     d_15      edge_0    1
     d_15      edge_1    1
     d_15      edge_2    1
@@ -869,7 +869,7 @@ COLUMNS
     d_15      edge_47   1
     d_15      edge_48   1
     d_15      edge_49   1
-    d_16      simplex   1
+    d_16      sum_d     1
     d_16      edge_0    1
     d_16      edge_1    1
     d_16      edge_2    1
@@ -920,7 +920,7 @@ COLUMNS
     d_16      edge_47   1
     d_16      edge_48   1
     d_16      edge_49   1
-    d_17      simplex   1
+    d_17      sum_d     1
     d_17      edge_0    1
     d_17      edge_1    1
     d_17      edge_2    1
@@ -971,7 +971,7 @@ COLUMNS
     d_17      edge_47   1
     d_17      edge_48   1
     d_17      edge_49   1
-    d_18      simplex   1
+    d_18      sum_d     1
     d_18      edge_0    1
     d_18      edge_1    1
     d_18      edge_2    1
@@ -1022,7 +1022,7 @@ COLUMNS
     d_18      edge_47   1
     d_18      edge_48   1
     d_18      edge_49   1
-    d_19      simplex   1
+    d_19      sum_d     1
     d_19      edge_0    1
     d_19      edge_1    1
     d_19      edge_2    1
@@ -1073,7 +1073,7 @@ COLUMNS
     d_19      edge_47   1
     d_19      edge_48   1
     d_19      edge_49   -1
-    d_20      simplex   1
+    d_20      sum_d     1
     d_20      edge_0    1
     d_20      edge_1    1
     d_20      edge_2    1
@@ -1124,7 +1124,7 @@ COLUMNS
     d_20      edge_47   1
     d_20      edge_48   -1
     d_20      edge_49   1
-    d_21      simplex   1
+    d_21      sum_d     1
     d_21      edge_0    1
     d_21      edge_1    1
     d_21      edge_2    1
@@ -1175,7 +1175,7 @@ COLUMNS
     d_21      edge_47   1
     d_21      edge_48   1
     d_21      edge_49   1
-    d_22      simplex   1
+    d_22      sum_d     1
     d_22      edge_0    1
     d_22      edge_1    1
     d_22      edge_2    -1
@@ -1226,7 +1226,7 @@ COLUMNS
     d_22      edge_47   -1
     d_22      edge_48   -1
     d_22      edge_49   1
-    d_23      simplex   1
+    d_23      sum_d     1
     d_23      edge_0    1
     d_23      edge_1    1
     d_23      edge_2    1
@@ -1277,7 +1277,7 @@ COLUMNS
     d_23      edge_47   1
     d_23      edge_48   1
     d_23      edge_49   1
-    d_24      simplex   1
+    d_24      sum_d     1
     d_24      edge_0    1
     d_24      edge_1    1
     d_24      edge_2    1
@@ -1328,7 +1328,7 @@ COLUMNS
     d_24      edge_47   1
     d_24      edge_48   1
     d_24      edge_49   1
-    d_25      simplex   1
+    d_25      sum_d     1
     d_25      edge_0    1
     d_25      edge_1    1
     d_25      edge_2    -1
@@ -1379,7 +1379,7 @@ COLUMNS
     d_25      edge_47   -1
     d_25      edge_48   1
     d_25      edge_49   1
-    d_26      simplex   1
+    d_26      sum_d     1
     d_26      edge_0    1
     d_26      edge_1    1
     d_26      edge_2    1
@@ -1430,7 +1430,7 @@ COLUMNS
     d_26      edge_47   1
     d_26      edge_48   1
     d_26      edge_49   1
-    d_27      simplex   1
+    d_27      sum_d     1
     d_27      edge_0    1
     d_27      edge_1    1
     d_27      edge_2    -1
@@ -1481,7 +1481,7 @@ COLUMNS
     d_27      edge_47   1
     d_27      edge_48   1
     d_27      edge_49   1
-    d_28      simplex   1
+    d_28      sum_d     1
     d_28      edge_0    1
     d_28      edge_1    1
     d_28      edge_2    1
@@ -1532,7 +1532,7 @@ COLUMNS
     d_28      edge_47   1
     d_28      edge_48   1
     d_28      edge_49   1
-    d_29      simplex   1
+    d_29      sum_d     1
     d_29      edge_0    1
     d_29      edge_1    1
     d_29      edge_2    -1
@@ -1583,7 +1583,7 @@ COLUMNS
     d_29      edge_47   -1
     d_29      edge_48   -1
     d_29      edge_49   1
-    d_30      simplex   1
+    d_30      sum_d     1
     d_30      edge_0    1
     d_30      edge_1    1
     d_30      edge_2    1
@@ -1634,7 +1634,7 @@ COLUMNS
     d_30      edge_47   1
     d_30      edge_48   1
     d_30      edge_49   1
-    d_31      simplex   1
+    d_31      sum_d     1
     d_31      edge_0    1
     d_31      edge_1    1
     d_31      edge_2    -1
@@ -1685,7 +1685,7 @@ COLUMNS
     d_31      edge_47   -1
     d_31      edge_48   1
     d_31      edge_49   1
-    d_32      simplex   1
+    d_32      sum_d     1
     d_32      edge_0    1
     d_32      edge_1    1
     d_32      edge_2    1
@@ -1736,7 +1736,7 @@ COLUMNS
     d_32      edge_47   1
     d_32      edge_48   1
     d_32      edge_49   1
-    d_33      simplex   1
+    d_33      sum_d     1
     d_33      edge_0    1
     d_33      edge_1    1
     d_33      edge_2    1
@@ -1787,7 +1787,7 @@ COLUMNS
     d_33      edge_47   1
     d_33      edge_48   1
     d_33      edge_49   1
-    d_34      simplex   1
+    d_34      sum_d     1
     d_34      edge_0    1
     d_34      edge_1    1
     d_34      edge_2    -1
@@ -1838,7 +1838,7 @@ COLUMNS
     d_34      edge_47   -1
     d_34      edge_48   1
     d_34      edge_49   1
-    d_35      simplex   1
+    d_35      sum_d     1
     d_35      edge_0    1
     d_35      edge_1    1
     d_35      edge_2    -1
@@ -1889,7 +1889,7 @@ COLUMNS
     d_35      edge_47   1
     d_35      edge_48   1
     d_35      edge_49   1
-    d_36      simplex   1
+    d_36      sum_d     1
     d_36      edge_0    -1
     d_36      edge_1    1
     d_36      edge_2    1
@@ -1940,7 +1940,7 @@ COLUMNS
     d_36      edge_47   1
     d_36      edge_48   1
     d_36      edge_49   1
-    d_37      simplex   1
+    d_37      sum_d     1
     d_37      edge_0    1
     d_37      edge_1    1
     d_37      edge_2    1
@@ -1991,7 +1991,7 @@ COLUMNS
     d_37      edge_47   1
     d_37      edge_48   -1
     d_37      edge_49   1
-    d_38      simplex   1
+    d_38      sum_d     1
     d_38      edge_0    -1
     d_38      edge_1    -1
     d_38      edge_2    -1
@@ -2042,7 +2042,7 @@ COLUMNS
     d_38      edge_47   1
     d_38      edge_48   1
     d_38      edge_49   -1
-    d_39      simplex   1
+    d_39      sum_d     1
     d_39      edge_0    -1
     d_39      edge_1    1
     d_39      edge_2    -1
@@ -2093,7 +2093,7 @@ COLUMNS
     d_39      edge_47   1
     d_39      edge_48   1
     d_39      edge_49   1
-    d_40      simplex   1
+    d_40      sum_d     1
     d_40      edge_0    -1
     d_40      edge_1    -1
     d_40      edge_2    1
@@ -2144,7 +2144,7 @@ COLUMNS
     d_40      edge_47   1
     d_40      edge_48   1
     d_40      edge_49   1
-    d_41      simplex   1
+    d_41      sum_d     1
     d_41      edge_0    -1
     d_41      edge_1    1
     d_41      edge_2    1
@@ -2195,7 +2195,7 @@ COLUMNS
     d_41      edge_47   1
     d_41      edge_48   1
     d_41      edge_49   1
-    d_42      simplex   1
+    d_42      sum_d     1
     d_42      edge_0    1
     d_42      edge_1    1
     d_42      edge_2    1
@@ -2246,7 +2246,7 @@ COLUMNS
     d_42      edge_47   1
     d_42      edge_48   1
     d_42      edge_49   1
-    d_43      simplex   1
+    d_43      sum_d     1
     d_43      edge_0    1
     d_43      edge_1    1
     d_43      edge_2    -1
@@ -2297,7 +2297,7 @@ COLUMNS
     d_43      edge_47   1
     d_43      edge_48   1
     d_43      edge_49   1
-    d_44      simplex   1
+    d_44      sum_d     1
     d_44      edge_0    -1
     d_44      edge_1    1
     d_44      edge_2    1
@@ -2348,7 +2348,7 @@ COLUMNS
     d_44      edge_47   1
     d_44      edge_48   1
     d_44      edge_49   1
-    d_45      simplex   1
+    d_45      sum_d     1
     d_45      edge_0    1
     d_45      edge_1    1
     d_45      edge_2    -1
@@ -2399,7 +2399,7 @@ COLUMNS
     d_45      edge_47   -1
     d_45      edge_48   1
     d_45      edge_49   1
-    d_46      simplex   1
+    d_46      sum_d     1
     d_46      edge_0    1
     d_46      edge_1    1
     d_46      edge_2    1
@@ -2450,7 +2450,7 @@ COLUMNS
     d_46      edge_47   1
     d_46      edge_48   -1
     d_46      edge_49   1
-    d_47      simplex   1
+    d_47      sum_d     1
     d_47      edge_0    -1
     d_47      edge_1    1
     d_47      edge_2    -1
@@ -2501,7 +2501,7 @@ COLUMNS
     d_47      edge_47   -1
     d_47      edge_48   1
     d_47      edge_49   1
-    d_48      simplex   1
+    d_48      sum_d     1
     d_48      edge_0    1
     d_48      edge_1    1
     d_48      edge_2    1
@@ -2552,7 +2552,7 @@ COLUMNS
     d_48      edge_47   1
     d_48      edge_48   -1
     d_48      edge_49   1
-    d_49      simplex   1
+    d_49      sum_d     1
     d_49      edge_0    1
     d_49      edge_1    1
     d_49      edge_2    -1
@@ -2603,7 +2603,7 @@ COLUMNS
     d_49      edge_47   -1
     d_49      edge_48   -1
     d_49      edge_49   -1
-    d_50      simplex   1
+    d_50      sum_d     1
     d_50      edge_0    1
     d_50      edge_1    1
     d_50      edge_2    1
@@ -2654,7 +2654,7 @@ COLUMNS
     d_50      edge_47   -1
     d_50      edge_48   -1
     d_50      edge_49   1
-    d_51      simplex   1
+    d_51      sum_d     1
     d_51      edge_0    1
     d_51      edge_1    1
     d_51      edge_2    1
@@ -2705,7 +2705,7 @@ COLUMNS
     d_51      edge_47   1
     d_51      edge_48   -1
     d_51      edge_49   1
-    d_52      simplex   1
+    d_52      sum_d     1
     d_52      edge_0    1
     d_52      edge_1    1
     d_52      edge_2    1
@@ -2756,7 +2756,7 @@ COLUMNS
     d_52      edge_47   1
     d_52      edge_48   -1
     d_52      edge_49   1
-    d_53      simplex   1
+    d_53      sum_d     1
     d_53      edge_0    1
     d_53      edge_1    1
     d_53      edge_2    -1
@@ -2807,7 +2807,7 @@ COLUMNS
     d_53      edge_47   -1
     d_53      edge_48   1
     d_53      edge_49   1
-    d_54      simplex   1
+    d_54      sum_d     1
     d_54      edge_0    1
     d_54      edge_1    -1
     d_54      edge_2    1
@@ -2858,7 +2858,7 @@ COLUMNS
     d_54      edge_47   1
     d_54      edge_48   1
     d_54      edge_49   1
-    d_55      simplex   1
+    d_55      sum_d     1
     d_55      edge_0    1
     d_55      edge_1    1
     d_55      edge_2    1
@@ -2909,7 +2909,7 @@ COLUMNS
     d_55      edge_47   1
     d_55      edge_48   -1
     d_55      edge_49   1
-    d_56      simplex   1
+    d_56      sum_d     1
     d_56      edge_0    1
     d_56      edge_1    1
     d_56      edge_2    -1
@@ -2960,7 +2960,7 @@ COLUMNS
     d_56      edge_47   -1
     d_56      edge_48   1
     d_56      edge_49   1
-    d_57      simplex   1
+    d_57      sum_d     1
     d_57      edge_0    1
     d_57      edge_1    1
     d_57      edge_2    1
@@ -3011,7 +3011,7 @@ COLUMNS
     d_57      edge_47   1
     d_57      edge_48   1
     d_57      edge_49   1
-    d_58      simplex   1
+    d_58      sum_d     1
     d_58      edge_0    1
     d_58      edge_1    1
     d_58      edge_2    1
@@ -3062,7 +3062,7 @@ COLUMNS
     d_58      edge_47   1
     d_58      edge_48   -1
     d_58      edge_49   1
-    d_59      simplex   1
+    d_59      sum_d     1
     d_59      edge_0    1
     d_59      edge_1    1
     d_59      edge_2    1
@@ -3113,7 +3113,7 @@ COLUMNS
     d_59      edge_47   1
     d_59      edge_48   1
     d_59      edge_49   1
-    d_60      simplex   1
+    d_60      sum_d     1
     d_60      edge_0    1
     d_60      edge_1    1
     d_60      edge_2    1
@@ -3164,7 +3164,7 @@ COLUMNS
     d_60      edge_47   1
     d_60      edge_48   1
     d_60      edge_49   1
-    d_61      simplex   1
+    d_61      sum_d     1
     d_61      edge_0    1
     d_61      edge_1    1
     d_61      edge_2    1
@@ -3215,7 +3215,7 @@ COLUMNS
     d_61      edge_47   -1
     d_61      edge_48   -1
     d_61      edge_49   1
-    d_62      simplex   1
+    d_62      sum_d     1
     d_62      edge_0    1
     d_62      edge_1    1
     d_62      edge_2    1
@@ -3266,7 +3266,7 @@ COLUMNS
     d_62      edge_47   1
     d_62      edge_48   1
     d_62      edge_49   1
-    d_63      simplex   1
+    d_63      sum_d     1
     d_63      edge_0    1
     d_63      edge_1    1
     d_63      edge_2    1
@@ -3317,7 +3317,7 @@ COLUMNS
     d_63      edge_47   1
     d_63      edge_48   1
     d_63      edge_49   1
-    d_64      simplex   1
+    d_64      sum_d     1
     d_64      edge_0    1
     d_64      edge_1    1
     d_64      edge_2    1
@@ -3368,7 +3368,7 @@ COLUMNS
     d_64      edge_47   1
     d_64      edge_48   1
     d_64      edge_49   1
-    d_65      simplex   1
+    d_65      sum_d     1
     d_65      edge_0    1
     d_65      edge_1    1
     d_65      edge_2    1
@@ -3419,7 +3419,7 @@ COLUMNS
     d_65      edge_47   1
     d_65      edge_48   1
     d_65      edge_49   1
-    d_66      simplex   1
+    d_66      sum_d     1
     d_66      edge_0    1
     d_66      edge_1    1
     d_66      edge_2    -1
@@ -3470,7 +3470,7 @@ COLUMNS
     d_66      edge_47   -1
     d_66      edge_48   -1
     d_66      edge_49   1
-    d_67      simplex   1
+    d_67      sum_d     1
     d_67      edge_0    1
     d_67      edge_1    1
     d_67      edge_2    1
@@ -3521,7 +3521,7 @@ COLUMNS
     d_67      edge_47   1
     d_67      edge_48   -1
     d_67      edge_49   1
-    d_68      simplex   1
+    d_68      sum_d     1
     d_68      edge_0    1
     d_68      edge_1    -1
     d_68      edge_2    1
@@ -3572,7 +3572,7 @@ COLUMNS
     d_68      edge_47   1
     d_68      edge_48   -1
     d_68      edge_49   -1
-    d_69      simplex   1
+    d_69      sum_d     1
     d_69      edge_0    1
     d_69      edge_1    1
     d_69      edge_2    1
@@ -3623,7 +3623,7 @@ COLUMNS
     d_69      edge_47   1
     d_69      edge_48   1
     d_69      edge_49   1
-    d_70      simplex   1
+    d_70      sum_d     1
     d_70      edge_0    1
     d_70      edge_1    1
     d_70      edge_2    -1
@@ -3674,7 +3674,7 @@ COLUMNS
     d_70      edge_47   1
     d_70      edge_48   1
     d_70      edge_49   1
-    d_71      simplex   1
+    d_71      sum_d     1
     d_71      edge_0    1
     d_71      edge_1    -1
     d_71      edge_2    1
@@ -3725,7 +3725,7 @@ COLUMNS
     d_71      edge_47   1
     d_71      edge_48   1
     d_71      edge_49   1
-    d_72      simplex   1
+    d_72      sum_d     1
     d_72      edge_0    1
     d_72      edge_1    1
     d_72      edge_2    1
@@ -3776,7 +3776,7 @@ COLUMNS
     d_72      edge_47   1
     d_72      edge_48   1
     d_72      edge_49   1
-    d_73      simplex   1
+    d_73      sum_d     1
     d_73      edge_0    -1
     d_73      edge_1    1
     d_73      edge_2    -1
@@ -3827,7 +3827,7 @@ COLUMNS
     d_73      edge_47   -1
     d_73      edge_48   1
     d_73      edge_49   1
-    d_74      simplex   1
+    d_74      sum_d     1
     d_74      edge_0    1
     d_74      edge_1    1
     d_74      edge_2    1
@@ -3878,7 +3878,7 @@ COLUMNS
     d_74      edge_47   1
     d_74      edge_48   -1
     d_74      edge_49   1
-    d_75      simplex   1
+    d_75      sum_d     1
     d_75      edge_0    1
     d_75      edge_1    1
     d_75      edge_2    -1
@@ -3929,7 +3929,7 @@ COLUMNS
     d_75      edge_47   -1
     d_75      edge_48   1
     d_75      edge_49   1
-    d_76      simplex   1
+    d_76      sum_d     1
     d_76      edge_0    1
     d_76      edge_1    1
     d_76      edge_2    1
@@ -3980,7 +3980,7 @@ COLUMNS
     d_76      edge_47   1
     d_76      edge_48   1
     d_76      edge_49   1
-    d_77      simplex   1
+    d_77      sum_d     1
     d_77      edge_0    1
     d_77      edge_1    1
     d_77      edge_2    -1
@@ -4031,7 +4031,7 @@ COLUMNS
     d_77      edge_47   -1
     d_77      edge_48   -1
     d_77      edge_49   1
-    d_78      simplex   1
+    d_78      sum_d     1
     d_78      edge_0    1
     d_78      edge_1    1
     d_78      edge_2    1
@@ -4082,7 +4082,7 @@ COLUMNS
     d_78      edge_47   1
     d_78      edge_48   1
     d_78      edge_49   1
-    d_79      simplex   1
+    d_79      sum_d     1
     d_79      edge_0    1
     d_79      edge_1    1
     d_79      edge_2    1
@@ -4133,7 +4133,7 @@ COLUMNS
     d_79      edge_47   1
     d_79      edge_48   -1
     d_79      edge_49   1
-    d_80      simplex   1
+    d_80      sum_d     1
     d_80      edge_0    1
     d_80      edge_1    1
     d_80      edge_2    -1
@@ -4184,7 +4184,7 @@ COLUMNS
     d_80      edge_47   -1
     d_80      edge_48   -1
     d_80      edge_49   1
-    d_81      simplex   1
+    d_81      sum_d     1
     d_81      edge_0    1
     d_81      edge_1    -1
     d_81      edge_2    1
@@ -4235,7 +4235,7 @@ COLUMNS
     d_81      edge_47   1
     d_81      edge_48   -1
     d_81      edge_49   -1
-    d_82      simplex   1
+    d_82      sum_d     1
     d_82      edge_0    1
     d_82      edge_1    1
     d_82      edge_2    1
@@ -4286,7 +4286,7 @@ COLUMNS
     d_82      edge_47   1
     d_82      edge_48   1
     d_82      edge_49   1
-    d_83      simplex   1
+    d_83      sum_d     1
     d_83      edge_0    1
     d_83      edge_1    1
     d_83      edge_2    1
@@ -4337,7 +4337,7 @@ COLUMNS
     d_83      edge_47   1
     d_83      edge_48   1
     d_83      edge_49   1
-    d_84      simplex   1
+    d_84      sum_d     1
     d_84      edge_0    1
     d_84      edge_1    1
     d_84      edge_2    1
@@ -4388,7 +4388,7 @@ COLUMNS
     d_84      edge_47   1
     d_84      edge_48   -1
     d_84      edge_49   1
-    d_85      simplex   1
+    d_85      sum_d     1
     d_85      edge_0    1
     d_85      edge_1    1
     d_85      edge_2    -1
@@ -4439,7 +4439,7 @@ COLUMNS
     d_85      edge_47   -1
     d_85      edge_48   1
     d_85      edge_49   1
-    d_86      simplex   1
+    d_86      sum_d     1
     d_86      edge_0    -1
     d_86      edge_1    1
     d_86      edge_2    1
@@ -4490,7 +4490,7 @@ COLUMNS
     d_86      edge_47   1
     d_86      edge_48   1
     d_86      edge_49   1
-    d_87      simplex   1
+    d_87      sum_d     1
     d_87      edge_0    1
     d_87      edge_1    1
     d_87      edge_2    1
@@ -4541,7 +4541,7 @@ COLUMNS
     d_87      edge_47   1
     d_87      edge_48   1
     d_87      edge_49   1
-    d_88      simplex   1
+    d_88      sum_d     1
     d_88      edge_0    1
     d_88      edge_1    1
     d_88      edge_2    -1
@@ -4592,7 +4592,7 @@ COLUMNS
     d_88      edge_47   -1
     d_88      edge_48   -1
     d_88      edge_49   -1
-    d_89      simplex   1
+    d_89      sum_d     1
     d_89      edge_0    1
     d_89      edge_1    -1
     d_89      edge_2    1
@@ -4643,7 +4643,7 @@ COLUMNS
     d_89      edge_47   1
     d_89      edge_48   1
     d_89      edge_49   -1
-    d_90      simplex   1
+    d_90      sum_d     1
     d_90      edge_0    1
     d_90      edge_1    1
     d_90      edge_2    1
@@ -4694,7 +4694,7 @@ COLUMNS
     d_90      edge_47   -1
     d_90      edge_48   -1
     d_90      edge_49   1
-    d_91      simplex   1
+    d_91      sum_d     1
     d_91      edge_0    -1
     d_91      edge_1    1
     d_91      edge_2    -1
@@ -4745,7 +4745,7 @@ COLUMNS
     d_91      edge_47   1
     d_91      edge_48   1
     d_91      edge_49   1
-    d_92      simplex   1
+    d_92      sum_d     1
     d_92      edge_0    1
     d_92      edge_1    1
     d_92      edge_2    1
@@ -4796,7 +4796,7 @@ COLUMNS
     d_92      edge_47   1
     d_92      edge_48   -1
     d_92      edge_49   1
-    d_93      simplex   1
+    d_93      sum_d     1
     d_93      edge_0    1
     d_93      edge_1    1
     d_93      edge_2    1
@@ -4847,7 +4847,7 @@ COLUMNS
     d_93      edge_47   1
     d_93      edge_48   -1
     d_93      edge_49   1
-    d_94      simplex   1
+    d_94      sum_d     1
     d_94      edge_0    1
     d_94      edge_1    1
     d_94      edge_2    -1
@@ -4898,7 +4898,7 @@ COLUMNS
     d_94      edge_47   1
     d_94      edge_48   1
     d_94      edge_49   1
-    d_95      simplex   1
+    d_95      sum_d     1
     d_95      edge_0    1
     d_95      edge_1    1
     d_95      edge_2    1
@@ -4949,7 +4949,7 @@ COLUMNS
     d_95      edge_47   1
     d_95      edge_48   1
     d_95      edge_49   1
-    d_96      simplex   1
+    d_96      sum_d     1
     d_96      edge_0    1
     d_96      edge_1    1
     d_96      edge_2    1
@@ -5000,7 +5000,7 @@ COLUMNS
     d_96      edge_47   1
     d_96      edge_48   -1
     d_96      edge_49   1
-    d_97      simplex   1
+    d_97      sum_d     1
     d_97      edge_0    1
     d_97      edge_1    1
     d_97      edge_2    1
@@ -5051,7 +5051,7 @@ COLUMNS
     d_97      edge_47   -1
     d_97      edge_48   -1
     d_97      edge_49   1
-    d_98      simplex   1
+    d_98      sum_d     1
     d_98      edge_0    1
     d_98      edge_1    1
     d_98      edge_2    1
@@ -5102,7 +5102,7 @@ COLUMNS
     d_98      edge_47   1
     d_98      edge_48   1
     d_98      edge_49   1
-    d_99      simplex   1
+    d_99      sum_d     1
     d_99      edge_0    -1
     d_99      edge_1    1
     d_99      edge_2    1
@@ -5153,7 +5153,7 @@ COLUMNS
     d_99      edge_47   1
     d_99      edge_48   1
     d_99      edge_49   1
-    d_100     simplex   1
+    d_100     sum_d     1
     d_100     edge_0    1
     d_100     edge_1    1
     d_100     edge_2    1
@@ -5204,7 +5204,7 @@ COLUMNS
     d_100     edge_47   1
     d_100     edge_48   1
     d_100     edge_49   1
-    d_101     simplex   1
+    d_101     sum_d     1
     d_101     edge_0    1
     d_101     edge_1    1
     d_101     edge_2    1
@@ -5255,7 +5255,7 @@ COLUMNS
     d_101     edge_47   1
     d_101     edge_48   1
     d_101     edge_49   1
-    d_102     simplex   1
+    d_102     sum_d     1
     d_102     edge_0    1
     d_102     edge_1    1
     d_102     edge_2    -1
@@ -5306,7 +5306,7 @@ COLUMNS
     d_102     edge_47   -1
     d_102     edge_48   -1
     d_102     edge_49   1
-    d_103     simplex   1
+    d_103     sum_d     1
     d_103     edge_0    1
     d_103     edge_1    1
     d_103     edge_2    1
@@ -5357,7 +5357,7 @@ COLUMNS
     d_103     edge_47   1
     d_103     edge_48   -1
     d_103     edge_49   1
-    d_104     simplex   1
+    d_104     sum_d     1
     d_104     edge_0    1
     d_104     edge_1    1
     d_104     edge_2    1
@@ -5408,7 +5408,7 @@ COLUMNS
     d_104     edge_47   1
     d_104     edge_48   -1
     d_104     edge_49   1
-    d_105     simplex   1
+    d_105     sum_d     1
     d_105     edge_0    -1
     d_105     edge_1    1
     d_105     edge_2    -1
@@ -5459,7 +5459,7 @@ COLUMNS
     d_105     edge_47   -1
     d_105     edge_48   1
     d_105     edge_49   1
-    d_106     simplex   1
+    d_106     sum_d     1
     d_106     edge_0    1
     d_106     edge_1    1
     d_106     edge_2    -1
@@ -5510,7 +5510,7 @@ COLUMNS
     d_106     edge_47   1
     d_106     edge_48   -1
     d_106     edge_49   -1
-    d_107     simplex   1
+    d_107     sum_d     1
     d_107     edge_0    1
     d_107     edge_1    1
     d_107     edge_2    1
@@ -5561,7 +5561,7 @@ COLUMNS
     d_107     edge_47   1
     d_107     edge_48   -1
     d_107     edge_49   1
-    d_108     simplex   1
+    d_108     sum_d     1
     d_108     edge_0    1
     d_108     edge_1    1
     d_108     edge_2    -1
@@ -5612,7 +5612,7 @@ COLUMNS
     d_108     edge_47   -1
     d_108     edge_48   1
     d_108     edge_49   1
-    d_109     simplex   1
+    d_109     sum_d     1
     d_109     edge_0    1
     d_109     edge_1    1
     d_109     edge_2    1
@@ -5663,7 +5663,7 @@ COLUMNS
     d_109     edge_47   -1
     d_109     edge_48   -1
     d_109     edge_49   1
-    d_110     simplex   1
+    d_110     sum_d     1
     d_110     edge_0    1
     d_110     edge_1    1
     d_110     edge_2    1
@@ -5714,7 +5714,7 @@ COLUMNS
     d_110     edge_47   1
     d_110     edge_48   -1
     d_110     edge_49   1
-    d_111     simplex   1
+    d_111     sum_d     1
     d_111     edge_0    1
     d_111     edge_1    -1
     d_111     edge_2    1
@@ -5765,7 +5765,7 @@ COLUMNS
     d_111     edge_47   -1
     d_111     edge_48   -1
     d_111     edge_49   1
-    d_112     simplex   1
+    d_112     sum_d     1
     d_112     edge_0    1
     d_112     edge_1    -1
     d_112     edge_2    1
@@ -5816,7 +5816,7 @@ COLUMNS
     d_112     edge_47   1
     d_112     edge_48   -1
     d_112     edge_49   -1
-    d_113     simplex   1
+    d_113     sum_d     1
     d_113     edge_0    1
     d_113     edge_1    1
     d_113     edge_2    1
@@ -5867,7 +5867,7 @@ COLUMNS
     d_113     edge_47   -1
     d_113     edge_48   -1
     d_113     edge_49   1
-    d_114     simplex   1
+    d_114     sum_d     1
     d_114     edge_0    1
     d_114     edge_1    1
     d_114     edge_2    1
@@ -5918,7 +5918,7 @@ COLUMNS
     d_114     edge_47   1
     d_114     edge_48   1
     d_114     edge_49   1
-    d_115     simplex   1
+    d_115     sum_d     1
     d_115     edge_0    1
     d_115     edge_1    1
     d_115     edge_2    1
@@ -5969,7 +5969,7 @@ COLUMNS
     d_115     edge_47   -1
     d_115     edge_48   -1
     d_115     edge_49   1
-    d_116     simplex   1
+    d_116     sum_d     1
     d_116     edge_0    1
     d_116     edge_1    -1
     d_116     edge_2    1
@@ -6020,7 +6020,7 @@ COLUMNS
     d_116     edge_47   1
     d_116     edge_48   1
     d_116     edge_49   1
-    d_117     simplex   1
+    d_117     sum_d     1
     d_117     edge_0    1
     d_117     edge_1    1
     d_117     edge_2    -1
@@ -6071,7 +6071,7 @@ COLUMNS
     d_117     edge_47   -1
     d_117     edge_48   1
     d_117     edge_49   1
-    d_118     simplex   1
+    d_118     sum_d     1
     d_118     edge_0    1
     d_118     edge_1    1
     d_118     edge_2    1
@@ -6122,7 +6122,7 @@ COLUMNS
     d_118     edge_47   1
     d_118     edge_48   1
     d_118     edge_49   1
-    d_119     simplex   1
+    d_119     sum_d     1
     d_119     edge_0    1
     d_119     edge_1    1
     d_119     edge_2    -1
@@ -6173,7 +6173,7 @@ COLUMNS
     d_119     edge_47   1
     d_119     edge_48   1
     d_119     edge_49   1
-    d_120     simplex   1
+    d_120     sum_d     1
     d_120     edge_0    1
     d_120     edge_1    1
     d_120     edge_2    1
@@ -6224,7 +6224,7 @@ COLUMNS
     d_120     edge_47   1
     d_120     edge_48   1
     d_120     edge_49   1
-    d_121     simplex   1
+    d_121     sum_d     1
     d_121     edge_0    1
     d_121     edge_1    1
     d_121     edge_2    -1
@@ -6275,7 +6275,7 @@ COLUMNS
     d_121     edge_47   -1
     d_121     edge_48   1
     d_121     edge_49   1
-    d_122     simplex   1
+    d_122     sum_d     1
     d_122     edge_0    1
     d_122     edge_1    1
     d_122     edge_2    -1
@@ -6326,7 +6326,7 @@ COLUMNS
     d_122     edge_47   1
     d_122     edge_48   1
     d_122     edge_49   1
-    d_123     simplex   1
+    d_123     sum_d     1
     d_123     edge_0    1
     d_123     edge_1    -1
     d_123     edge_2    1
@@ -6377,7 +6377,7 @@ COLUMNS
     d_123     edge_47   1
     d_123     edge_48   1
     d_123     edge_49   -1
-    d_124     simplex   1
+    d_124     sum_d     1
     d_124     edge_0    1
     d_124     edge_1    -1
     d_124     edge_2    1
@@ -6428,7 +6428,7 @@ COLUMNS
     d_124     edge_47   1
     d_124     edge_48   -1
     d_124     edge_49   1
-    d_125     simplex   1
+    d_125     sum_d     1
     d_125     edge_0    1
     d_125     edge_1    1
     d_125     edge_2    1
@@ -6479,7 +6479,7 @@ COLUMNS
     d_125     edge_47   1
     d_125     edge_48   -1
     d_125     edge_49   1
-    d_126     simplex   1
+    d_126     sum_d     1
     d_126     edge_0    1
     d_126     edge_1    -1
     d_126     edge_2    1
@@ -6530,7 +6530,7 @@ COLUMNS
     d_126     edge_47   1
     d_126     edge_48   1
     d_126     edge_49   1
-    d_127     simplex   1
+    d_127     sum_d     1
     d_127     edge_0    1
     d_127     edge_1    1
     d_127     edge_2    -1
@@ -6581,7 +6581,7 @@ COLUMNS
     d_127     edge_47   -1
     d_127     edge_48   1
     d_127     edge_49   1
-    d_128     simplex   1
+    d_128     sum_d     1
     d_128     edge_0    1
     d_128     edge_1    -1
     d_128     edge_2    1
@@ -6632,7 +6632,7 @@ COLUMNS
     d_128     edge_47   1
     d_128     edge_48   1
     d_128     edge_49   -1
-    d_129     simplex   1
+    d_129     sum_d     1
     d_129     edge_0    1
     d_129     edge_1    1
     d_129     edge_2    1
@@ -6683,7 +6683,7 @@ COLUMNS
     d_129     edge_47   1
     d_129     edge_48   1
     d_129     edge_49   1
-    d_130     simplex   1
+    d_130     sum_d     1
     d_130     edge_0    1
     d_130     edge_1    1
     d_130     edge_2    1
@@ -6734,7 +6734,7 @@ COLUMNS
     d_130     edge_47   1
     d_130     edge_48   1
     d_130     edge_49   1
-    d_131     simplex   1
+    d_131     sum_d     1
     d_131     edge_0    1
     d_131     edge_1    1
     d_131     edge_2    -1
@@ -6785,7 +6785,7 @@ COLUMNS
     d_131     edge_47   -1
     d_131     edge_48   1
     d_131     edge_49   1
-    d_132     simplex   1
+    d_132     sum_d     1
     d_132     edge_0    1
     d_132     edge_1    1
     d_132     edge_2    1
@@ -6836,7 +6836,7 @@ COLUMNS
     d_132     edge_47   1
     d_132     edge_48   1
     d_132     edge_49   1
-    d_133     simplex   1
+    d_133     sum_d     1
     d_133     edge_0    -1
     d_133     edge_1    1
     d_133     edge_2    1
@@ -6887,7 +6887,7 @@ COLUMNS
     d_133     edge_47   1
     d_133     edge_48   1
     d_133     edge_49   -1
-    d_134     simplex   1
+    d_134     sum_d     1
     d_134     edge_0    1
     d_134     edge_1    1
     d_134     edge_2    1
@@ -6938,7 +6938,7 @@ COLUMNS
     d_134     edge_47   1
     d_134     edge_48   1
     d_134     edge_49   1
-    d_135     simplex   1
+    d_135     sum_d     1
     d_135     edge_0    -1
     d_135     edge_1    -1
     d_135     edge_2    1
@@ -6989,7 +6989,7 @@ COLUMNS
     d_135     edge_47   1
     d_135     edge_48   1
     d_135     edge_49   -1
-    d_136     simplex   1
+    d_136     sum_d     1
     d_136     edge_0    1
     d_136     edge_1    1
     d_136     edge_2    1
@@ -7040,7 +7040,7 @@ COLUMNS
     d_136     edge_47   1
     d_136     edge_48   -1
     d_136     edge_49   1
-    d_137     simplex   1
+    d_137     sum_d     1
     d_137     edge_0    1
     d_137     edge_1    1
     d_137     edge_2    1
@@ -7091,7 +7091,7 @@ COLUMNS
     d_137     edge_47   1
     d_137     edge_48   -1
     d_137     edge_49   1
-    d_138     simplex   1
+    d_138     sum_d     1
     d_138     edge_0    1
     d_138     edge_1    1
     d_138     edge_2    -1
@@ -7142,7 +7142,7 @@ COLUMNS
     d_138     edge_47   -1
     d_138     edge_48   1
     d_138     edge_49   1
-    d_139     simplex   1
+    d_139     sum_d     1
     d_139     edge_0    1
     d_139     edge_1    1
     d_139     edge_2    1
@@ -7193,7 +7193,7 @@ COLUMNS
     d_139     edge_47   1
     d_139     edge_48   1
     d_139     edge_49   1
-    d_140     simplex   1
+    d_140     sum_d     1
     d_140     edge_0    1
     d_140     edge_1    1
     d_140     edge_2    1
@@ -7244,7 +7244,7 @@ COLUMNS
     d_140     edge_47   1
     d_140     edge_48   1
     d_140     edge_49   1
-    d_141     simplex   1
+    d_141     sum_d     1
     d_141     edge_0    1
     d_141     edge_1    1
     d_141     edge_2    -1
@@ -7295,7 +7295,7 @@ COLUMNS
     d_141     edge_47   -1
     d_141     edge_48   1
     d_141     edge_49   1
-    d_142     simplex   1
+    d_142     sum_d     1
     d_142     edge_0    1
     d_142     edge_1    1
     d_142     edge_2    1
@@ -7346,7 +7346,7 @@ COLUMNS
     d_142     edge_47   1
     d_142     edge_48   -1
     d_142     edge_49   1
-    d_143     simplex   1
+    d_143     sum_d     1
     d_143     edge_0    1
     d_143     edge_1    1
     d_143     edge_2    1
@@ -7397,7 +7397,7 @@ COLUMNS
     d_143     edge_47   1
     d_143     edge_48   -1
     d_143     edge_49   1
-    d_144     simplex   1
+    d_144     sum_d     1
     d_144     edge_0    1
     d_144     edge_1    1
     d_144     edge_2    1
@@ -7448,7 +7448,7 @@ COLUMNS
     d_144     edge_47   1
     d_144     edge_48   -1
     d_144     edge_49   1
-    d_145     simplex   1
+    d_145     sum_d     1
     d_145     edge_0    1
     d_145     edge_1    1
     d_145     edge_2    1
@@ -7499,7 +7499,7 @@ COLUMNS
     d_145     edge_47   1
     d_145     edge_48   1
     d_145     edge_49   1
-    d_146     simplex   1
+    d_146     sum_d     1
     d_146     edge_0    -1
     d_146     edge_1    1
     d_146     edge_2    -1
@@ -7550,7 +7550,7 @@ COLUMNS
     d_146     edge_47   -1
     d_146     edge_48   1
     d_146     edge_49   1
-    d_147     simplex   1
+    d_147     sum_d     1
     d_147     edge_0    1
     d_147     edge_1    -1
     d_147     edge_2    1
@@ -7601,7 +7601,7 @@ COLUMNS
     d_147     edge_47   1
     d_147     edge_48   -1
     d_147     edge_49   1
-    d_148     simplex   1
+    d_148     sum_d     1
     d_148     edge_0    1
     d_148     edge_1    -1
     d_148     edge_2    1
@@ -7652,7 +7652,7 @@ COLUMNS
     d_148     edge_47   1
     d_148     edge_48   1
     d_148     edge_49   -1
-    d_149     simplex   1
+    d_149     sum_d     1
     d_149     edge_0    1
     d_149     edge_1    1
     d_149     edge_2    1
@@ -7703,7 +7703,7 @@ COLUMNS
     d_149     edge_47   1
     d_149     edge_48   -1
     d_149     edge_49   1
-    d_150     simplex   1
+    d_150     sum_d     1
     d_150     edge_0    1
     d_150     edge_1    1
     d_150     edge_2    1
@@ -7754,7 +7754,7 @@ COLUMNS
     d_150     edge_47   -1
     d_150     edge_48   -1
     d_150     edge_49   1
-    d_151     simplex   1
+    d_151     sum_d     1
     d_151     edge_0    1
     d_151     edge_1    -1
     d_151     edge_2    -1
@@ -7805,7 +7805,7 @@ COLUMNS
     d_151     edge_47   -1
     d_151     edge_48   -1
     d_151     edge_49   1
-    d_152     simplex   1
+    d_152     sum_d     1
     d_152     edge_0    1
     d_152     edge_1    -1
     d_152     edge_2    1
@@ -7856,7 +7856,7 @@ COLUMNS
     d_152     edge_47   1
     d_152     edge_48   1
     d_152     edge_49   -1
-    d_153     simplex   1
+    d_153     sum_d     1
     d_153     edge_0    1
     d_153     edge_1    1
     d_153     edge_2    1
@@ -7907,7 +7907,7 @@ COLUMNS
     d_153     edge_47   1
     d_153     edge_48   1
     d_153     edge_49   1
-    d_154     simplex   1
+    d_154     sum_d     1
     d_154     edge_0    1
     d_154     edge_1    -1
     d_154     edge_2    1
@@ -7958,7 +7958,7 @@ COLUMNS
     d_154     edge_47   1
     d_154     edge_48   -1
     d_154     edge_49   1
-    d_155     simplex   1
+    d_155     sum_d     1
     d_155     edge_0    1
     d_155     edge_1    1
     d_155     edge_2    1
@@ -8009,7 +8009,7 @@ COLUMNS
     d_155     edge_47   1
     d_155     edge_48   -1
     d_155     edge_49   1
-    d_156     simplex   1
+    d_156     sum_d     1
     d_156     edge_0    1
     d_156     edge_1    1
     d_156     edge_2    -1
@@ -8060,7 +8060,7 @@ COLUMNS
     d_156     edge_47   1
     d_156     edge_48   1
     d_156     edge_49   1
-    d_157     simplex   1
+    d_157     sum_d     1
     d_157     edge_0    -1
     d_157     edge_1    1
     d_157     edge_2    1
@@ -8111,7 +8111,7 @@ COLUMNS
     d_157     edge_47   1
     d_157     edge_48   -1
     d_157     edge_49   1
-    d_158     simplex   1
+    d_158     sum_d     1
     d_158     edge_0    1
     d_158     edge_1    1
     d_158     edge_2    1
@@ -8162,7 +8162,7 @@ COLUMNS
     d_158     edge_47   1
     d_158     edge_48   1
     d_158     edge_49   1
-    d_159     simplex   1
+    d_159     sum_d     1
     d_159     edge_0    1
     d_159     edge_1    1
     d_159     edge_2    1
@@ -8213,7 +8213,7 @@ COLUMNS
     d_159     edge_47   1
     d_159     edge_48   1
     d_159     edge_49   1
-    d_160     simplex   1
+    d_160     sum_d     1
     d_160     edge_0    1
     d_160     edge_1    1
     d_160     edge_2    1
@@ -8264,7 +8264,7 @@ COLUMNS
     d_160     edge_47   -1
     d_160     edge_48   -1
     d_160     edge_49   1
-    d_161     simplex   1
+    d_161     sum_d     1
     d_161     edge_0    1
     d_161     edge_1    1
     d_161     edge_2    -1
@@ -8315,7 +8315,7 @@ COLUMNS
     d_161     edge_47   -1
     d_161     edge_48   -1
     d_161     edge_49   1
-    d_162     simplex   1
+    d_162     sum_d     1
     d_162     edge_0    1
     d_162     edge_1    1
     d_162     edge_2    -1
@@ -8366,7 +8366,7 @@ COLUMNS
     d_162     edge_47   -1
     d_162     edge_48   1
     d_162     edge_49   1
-    d_163     simplex   1
+    d_163     sum_d     1
     d_163     edge_0    1
     d_163     edge_1    1
     d_163     edge_2    1
@@ -8417,7 +8417,7 @@ COLUMNS
     d_163     edge_47   -1
     d_163     edge_48   -1
     d_163     edge_49   1
-    d_164     simplex   1
+    d_164     sum_d     1
     d_164     edge_0    1
     d_164     edge_1    1
     d_164     edge_2    -1
@@ -8468,7 +8468,7 @@ COLUMNS
     d_164     edge_47   1
     d_164     edge_48   1
     d_164     edge_49   1
-    d_165     simplex   1
+    d_165     sum_d     1
     d_165     edge_0    1
     d_165     edge_1    1
     d_165     edge_2    1
@@ -8519,7 +8519,7 @@ COLUMNS
     d_165     edge_47   -1
     d_165     edge_48   -1
     d_165     edge_49   1
-    d_166     simplex   1
+    d_166     sum_d     1
     d_166     edge_0    1
     d_166     edge_1    1
     d_166     edge_2    1
@@ -8570,7 +8570,7 @@ COLUMNS
     d_166     edge_47   1
     d_166     edge_48   1
     d_166     edge_49   1
-    d_167     simplex   1
+    d_167     sum_d     1
     d_167     edge_0    1
     d_167     edge_1    1
     d_167     edge_2    -1
@@ -8621,7 +8621,7 @@ COLUMNS
     d_167     edge_47   -1
     d_167     edge_48   1
     d_167     edge_49   1
-    d_168     simplex   1
+    d_168     sum_d     1
     d_168     edge_0    1
     d_168     edge_1    1
     d_168     edge_2    1
@@ -8672,7 +8672,7 @@ COLUMNS
     d_168     edge_47   1
     d_168     edge_48   1
     d_168     edge_49   1
-    d_169     simplex   1
+    d_169     sum_d     1
     d_169     edge_0    1
     d_169     edge_1    1
     d_169     edge_2    1
@@ -8723,7 +8723,7 @@ COLUMNS
     d_169     edge_47   1
     d_169     edge_48   -1
     d_169     edge_49   1
-    d_170     simplex   1
+    d_170     sum_d     1
     d_170     edge_0    1
     d_170     edge_1    1
     d_170     edge_2    1
@@ -8774,7 +8774,7 @@ COLUMNS
     d_170     edge_47   1
     d_170     edge_48   1
     d_170     edge_49   1
-    d_171     simplex   1
+    d_171     sum_d     1
     d_171     edge_0    1
     d_171     edge_1    -1
     d_171     edge_2    1
@@ -8825,7 +8825,7 @@ COLUMNS
     d_171     edge_47   -1
     d_171     edge_48   1
     d_171     edge_49   1
-    d_172     simplex   1
+    d_172     sum_d     1
     d_172     edge_0    1
     d_172     edge_1    1
     d_172     edge_2    -1
@@ -8876,7 +8876,7 @@ COLUMNS
     d_172     edge_47   -1
     d_172     edge_48   -1
     d_172     edge_49   1
-    d_173     simplex   1
+    d_173     sum_d     1
     d_173     edge_0    1
     d_173     edge_1    1
     d_173     edge_2    1
@@ -8927,7 +8927,7 @@ COLUMNS
     d_173     edge_47   1
     d_173     edge_48   1
     d_173     edge_49   1
-    d_174     simplex   1
+    d_174     sum_d     1
     d_174     edge_0    1
     d_174     edge_1    1
     d_174     edge_2    1
@@ -8978,7 +8978,7 @@ COLUMNS
     d_174     edge_47   1
     d_174     edge_48   1
     d_174     edge_49   1
-    d_175     simplex   1
+    d_175     sum_d     1
     d_175     edge_0    1
     d_175     edge_1    1
     d_175     edge_2    1
@@ -9029,7 +9029,7 @@ COLUMNS
     d_175     edge_47   1
     d_175     edge_48   1
     d_175     edge_49   1
-    d_176     simplex   1
+    d_176     sum_d     1
     d_176     edge_0    1
     d_176     edge_1    -1
     d_176     edge_2    1
@@ -9080,7 +9080,7 @@ COLUMNS
     d_176     edge_47   1
     d_176     edge_48   -1
     d_176     edge_49   1
-    d_177     simplex   1
+    d_177     sum_d     1
     d_177     edge_0    1
     d_177     edge_1    1
     d_177     edge_2    -1
@@ -9131,7 +9131,7 @@ COLUMNS
     d_177     edge_47   1
     d_177     edge_48   1
     d_177     edge_49   1
-    d_178     simplex   1
+    d_178     sum_d     1
     d_178     edge_0    1
     d_178     edge_1    1
     d_178     edge_2    1
@@ -9182,7 +9182,7 @@ COLUMNS
     d_178     edge_47   -1
     d_178     edge_48   -1
     d_178     edge_49   1
-    d_179     simplex   1
+    d_179     sum_d     1
     d_179     edge_0    1
     d_179     edge_1    1
     d_179     edge_2    1
@@ -9233,7 +9233,7 @@ COLUMNS
     d_179     edge_47   1
     d_179     edge_48   1
     d_179     edge_49   1
-    d_180     simplex   1
+    d_180     sum_d     1
     d_180     edge_0    1
     d_180     edge_1    1
     d_180     edge_2    1
@@ -9284,7 +9284,7 @@ COLUMNS
     d_180     edge_47   1
     d_180     edge_48   1
     d_180     edge_49   1
-    d_181     simplex   1
+    d_181     sum_d     1
     d_181     edge_0    1
     d_181     edge_1    1
     d_181     edge_2    1
@@ -9335,7 +9335,7 @@ COLUMNS
     d_181     edge_47   1
     d_181     edge_48   1
     d_181     edge_49   1
-    d_182     simplex   1
+    d_182     sum_d     1
     d_182     edge_0    1
     d_182     edge_1    -1
     d_182     edge_2    1
@@ -9386,7 +9386,7 @@ COLUMNS
     d_182     edge_47   1
     d_182     edge_48   1
     d_182     edge_49   1
-    d_183     simplex   1
+    d_183     sum_d     1
     d_183     edge_0    1
     d_183     edge_1    1
     d_183     edge_2    1
@@ -9437,7 +9437,7 @@ COLUMNS
     d_183     edge_47   1
     d_183     edge_48   1
     d_183     edge_49   1
-    d_184     simplex   1
+    d_184     sum_d     1
     d_184     edge_0    1
     d_184     edge_1    -1
     d_184     edge_2    -1
@@ -9488,7 +9488,7 @@ COLUMNS
     d_184     edge_47   1
     d_184     edge_48   1
     d_184     edge_49   1
-    d_185     simplex   1
+    d_185     sum_d     1
     d_185     edge_0    1
     d_185     edge_1    1
     d_185     edge_2    1
@@ -9539,7 +9539,7 @@ COLUMNS
     d_185     edge_47   1
     d_185     edge_48   -1
     d_185     edge_49   1
-    d_186     simplex   1
+    d_186     sum_d     1
     d_186     edge_0    1
     d_186     edge_1    1
     d_186     edge_2    -1
@@ -9590,7 +9590,7 @@ COLUMNS
     d_186     edge_47   -1
     d_186     edge_48   1
     d_186     edge_49   1
-    d_187     simplex   1
+    d_187     sum_d     1
     d_187     edge_0    1
     d_187     edge_1    1
     d_187     edge_2    1
@@ -9641,7 +9641,7 @@ COLUMNS
     d_187     edge_47   1
     d_187     edge_48   -1
     d_187     edge_49   1
-    d_188     simplex   1
+    d_188     sum_d     1
     d_188     edge_0    1
     d_188     edge_1    1
     d_188     edge_2    1
@@ -9692,7 +9692,7 @@ COLUMNS
     d_188     edge_47   1
     d_188     edge_48   -1
     d_188     edge_49   1
-    d_189     simplex   1
+    d_189     sum_d     1
     d_189     edge_0    1
     d_189     edge_1    1
     d_189     edge_2    1
@@ -9743,7 +9743,7 @@ COLUMNS
     d_189     edge_47   1
     d_189     edge_48   1
     d_189     edge_49   1
-    d_190     simplex   1
+    d_190     sum_d     1
     d_190     edge_0    -1
     d_190     edge_1    1
     d_190     edge_2    1
@@ -9794,7 +9794,7 @@ COLUMNS
     d_190     edge_47   1
     d_190     edge_48   1
     d_190     edge_49   1
-    d_191     simplex   1
+    d_191     sum_d     1
     d_191     edge_0    1
     d_191     edge_1    1
     d_191     edge_2    1
@@ -9845,7 +9845,7 @@ COLUMNS
     d_191     edge_47   -1
     d_191     edge_48   -1
     d_191     edge_49   1
-    d_192     simplex   1
+    d_192     sum_d     1
     d_192     edge_0    1
     d_192     edge_1    1
     d_192     edge_2    1
@@ -9896,7 +9896,7 @@ COLUMNS
     d_192     edge_47   1
     d_192     edge_48   -1
     d_192     edge_49   1
-    d_193     simplex   1
+    d_193     sum_d     1
     d_193     edge_0    -1
     d_193     edge_1    1
     d_193     edge_2    1
@@ -9947,7 +9947,7 @@ COLUMNS
     d_193     edge_47   1
     d_193     edge_48   1
     d_193     edge_49   1
-    d_194     simplex   1
+    d_194     sum_d     1
     d_194     edge_0    -1
     d_194     edge_1    1
     d_194     edge_2    -1
@@ -9998,7 +9998,7 @@ COLUMNS
     d_194     edge_47   1
     d_194     edge_48   1
     d_194     edge_49   1
-    d_195     simplex   1
+    d_195     sum_d     1
     d_195     edge_0    1
     d_195     edge_1    1
     d_195     edge_2    1
@@ -10049,7 +10049,7 @@ COLUMNS
     d_195     edge_47   1
     d_195     edge_48   -1
     d_195     edge_49   1
-    d_196     simplex   1
+    d_196     sum_d     1
     d_196     edge_0    -1
     d_196     edge_1    1
     d_196     edge_2    1
@@ -10100,7 +10100,7 @@ COLUMNS
     d_196     edge_47   1
     d_196     edge_48   1
     d_196     edge_49   1
-    d_197     simplex   1
+    d_197     sum_d     1
     d_197     edge_0    1
     d_197     edge_1    1
     d_197     edge_2    -1
@@ -10151,7 +10151,7 @@ COLUMNS
     d_197     edge_47   1
     d_197     edge_48   1
     d_197     edge_49   -1
-    d_198     simplex   1
+    d_198     sum_d     1
     d_198     edge_0    1
     d_198     edge_1    1
     d_198     edge_2    1
@@ -10202,7 +10202,7 @@ COLUMNS
     d_198     edge_47   1
     d_198     edge_48   1
     d_198     edge_49   1
-    d_199     simplex   1
+    d_199     sum_d     1
     d_199     edge_0    1
     d_199     edge_1    1
     d_199     edge_2    1
@@ -10253,7 +10253,7 @@ COLUMNS
     d_199     edge_47   1
     d_199     edge_48   1
     d_199     edge_49   1
-    d_200     simplex   1
+    d_200     sum_d     1
     d_200     edge_0    1
     d_200     edge_1    1
     d_200     edge_2    1
@@ -10304,7 +10304,7 @@ COLUMNS
     d_200     edge_47   1
     d_200     edge_48   -1
     d_200     edge_49   1
-    d_201     simplex   1
+    d_201     sum_d     1
     d_201     edge_0    1
     d_201     edge_1    1
     d_201     edge_2    -1
@@ -10355,7 +10355,7 @@ COLUMNS
     d_201     edge_47   -1
     d_201     edge_48   1
     d_201     edge_49   1
-    d_202     simplex   1
+    d_202     sum_d     1
     d_202     edge_0    1
     d_202     edge_1    1
     d_202     edge_2    1
@@ -10406,7 +10406,7 @@ COLUMNS
     d_202     edge_47   1
     d_202     edge_48   1
     d_202     edge_49   1
-    d_203     simplex   1
+    d_203     sum_d     1
     d_203     edge_0    1
     d_203     edge_1    1
     d_203     edge_2    1
@@ -10457,7 +10457,7 @@ COLUMNS
     d_203     edge_47   1
     d_203     edge_48   1
     d_203     edge_49   1
-    d_204     simplex   1
+    d_204     sum_d     1
     d_204     edge_0    1
     d_204     edge_1    -1
     d_204     edge_2    1
@@ -10508,7 +10508,7 @@ COLUMNS
     d_204     edge_47   1
     d_204     edge_48   -1
     d_204     edge_49   1
-    d_205     simplex   1
+    d_205     sum_d     1
     d_205     edge_0    1
     d_205     edge_1    1
     d_205     edge_2    -1
@@ -10559,7 +10559,7 @@ COLUMNS
     d_205     edge_47   -1
     d_205     edge_48   1
     d_205     edge_49   1
-    d_206     simplex   1
+    d_206     sum_d     1
     d_206     edge_0    1
     d_206     edge_1    1
     d_206     edge_2    1
@@ -10610,7 +10610,7 @@ COLUMNS
     d_206     edge_47   1
     d_206     edge_48   -1
     d_206     edge_49   1
-    d_207     simplex   1
+    d_207     sum_d     1
     d_207     edge_0    1
     d_207     edge_1    -1
     d_207     edge_2    -1
@@ -10661,7 +10661,7 @@ COLUMNS
     d_207     edge_47   1
     d_207     edge_48   1
     d_207     edge_49   -1
-    d_208     simplex   1
+    d_208     sum_d     1
     d_208     edge_0    1
     d_208     edge_1    -1
     d_208     edge_2    1
@@ -10712,7 +10712,7 @@ COLUMNS
     d_208     edge_47   -1
     d_208     edge_48   -1
     d_208     edge_49   -1
-    d_209     simplex   1
+    d_209     sum_d     1
     d_209     edge_0    -1
     d_209     edge_1    1
     d_209     edge_2    1
@@ -10763,7 +10763,7 @@ COLUMNS
     d_209     edge_47   1
     d_209     edge_48   1
     d_209     edge_49   1
-    d_210     simplex   1
+    d_210     sum_d     1
     d_210     edge_0    1
     d_210     edge_1    1
     d_210     edge_2    -1
@@ -10814,7 +10814,7 @@ COLUMNS
     d_210     edge_47   1
     d_210     edge_48   1
     d_210     edge_49   1
-    d_211     simplex   1
+    d_211     sum_d     1
     d_211     edge_0    1
     d_211     edge_1    1
     d_211     edge_2    1
@@ -10865,7 +10865,7 @@ COLUMNS
     d_211     edge_47   1
     d_211     edge_48   -1
     d_211     edge_49   1
-    d_212     simplex   1
+    d_212     sum_d     1
     d_212     edge_0    1
     d_212     edge_1    1
     d_212     edge_2    -1
@@ -10916,7 +10916,7 @@ COLUMNS
     d_212     edge_47   -1
     d_212     edge_48   -1
     d_212     edge_49   1
-    d_213     simplex   1
+    d_213     sum_d     1
     d_213     edge_0    1
     d_213     edge_1    1
     d_213     edge_2    -1
@@ -10967,7 +10967,7 @@ COLUMNS
     d_213     edge_47   1
     d_213     edge_48   1
     d_213     edge_49   -1
-    d_214     simplex   1
+    d_214     sum_d     1
     d_214     edge_0    1
     d_214     edge_1    1
     d_214     edge_2    1
@@ -11018,7 +11018,7 @@ COLUMNS
     d_214     edge_47   1
     d_214     edge_48   1
     d_214     edge_49   1
-    d_215     simplex   1
+    d_215     sum_d     1
     d_215     edge_0    -1
     d_215     edge_1    1
     d_215     edge_2    -1
@@ -11069,7 +11069,7 @@ COLUMNS
     d_215     edge_47   -1
     d_215     edge_48   1
     d_215     edge_49   1
-    d_216     simplex   1
+    d_216     sum_d     1
     d_216     edge_0    1
     d_216     edge_1    1
     d_216     edge_2    1
@@ -11120,7 +11120,7 @@ COLUMNS
     d_216     edge_47   1
     d_216     edge_48   -1
     d_216     edge_49   -1
-    d_217     simplex   1
+    d_217     sum_d     1
     d_217     edge_0    1
     d_217     edge_1    1
     d_217     edge_2    1
@@ -11171,7 +11171,7 @@ COLUMNS
     d_217     edge_47   1
     d_217     edge_48   -1
     d_217     edge_49   1
-    d_218     simplex   1
+    d_218     sum_d     1
     d_218     edge_0    1
     d_218     edge_1    1
     d_218     edge_2    -1
@@ -11222,7 +11222,7 @@ COLUMNS
     d_218     edge_47   1
     d_218     edge_48   1
     d_218     edge_49   1
-    d_219     simplex   1
+    d_219     sum_d     1
     d_219     edge_0    1
     d_219     edge_1    1
     d_219     edge_2    1
@@ -11273,7 +11273,7 @@ COLUMNS
     d_219     edge_47   1
     d_219     edge_48   1
     d_219     edge_49   1
-    d_220     simplex   1
+    d_220     sum_d     1
     d_220     edge_0    1
     d_220     edge_1    1
     d_220     edge_2    1
@@ -11324,7 +11324,7 @@ COLUMNS
     d_220     edge_47   1
     d_220     edge_48   1
     d_220     edge_49   1
-    d_221     simplex   1
+    d_221     sum_d     1
     d_221     edge_0    1
     d_221     edge_1    -1
     d_221     edge_2    1
@@ -11375,7 +11375,7 @@ COLUMNS
     d_221     edge_47   1
     d_221     edge_48   1
     d_221     edge_49   1
-    d_222     simplex   1
+    d_222     sum_d     1
     d_222     edge_0    1
     d_222     edge_1    1
     d_222     edge_2    1
@@ -11426,7 +11426,7 @@ COLUMNS
     d_222     edge_47   1
     d_222     edge_48   -1
     d_222     edge_49   1
-    d_223     simplex   1
+    d_223     sum_d     1
     d_223     edge_0    1
     d_223     edge_1    1
     d_223     edge_2    1
@@ -11477,7 +11477,7 @@ COLUMNS
     d_223     edge_47   1
     d_223     edge_48   1
     d_223     edge_49   1
-    d_224     simplex   1
+    d_224     sum_d     1
     d_224     edge_0    1
     d_224     edge_1    1
     d_224     edge_2    1
@@ -11528,7 +11528,7 @@ COLUMNS
     d_224     edge_47   1
     d_224     edge_48   -1
     d_224     edge_49   1
-    d_225     simplex   1
+    d_225     sum_d     1
     d_225     edge_0    1
     d_225     edge_1    1
     d_225     edge_2    1
@@ -11579,7 +11579,7 @@ COLUMNS
     d_225     edge_47   1
     d_225     edge_48   1
     d_225     edge_49   1
-    d_226     simplex   1
+    d_226     sum_d     1
     d_226     edge_0    1
     d_226     edge_1    1
     d_226     edge_2    1
@@ -11630,7 +11630,7 @@ COLUMNS
     d_226     edge_47   1
     d_226     edge_48   1
     d_226     edge_49   1
-    d_227     simplex   1
+    d_227     sum_d     1
     d_227     edge_0    1
     d_227     edge_1    1
     d_227     edge_2    1
@@ -11681,7 +11681,7 @@ COLUMNS
     d_227     edge_47   1
     d_227     edge_48   1
     d_227     edge_49   -1
-    d_228     simplex   1
+    d_228     sum_d     1
     d_228     edge_0    1
     d_228     edge_1    1
     d_228     edge_2    -1
@@ -11732,7 +11732,7 @@ COLUMNS
     d_228     edge_47   -1
     d_228     edge_48   -1
     d_228     edge_49   -1
-    d_229     simplex   1
+    d_229     sum_d     1
     d_229     edge_0    -1
     d_229     edge_1    1
     d_229     edge_2    1
@@ -11783,7 +11783,7 @@ COLUMNS
     d_229     edge_47   1
     d_229     edge_48   1
     d_229     edge_49   1
-    d_230     simplex   1
+    d_230     sum_d     1
     d_230     edge_0    1
     d_230     edge_1    1
     d_230     edge_2    -1
@@ -11834,7 +11834,7 @@ COLUMNS
     d_230     edge_47   -1
     d_230     edge_48   1
     d_230     edge_49   1
-    d_231     simplex   1
+    d_231     sum_d     1
     d_231     edge_0    1
     d_231     edge_1    1
     d_231     edge_2    -1
@@ -11885,7 +11885,7 @@ COLUMNS
     d_231     edge_47   -1
     d_231     edge_48   -1
     d_231     edge_49   1
-    d_232     simplex   1
+    d_232     sum_d     1
     d_232     edge_0    1
     d_232     edge_1    1
     d_232     edge_2    -1
@@ -11936,7 +11936,7 @@ COLUMNS
     d_232     edge_47   -1
     d_232     edge_48   -1
     d_232     edge_49   1
-    d_233     simplex   1
+    d_233     sum_d     1
     d_233     edge_0    1
     d_233     edge_1    1
     d_233     edge_2    1
@@ -11987,7 +11987,7 @@ COLUMNS
     d_233     edge_47   1
     d_233     edge_48   1
     d_233     edge_49   1
-    d_234     simplex   1
+    d_234     sum_d     1
     d_234     edge_0    1
     d_234     edge_1    1
     d_234     edge_2    1
@@ -12038,7 +12038,7 @@ COLUMNS
     d_234     edge_47   1
     d_234     edge_48   1
     d_234     edge_49   1
-    d_235     simplex   1
+    d_235     sum_d     1
     d_235     edge_0    1
     d_235     edge_1    1
     d_235     edge_2    -1
@@ -12089,7 +12089,7 @@ COLUMNS
     d_235     edge_47   -1
     d_235     edge_48   -1
     d_235     edge_49   1
-    d_236     simplex   1
+    d_236     sum_d     1
     d_236     edge_0    1
     d_236     edge_1    1
     d_236     edge_2    1
@@ -12140,7 +12140,7 @@ COLUMNS
     d_236     edge_47   1
     d_236     edge_48   1
     d_236     edge_49   1
-    d_237     simplex   1
+    d_237     sum_d     1
     d_237     edge_0    1
     d_237     edge_1    1
     d_237     edge_2    -1
@@ -12191,7 +12191,7 @@ COLUMNS
     d_237     edge_47   1
     d_237     edge_48   1
     d_237     edge_49   1
-    d_238     simplex   1
+    d_238     sum_d     1
     d_238     edge_0    1
     d_238     edge_1    -1
     d_238     edge_2    -1
@@ -12242,7 +12242,7 @@ COLUMNS
     d_238     edge_47   -1
     d_238     edge_48   -1
     d_238     edge_49   1
-    d_239     simplex   1
+    d_239     sum_d     1
     d_239     edge_0    1
     d_239     edge_1    1
     d_239     edge_2    1
@@ -12293,7 +12293,7 @@ COLUMNS
     d_239     edge_47   1
     d_239     edge_48   1
     d_239     edge_49   1
-    d_240     simplex   1
+    d_240     sum_d     1
     d_240     edge_0    1
     d_240     edge_1    1
     d_240     edge_2    1
@@ -12344,7 +12344,7 @@ COLUMNS
     d_240     edge_47   1
     d_240     edge_48   1
     d_240     edge_49   1
-    d_241     simplex   1
+    d_241     sum_d     1
     d_241     edge_0    1
     d_241     edge_1    1
     d_241     edge_2    1
@@ -12395,7 +12395,7 @@ COLUMNS
     d_241     edge_47   1
     d_241     edge_48   -1
     d_241     edge_49   1
-    d_242     simplex   1
+    d_242     sum_d     1
     d_242     edge_0    1
     d_242     edge_1    -1
     d_242     edge_2    1
@@ -12446,7 +12446,7 @@ COLUMNS
     d_242     edge_47   1
     d_242     edge_48   -1
     d_242     edge_49   -1
-    d_243     simplex   1
+    d_243     sum_d     1
     d_243     edge_0    1
     d_243     edge_1    1
     d_243     edge_2    1
@@ -12497,7 +12497,7 @@ COLUMNS
     d_243     edge_47   -1
     d_243     edge_48   -1
     d_243     edge_49   1
-    d_244     simplex   1
+    d_244     sum_d     1
     d_244     edge_0    1
     d_244     edge_1    1
     d_244     edge_2    1
@@ -12548,7 +12548,7 @@ COLUMNS
     d_244     edge_47   1
     d_244     edge_48   1
     d_244     edge_49   1
-    d_245     simplex   1
+    d_245     sum_d     1
     d_245     edge_0    1
     d_245     edge_1    1
     d_245     edge_2    -1
@@ -12599,7 +12599,7 @@ COLUMNS
     d_245     edge_47   -1
     d_245     edge_48   -1
     d_245     edge_49   1
-    d_246     simplex   1
+    d_246     sum_d     1
     d_246     edge_0    1
     d_246     edge_1    1
     d_246     edge_2    1
@@ -12650,7 +12650,7 @@ COLUMNS
     d_246     edge_47   1
     d_246     edge_48   -1
     d_246     edge_49   1
-    d_247     simplex   1
+    d_247     sum_d     1
     d_247     edge_0    1
     d_247     edge_1    -1
     d_247     edge_2    1
@@ -12701,7 +12701,7 @@ COLUMNS
     d_247     edge_47   1
     d_247     edge_48   1
     d_247     edge_49   -1
-    d_248     simplex   1
+    d_248     sum_d     1
     d_248     edge_0    1
     d_248     edge_1    1
     d_248     edge_2    -1
@@ -12752,7 +12752,7 @@ COLUMNS
     d_248     edge_47   -1
     d_248     edge_48   -1
     d_248     edge_49   1
-    d_249     simplex   1
+    d_249     sum_d     1
     d_249     edge_0    1
     d_249     edge_1    1
     d_249     edge_2    1
@@ -12803,7 +12803,7 @@ COLUMNS
     d_249     edge_47   1
     d_249     edge_48   -1
     d_249     edge_49   1
-    d_250     simplex   1
+    d_250     sum_d     1
     d_250     edge_0    1
     d_250     edge_1    1
     d_250     edge_2    -1
@@ -12854,7 +12854,7 @@ COLUMNS
     d_250     edge_47   1
     d_250     edge_48   1
     d_250     edge_49   1
-    d_251     simplex   1
+    d_251     sum_d     1
     d_251     edge_0    1
     d_251     edge_1    1
     d_251     edge_2    1
@@ -12905,7 +12905,7 @@ COLUMNS
     d_251     edge_47   1
     d_251     edge_48   -1
     d_251     edge_49   1
-    d_252     simplex   1
+    d_252     sum_d     1
     d_252     edge_0    1
     d_252     edge_1    1
     d_252     edge_2    -1
@@ -12956,7 +12956,7 @@ COLUMNS
     d_252     edge_47   1
     d_252     edge_48   1
     d_252     edge_49   1
-    d_253     simplex   1
+    d_253     sum_d     1
     d_253     edge_0    1
     d_253     edge_1    1
     d_253     edge_2    -1
@@ -13007,7 +13007,7 @@ COLUMNS
     d_253     edge_47   -1
     d_253     edge_48   1
     d_253     edge_49   1
-    d_254     simplex   1
+    d_254     sum_d     1
     d_254     edge_0    1
     d_254     edge_1    1
     d_254     edge_2    -1
@@ -13058,7 +13058,7 @@ COLUMNS
     d_254     edge_47   -1
     d_254     edge_48   1
     d_254     edge_49   1
-    d_255     simplex   1
+    d_255     sum_d     1
     d_255     edge_0    -1
     d_255     edge_1    1
     d_255     edge_2    -1
@@ -13109,7 +13109,7 @@ COLUMNS
     d_255     edge_47   -1
     d_255     edge_48   1
     d_255     edge_49   1
-    d_256     simplex   1
+    d_256     sum_d     1
     d_256     edge_0    1
     d_256     edge_1    1
     d_256     edge_2    1
@@ -13160,7 +13160,7 @@ COLUMNS
     d_256     edge_47   1
     d_256     edge_48   1
     d_256     edge_49   1
-    d_257     simplex   1
+    d_257     sum_d     1
     d_257     edge_0    1
     d_257     edge_1    1
     d_257     edge_2    -1
@@ -13211,7 +13211,7 @@ COLUMNS
     d_257     edge_47   -1
     d_257     edge_48   1
     d_257     edge_49   1
-    d_258     simplex   1
+    d_258     sum_d     1
     d_258     edge_0    1
     d_258     edge_1    1
     d_258     edge_2    1
@@ -13262,7 +13262,7 @@ COLUMNS
     d_258     edge_47   1
     d_258     edge_48   1
     d_258     edge_49   1
-    d_259     simplex   1
+    d_259     sum_d     1
     d_259     edge_0    1
     d_259     edge_1    1
     d_259     edge_2    1
@@ -13313,7 +13313,7 @@ COLUMNS
     d_259     edge_47   1
     d_259     edge_48   1
     d_259     edge_49   1
-    d_260     simplex   1
+    d_260     sum_d     1
     d_260     edge_0    1
     d_260     edge_1    1
     d_260     edge_2    1
@@ -13364,7 +13364,7 @@ COLUMNS
     d_260     edge_47   1
     d_260     edge_48   1
     d_260     edge_49   1
-    d_261     simplex   1
+    d_261     sum_d     1
     d_261     edge_0    1
     d_261     edge_1    -1
     d_261     edge_2    1
@@ -13415,7 +13415,7 @@ COLUMNS
     d_261     edge_47   1
     d_261     edge_48   1
     d_261     edge_49   -1
-    d_262     simplex   1
+    d_262     sum_d     1
     d_262     edge_0    1
     d_262     edge_1    1
     d_262     edge_2    -1
@@ -13466,7 +13466,7 @@ COLUMNS
     d_262     edge_47   1
     d_262     edge_48   1
     d_262     edge_49   1
-    d_263     simplex   1
+    d_263     sum_d     1
     d_263     edge_0    1
     d_263     edge_1    -1
     d_263     edge_2    1
@@ -13517,7 +13517,7 @@ COLUMNS
     d_263     edge_47   -1
     d_263     edge_48   1
     d_263     edge_49   -1
-    d_264     simplex   1
+    d_264     sum_d     1
     d_264     edge_0    1
     d_264     edge_1    1
     d_264     edge_2    1
@@ -13568,7 +13568,7 @@ COLUMNS
     d_264     edge_47   1
     d_264     edge_48   1
     d_264     edge_49   1
-    d_265     simplex   1
+    d_265     sum_d     1
     d_265     edge_0    1
     d_265     edge_1    1
     d_265     edge_2    1
@@ -13619,7 +13619,7 @@ COLUMNS
     d_265     edge_47   1
     d_265     edge_48   1
     d_265     edge_49   1
-    d_266     simplex   1
+    d_266     sum_d     1
     d_266     edge_0    1
     d_266     edge_1    1
     d_266     edge_2    1
@@ -13670,7 +13670,7 @@ COLUMNS
     d_266     edge_47   1
     d_266     edge_48   -1
     d_266     edge_49   1
-    d_267     simplex   1
+    d_267     sum_d     1
     d_267     edge_0    1
     d_267     edge_1    1
     d_267     edge_2    -1
@@ -13721,7 +13721,7 @@ COLUMNS
     d_267     edge_47   -1
     d_267     edge_48   -1
     d_267     edge_49   1
-    d_268     simplex   1
+    d_268     sum_d     1
     d_268     edge_0    1
     d_268     edge_1    1
     d_268     edge_2    1
@@ -13772,7 +13772,7 @@ COLUMNS
     d_268     edge_47   1
     d_268     edge_48   -1
     d_268     edge_49   1
-    d_269     simplex   1
+    d_269     sum_d     1
     d_269     edge_0    1
     d_269     edge_1    -1
     d_269     edge_2    1
@@ -13823,7 +13823,7 @@ COLUMNS
     d_269     edge_47   -1
     d_269     edge_48   -1
     d_269     edge_49   1
-    d_270     simplex   1
+    d_270     sum_d     1
     d_270     edge_0    1
     d_270     edge_1    1
     d_270     edge_2    1
@@ -13874,7 +13874,7 @@ COLUMNS
     d_270     edge_47   1
     d_270     edge_48   -1
     d_270     edge_49   1
-    d_271     simplex   1
+    d_271     sum_d     1
     d_271     edge_0    1
     d_271     edge_1    1
     d_271     edge_2    1
@@ -13925,7 +13925,7 @@ COLUMNS
     d_271     edge_47   1
     d_271     edge_48   1
     d_271     edge_49   1
-    d_272     simplex   1
+    d_272     sum_d     1
     d_272     edge_0    1
     d_272     edge_1    1
     d_272     edge_2    -1
@@ -13976,7 +13976,7 @@ COLUMNS
     d_272     edge_47   1
     d_272     edge_48   1
     d_272     edge_49   1
-    d_273     simplex   1
+    d_273     sum_d     1
     d_273     edge_0    1
     d_273     edge_1    1
     d_273     edge_2    1
@@ -14027,7 +14027,7 @@ COLUMNS
     d_273     edge_47   1
     d_273     edge_48   -1
     d_273     edge_49   1
-    d_274     simplex   1
+    d_274     sum_d     1
     d_274     edge_0    1
     d_274     edge_1    -1
     d_274     edge_2    1
@@ -14078,7 +14078,7 @@ COLUMNS
     d_274     edge_47   1
     d_274     edge_48   1
     d_274     edge_49   1
-    d_275     simplex   1
+    d_275     sum_d     1
     d_275     edge_0    1
     d_275     edge_1    1
     d_275     edge_2    1
@@ -14129,7 +14129,7 @@ COLUMNS
     d_275     edge_47   1
     d_275     edge_48   1
     d_275     edge_49   1
-    d_276     simplex   1
+    d_276     sum_d     1
     d_276     edge_0    1
     d_276     edge_1    1
     d_276     edge_2    1
@@ -14180,7 +14180,7 @@ COLUMNS
     d_276     edge_47   1
     d_276     edge_48   1
     d_276     edge_49   1
-    d_277     simplex   1
+    d_277     sum_d     1
     d_277     edge_0    1
     d_277     edge_1    1
     d_277     edge_2    -1
@@ -14231,7 +14231,7 @@ COLUMNS
     d_277     edge_47   1
     d_277     edge_48   1
     d_277     edge_49   1
-    d_278     simplex   1
+    d_278     sum_d     1
     d_278     edge_0    1
     d_278     edge_1    1
     d_278     edge_2    1
@@ -14282,7 +14282,7 @@ COLUMNS
     d_278     edge_47   1
     d_278     edge_48   -1
     d_278     edge_49   1
-    d_279     simplex   1
+    d_279     sum_d     1
     d_279     edge_0    1
     d_279     edge_1    1
     d_279     edge_2    1
@@ -14333,7 +14333,7 @@ COLUMNS
     d_279     edge_47   1
     d_279     edge_48   -1
     d_279     edge_49   1
-    d_280     simplex   1
+    d_280     sum_d     1
     d_280     edge_0    1
     d_280     edge_1    1
     d_280     edge_2    1
@@ -14384,7 +14384,7 @@ COLUMNS
     d_280     edge_47   1
     d_280     edge_48   1
     d_280     edge_49   1
-    d_281     simplex   1
+    d_281     sum_d     1
     d_281     edge_0    1
     d_281     edge_1    1
     d_281     edge_2    1
@@ -14435,7 +14435,7 @@ COLUMNS
     d_281     edge_47   1
     d_281     edge_48   1
     d_281     edge_49   1
-    d_282     simplex   1
+    d_282     sum_d     1
     d_282     edge_0    1
     d_282     edge_1    1
     d_282     edge_2    -1
@@ -14486,7 +14486,7 @@ COLUMNS
     d_282     edge_47   -1
     d_282     edge_48   1
     d_282     edge_49   1
-    d_283     simplex   1
+    d_283     sum_d     1
     d_283     edge_0    1
     d_283     edge_1    1
     d_283     edge_2    -1
@@ -14537,7 +14537,7 @@ COLUMNS
     d_283     edge_47   -1
     d_283     edge_48   1
     d_283     edge_49   1
-    d_284     simplex   1
+    d_284     sum_d     1
     d_284     edge_0    1
     d_284     edge_1    -1
     d_284     edge_2    1
@@ -14588,7 +14588,7 @@ COLUMNS
     d_284     edge_47   1
     d_284     edge_48   1
     d_284     edge_49   1
-    d_285     simplex   1
+    d_285     sum_d     1
     d_285     edge_0    1
     d_285     edge_1    1
     d_285     edge_2    1
@@ -14639,7 +14639,7 @@ COLUMNS
     d_285     edge_47   1
     d_285     edge_48   -1
     d_285     edge_49   1
-    d_286     simplex   1
+    d_286     sum_d     1
     d_286     edge_0    1
     d_286     edge_1    1
     d_286     edge_2    1
@@ -14690,7 +14690,7 @@ COLUMNS
     d_286     edge_47   -1
     d_286     edge_48   -1
     d_286     edge_49   -1
-    d_287     simplex   1
+    d_287     sum_d     1
     d_287     edge_0    1
     d_287     edge_1    1
     d_287     edge_2    1
@@ -14741,7 +14741,7 @@ COLUMNS
     d_287     edge_47   1
     d_287     edge_48   1
     d_287     edge_49   1
-    d_288     simplex   1
+    d_288     sum_d     1
     d_288     edge_0    1
     d_288     edge_1    -1
     d_288     edge_2    1
@@ -14792,7 +14792,7 @@ COLUMNS
     d_288     edge_47   -1
     d_288     edge_48   -1
     d_288     edge_49   1
-    d_289     simplex   1
+    d_289     sum_d     1
     d_289     edge_0    1
     d_289     edge_1    1
     d_289     edge_2    1
@@ -14843,7 +14843,7 @@ COLUMNS
     d_289     edge_47   1
     d_289     edge_48   -1
     d_289     edge_49   1
-    d_290     simplex   1
+    d_290     sum_d     1
     d_290     edge_0    1
     d_290     edge_1    -1
     d_290     edge_2    1
@@ -14894,7 +14894,7 @@ COLUMNS
     d_290     edge_47   1
     d_290     edge_48   -1
     d_290     edge_49   1
-    d_291     simplex   1
+    d_291     sum_d     1
     d_291     edge_0    1
     d_291     edge_1    1
     d_291     edge_2    1
@@ -14945,7 +14945,7 @@ COLUMNS
     d_291     edge_47   1
     d_291     edge_48   -1
     d_291     edge_49   -1
-    d_292     simplex   1
+    d_292     sum_d     1
     d_292     edge_0    1
     d_292     edge_1    1
     d_292     edge_2    1
@@ -14996,7 +14996,7 @@ COLUMNS
     d_292     edge_47   1
     d_292     edge_48   -1
     d_292     edge_49   1
-    d_293     simplex   1
+    d_293     sum_d     1
     d_293     edge_0    1
     d_293     edge_1    1
     d_293     edge_2    1
@@ -15047,7 +15047,7 @@ COLUMNS
     d_293     edge_47   1
     d_293     edge_48   -1
     d_293     edge_49   1
-    d_294     simplex   1
+    d_294     sum_d     1
     d_294     edge_0    1
     d_294     edge_1    1
     d_294     edge_2    1
@@ -15098,7 +15098,7 @@ COLUMNS
     d_294     edge_47   1
     d_294     edge_48   1
     d_294     edge_49   1
-    d_295     simplex   1
+    d_295     sum_d     1
     d_295     edge_0    1
     d_295     edge_1    1
     d_295     edge_2    1
@@ -15149,7 +15149,7 @@ COLUMNS
     d_295     edge_47   1
     d_295     edge_48   1
     d_295     edge_49   1
-    d_296     simplex   1
+    d_296     sum_d     1
     d_296     edge_0    1
     d_296     edge_1    1
     d_296     edge_2    1
@@ -15200,7 +15200,7 @@ COLUMNS
     d_296     edge_47   1
     d_296     edge_48   1
     d_296     edge_49   1
-    d_297     simplex   1
+    d_297     sum_d     1
     d_297     edge_0    -1
     d_297     edge_1    -1
     d_297     edge_2    -1
@@ -15251,7 +15251,7 @@ COLUMNS
     d_297     edge_47   -1
     d_297     edge_48   1
     d_297     edge_49   -1
-    d_298     simplex   1
+    d_298     sum_d     1
     d_298     edge_0    1
     d_298     edge_1    1
     d_298     edge_2    1
@@ -15302,7 +15302,7 @@ COLUMNS
     d_298     edge_47   1
     d_298     edge_48   -1
     d_298     edge_49   1
-    d_299     simplex   1
+    d_299     sum_d     1
     d_299     edge_0    1
     d_299     edge_1    1
     d_299     edge_2    1
@@ -15353,7 +15353,7 @@ COLUMNS
     d_299     edge_47   -1
     d_299     edge_48   -1
     d_299     edge_49   1
-    d_300     simplex   1
+    d_300     sum_d     1
     d_300     edge_0    1
     d_300     edge_1    1
     d_300     edge_2    -1
@@ -15404,7 +15404,7 @@ COLUMNS
     d_300     edge_47   -1
     d_300     edge_48   1
     d_300     edge_49   1
-    d_301     simplex   1
+    d_301     sum_d     1
     d_301     edge_0    1
     d_301     edge_1    1
     d_301     edge_2    1
@@ -15455,7 +15455,7 @@ COLUMNS
     d_301     edge_47   -1
     d_301     edge_48   -1
     d_301     edge_49   1
-    d_302     simplex   1
+    d_302     sum_d     1
     d_302     edge_0    1
     d_302     edge_1    1
     d_302     edge_2    1
@@ -15506,7 +15506,7 @@ COLUMNS
     d_302     edge_47   1
     d_302     edge_48   1
     d_302     edge_49   1
-    d_303     simplex   1
+    d_303     sum_d     1
     d_303     edge_0    1
     d_303     edge_1    1
     d_303     edge_2    1
@@ -15557,7 +15557,7 @@ COLUMNS
     d_303     edge_47   1
     d_303     edge_48   -1
     d_303     edge_49   1
-    d_304     simplex   1
+    d_304     sum_d     1
     d_304     edge_0    1
     d_304     edge_1    1
     d_304     edge_2    1
@@ -15608,7 +15608,7 @@ COLUMNS
     d_304     edge_47   1
     d_304     edge_48   -1
     d_304     edge_49   1
-    d_305     simplex   1
+    d_305     sum_d     1
     d_305     edge_0    1
     d_305     edge_1    1
     d_305     edge_2    -1
@@ -15659,7 +15659,7 @@ COLUMNS
     d_305     edge_47   -1
     d_305     edge_48   -1
     d_305     edge_49   1
-    d_306     simplex   1
+    d_306     sum_d     1
     d_306     edge_0    1
     d_306     edge_1    1
     d_306     edge_2    1
@@ -15710,7 +15710,7 @@ COLUMNS
     d_306     edge_47   1
     d_306     edge_48   -1
     d_306     edge_49   1
-    d_307     simplex   1
+    d_307     sum_d     1
     d_307     edge_0    1
     d_307     edge_1    1
     d_307     edge_2    1
@@ -15761,7 +15761,7 @@ COLUMNS
     d_307     edge_47   1
     d_307     edge_48   -1
     d_307     edge_49   1
-    d_308     simplex   1
+    d_308     sum_d     1
     d_308     edge_0    1
     d_308     edge_1    1
     d_308     edge_2    1
@@ -15812,7 +15812,7 @@ COLUMNS
     d_308     edge_47   1
     d_308     edge_48   1
     d_308     edge_49   1
-    d_309     simplex   1
+    d_309     sum_d     1
     d_309     edge_0    1
     d_309     edge_1    1
     d_309     edge_2    1
@@ -15863,7 +15863,7 @@ COLUMNS
     d_309     edge_47   1
     d_309     edge_48   1
     d_309     edge_49   1
-    d_310     simplex   1
+    d_310     sum_d     1
     d_310     edge_0    1
     d_310     edge_1    1
     d_310     edge_2    1
@@ -15914,7 +15914,7 @@ COLUMNS
     d_310     edge_47   1
     d_310     edge_48   -1
     d_310     edge_49   1
-    d_311     simplex   1
+    d_311     sum_d     1
     d_311     edge_0    1
     d_311     edge_1    1
     d_311     edge_2    1
@@ -15965,7 +15965,7 @@ COLUMNS
     d_311     edge_47   1
     d_311     edge_48   -1
     d_311     edge_49   1
-    d_312     simplex   1
+    d_312     sum_d     1
     d_312     edge_0    1
     d_312     edge_1    1
     d_312     edge_2    1
@@ -16016,7 +16016,7 @@ COLUMNS
     d_312     edge_47   1
     d_312     edge_48   1
     d_312     edge_49   1
-    d_313     simplex   1
+    d_313     sum_d     1
     d_313     edge_0    1
     d_313     edge_1    1
     d_313     edge_2    1
@@ -16067,7 +16067,7 @@ COLUMNS
     d_313     edge_47   1
     d_313     edge_48   1
     d_313     edge_49   1
-    d_314     simplex   1
+    d_314     sum_d     1
     d_314     edge_0    1
     d_314     edge_1    1
     d_314     edge_2    1
@@ -16118,7 +16118,7 @@ COLUMNS
     d_314     edge_47   1
     d_314     edge_48   -1
     d_314     edge_49   1
-    d_315     simplex   1
+    d_315     sum_d     1
     d_315     edge_0    1
     d_315     edge_1    1
     d_315     edge_2    1
@@ -16169,7 +16169,7 @@ COLUMNS
     d_315     edge_47   1
     d_315     edge_48   1
     d_315     edge_49   1
-    d_316     simplex   1
+    d_316     sum_d     1
     d_316     edge_0    1
     d_316     edge_1    1
     d_316     edge_2    1
@@ -16220,7 +16220,7 @@ COLUMNS
     d_316     edge_47   1
     d_316     edge_48   1
     d_316     edge_49   1
-    d_317     simplex   1
+    d_317     sum_d     1
     d_317     edge_0    1
     d_317     edge_1    1
     d_317     edge_2    -1
@@ -16271,7 +16271,7 @@ COLUMNS
     d_317     edge_47   -1
     d_317     edge_48   1
     d_317     edge_49   1
-    d_318     simplex   1
+    d_318     sum_d     1
     d_318     edge_0    1
     d_318     edge_1    -1
     d_318     edge_2    1
@@ -16322,7 +16322,7 @@ COLUMNS
     d_318     edge_47   1
     d_318     edge_48   -1
     d_318     edge_49   -1
-    d_319     simplex   1
+    d_319     sum_d     1
     d_319     edge_0    1
     d_319     edge_1    1
     d_319     edge_2    1
@@ -16373,7 +16373,7 @@ COLUMNS
     d_319     edge_47   1
     d_319     edge_48   -1
     d_319     edge_49   1
-    d_320     simplex   1
+    d_320     sum_d     1
     d_320     edge_0    1
     d_320     edge_1    1
     d_320     edge_2    1
@@ -16424,7 +16424,7 @@ COLUMNS
     d_320     edge_47   1
     d_320     edge_48   -1
     d_320     edge_49   1
-    d_321     simplex   1
+    d_321     sum_d     1
     d_321     edge_0    1
     d_321     edge_1    1
     d_321     edge_2    -1
@@ -16475,7 +16475,7 @@ COLUMNS
     d_321     edge_47   -1
     d_321     edge_48   1
     d_321     edge_49   1
-    d_322     simplex   1
+    d_322     sum_d     1
     d_322     edge_0    1
     d_322     edge_1    1
     d_322     edge_2    1
@@ -16526,7 +16526,7 @@ COLUMNS
     d_322     edge_47   1
     d_322     edge_48   -1
     d_322     edge_49   -1
-    d_323     simplex   1
+    d_323     sum_d     1
     d_323     edge_0    1
     d_323     edge_1    1
     d_323     edge_2    1
@@ -16577,7 +16577,7 @@ COLUMNS
     d_323     edge_47   1
     d_323     edge_48   1
     d_323     edge_49   1
-    d_324     simplex   1
+    d_324     sum_d     1
     d_324     edge_0    1
     d_324     edge_1    1
     d_324     edge_2    1
@@ -16628,7 +16628,7 @@ COLUMNS
     d_324     edge_47   1
     d_324     edge_48   -1
     d_324     edge_49   1
-    d_325     simplex   1
+    d_325     sum_d     1
     d_325     edge_0    1
     d_325     edge_1    1
     d_325     edge_2    1
@@ -16679,7 +16679,7 @@ COLUMNS
     d_325     edge_47   1
     d_325     edge_48   -1
     d_325     edge_49   1
-    d_326     simplex   1
+    d_326     sum_d     1
     d_326     edge_0    1
     d_326     edge_1    1
     d_326     edge_2    1
@@ -16730,7 +16730,7 @@ COLUMNS
     d_326     edge_47   1
     d_326     edge_48   1
     d_326     edge_49   1
-    d_327     simplex   1
+    d_327     sum_d     1
     d_327     edge_0    1
     d_327     edge_1    1
     d_327     edge_2    1
@@ -16781,7 +16781,7 @@ COLUMNS
     d_327     edge_47   1
     d_327     edge_48   -1
     d_327     edge_49   1
-    d_328     simplex   1
+    d_328     sum_d     1
     d_328     edge_0    1
     d_328     edge_1    1
     d_328     edge_2    1
@@ -16832,7 +16832,7 @@ COLUMNS
     d_328     edge_47   1
     d_328     edge_48   1
     d_328     edge_49   1
-    d_329     simplex   1
+    d_329     sum_d     1
     d_329     edge_0    1
     d_329     edge_1    1
     d_329     edge_2    -1
@@ -16883,7 +16883,7 @@ COLUMNS
     d_329     edge_47   1
     d_329     edge_48   1
     d_329     edge_49   -1
-    d_330     simplex   1
+    d_330     sum_d     1
     d_330     edge_0    1
     d_330     edge_1    1
     d_330     edge_2    -1
@@ -16934,7 +16934,7 @@ COLUMNS
     d_330     edge_47   -1
     d_330     edge_48   1
     d_330     edge_49   1
-    d_331     simplex   1
+    d_331     sum_d     1
     d_331     edge_0    1
     d_331     edge_1    1
     d_331     edge_2    1
@@ -16985,7 +16985,7 @@ COLUMNS
     d_331     edge_47   1
     d_331     edge_48   -1
     d_331     edge_49   1
-    d_332     simplex   1
+    d_332     sum_d     1
     d_332     edge_0    1
     d_332     edge_1    1
     d_332     edge_2    1
@@ -17036,7 +17036,7 @@ COLUMNS
     d_332     edge_47   -1
     d_332     edge_48   -1
     d_332     edge_49   1
-    d_333     simplex   1
+    d_333     sum_d     1
     d_333     edge_0    1
     d_333     edge_1    1
     d_333     edge_2    1
@@ -17087,7 +17087,7 @@ COLUMNS
     d_333     edge_47   1
     d_333     edge_48   -1
     d_333     edge_49   1
-    d_334     simplex   1
+    d_334     sum_d     1
     d_334     edge_0    1
     d_334     edge_1    1
     d_334     edge_2    1
@@ -17138,7 +17138,7 @@ COLUMNS
     d_334     edge_47   1
     d_334     edge_48   -1
     d_334     edge_49   1
-    d_335     simplex   1
+    d_335     sum_d     1
     d_335     edge_0    1
     d_335     edge_1    1
     d_335     edge_2    1
@@ -17189,7 +17189,7 @@ COLUMNS
     d_335     edge_47   1
     d_335     edge_48   1
     d_335     edge_49   1
-    d_336     simplex   1
+    d_336     sum_d     1
     d_336     edge_0    1
     d_336     edge_1    1
     d_336     edge_2    1
@@ -17240,7 +17240,7 @@ COLUMNS
     d_336     edge_47   1
     d_336     edge_48   1
     d_336     edge_49   1
-    d_337     simplex   1
+    d_337     sum_d     1
     d_337     edge_0    1
     d_337     edge_1    1
     d_337     edge_2    1
@@ -17291,7 +17291,7 @@ COLUMNS
     d_337     edge_47   1
     d_337     edge_48   1
     d_337     edge_49   1
-    d_338     simplex   1
+    d_338     sum_d     1
     d_338     edge_0    1
     d_338     edge_1    1
     d_338     edge_2    1
@@ -17342,7 +17342,7 @@ COLUMNS
     d_338     edge_47   1
     d_338     edge_48   -1
     d_338     edge_49   1
-    d_339     simplex   1
+    d_339     sum_d     1
     d_339     edge_0    1
     d_339     edge_1    1
     d_339     edge_2    1
@@ -17393,7 +17393,7 @@ COLUMNS
     d_339     edge_47   1
     d_339     edge_48   1
     d_339     edge_49   1
-    d_340     simplex   1
+    d_340     sum_d     1
     d_340     edge_0    1
     d_340     edge_1    -1
     d_340     edge_2    1
@@ -17444,7 +17444,7 @@ COLUMNS
     d_340     edge_47   1
     d_340     edge_48   -1
     d_340     edge_49   -1
-    d_341     simplex   1
+    d_341     sum_d     1
     d_341     edge_0    1
     d_341     edge_1    -1
     d_341     edge_2    1
@@ -17495,7 +17495,7 @@ COLUMNS
     d_341     edge_47   1
     d_341     edge_48   -1
     d_341     edge_49   1
-    d_342     simplex   1
+    d_342     sum_d     1
     d_342     edge_0    1
     d_342     edge_1    1
     d_342     edge_2    1
@@ -17546,7 +17546,7 @@ COLUMNS
     d_342     edge_47   1
     d_342     edge_48   -1
     d_342     edge_49   1
-    d_343     simplex   1
+    d_343     sum_d     1
     d_343     edge_0    1
     d_343     edge_1    1
     d_343     edge_2    1
@@ -17597,7 +17597,7 @@ COLUMNS
     d_343     edge_47   1
     d_343     edge_48   1
     d_343     edge_49   1
-    d_344     simplex   1
+    d_344     sum_d     1
     d_344     edge_0    1
     d_344     edge_1    1
     d_344     edge_2    1
@@ -17648,7 +17648,7 @@ COLUMNS
     d_344     edge_47   1
     d_344     edge_48   1
     d_344     edge_49   1
-    d_345     simplex   1
+    d_345     sum_d     1
     d_345     edge_0    1
     d_345     edge_1    1
     d_345     edge_2    1
@@ -17699,7 +17699,7 @@ COLUMNS
     d_345     edge_47   1
     d_345     edge_48   1
     d_345     edge_49   1
-    d_346     simplex   1
+    d_346     sum_d     1
     d_346     edge_0    1
     d_346     edge_1    1
     d_346     edge_2    1
@@ -17750,7 +17750,7 @@ COLUMNS
     d_346     edge_47   1
     d_346     edge_48   -1
     d_346     edge_49   1
-    d_347     simplex   1
+    d_347     sum_d     1
     d_347     edge_0    -1
     d_347     edge_1    1
     d_347     edge_2    1
@@ -17801,7 +17801,7 @@ COLUMNS
     d_347     edge_47   1
     d_347     edge_48   1
     d_347     edge_49   -1
-    d_348     simplex   1
+    d_348     sum_d     1
     d_348     edge_0    1
     d_348     edge_1    1
     d_348     edge_2    1
@@ -17852,7 +17852,7 @@ COLUMNS
     d_348     edge_47   1
     d_348     edge_48   -1
     d_348     edge_49   1
-    d_349     simplex   1
+    d_349     sum_d     1
     d_349     edge_0    1
     d_349     edge_1    1
     d_349     edge_2    1
@@ -17903,7 +17903,7 @@ COLUMNS
     d_349     edge_47   1
     d_349     edge_48   1
     d_349     edge_49   1
-    d_350     simplex   1
+    d_350     sum_d     1
     d_350     edge_0    1
     d_350     edge_1    1
     d_350     edge_2    1
@@ -17954,7 +17954,7 @@ COLUMNS
     d_350     edge_47   1
     d_350     edge_48   1
     d_350     edge_49   1
-    d_351     simplex   1
+    d_351     sum_d     1
     d_351     edge_0    1
     d_351     edge_1    1
     d_351     edge_2    -1
@@ -18005,7 +18005,7 @@ COLUMNS
     d_351     edge_47   -1
     d_351     edge_48   1
     d_351     edge_49   1
-    d_352     simplex   1
+    d_352     sum_d     1
     d_352     edge_0    1
     d_352     edge_1    1
     d_352     edge_2    -1
@@ -18056,7 +18056,7 @@ COLUMNS
     d_352     edge_47   -1
     d_352     edge_48   1
     d_352     edge_49   1
-    d_353     simplex   1
+    d_353     sum_d     1
     d_353     edge_0    1
     d_353     edge_1    1
     d_353     edge_2    1
@@ -18107,7 +18107,7 @@ COLUMNS
     d_353     edge_47   1
     d_353     edge_48   1
     d_353     edge_49   1
-    d_354     simplex   1
+    d_354     sum_d     1
     d_354     edge_0    1
     d_354     edge_1    1
     d_354     edge_2    1
@@ -18158,7 +18158,7 @@ COLUMNS
     d_354     edge_47   1
     d_354     edge_48   1
     d_354     edge_49   1
-    d_355     simplex   1
+    d_355     sum_d     1
     d_355     edge_0    1
     d_355     edge_1    -1
     d_355     edge_2    1
@@ -18209,7 +18209,7 @@ COLUMNS
     d_355     edge_47   1
     d_355     edge_48   -1
     d_355     edge_49   1
-    d_356     simplex   1
+    d_356     sum_d     1
     d_356     edge_0    1
     d_356     edge_1    -1
     d_356     edge_2    1
@@ -18260,7 +18260,7 @@ COLUMNS
     d_356     edge_47   1
     d_356     edge_48   -1
     d_356     edge_49   -1
-    d_357     simplex   1
+    d_357     sum_d     1
     d_357     edge_0    1
     d_357     edge_1    1
     d_357     edge_2    1
@@ -18311,7 +18311,7 @@ COLUMNS
     d_357     edge_47   1
     d_357     edge_48   -1
     d_357     edge_49   1
-    d_358     simplex   1
+    d_358     sum_d     1
     d_358     edge_0    1
     d_358     edge_1    1
     d_358     edge_2    1
@@ -18362,7 +18362,7 @@ COLUMNS
     d_358     edge_47   1
     d_358     edge_48   1
     d_358     edge_49   1
-    d_359     simplex   1
+    d_359     sum_d     1
     d_359     edge_0    1
     d_359     edge_1    1
     d_359     edge_2    1
@@ -18413,7 +18413,7 @@ COLUMNS
     d_359     edge_47   1
     d_359     edge_48   -1
     d_359     edge_49   1
-    d_360     simplex   1
+    d_360     sum_d     1
     d_360     edge_0    1
     d_360     edge_1    1
     d_360     edge_2    1
@@ -18464,7 +18464,7 @@ COLUMNS
     d_360     edge_47   1
     d_360     edge_48   -1
     d_360     edge_49   1
-    d_361     simplex   1
+    d_361     sum_d     1
     d_361     edge_0    1
     d_361     edge_1    1
     d_361     edge_2    -1
@@ -18515,7 +18515,7 @@ COLUMNS
     d_361     edge_47   -1
     d_361     edge_48   -1
     d_361     edge_49   1
-    d_362     simplex   1
+    d_362     sum_d     1
     d_362     edge_0    1
     d_362     edge_1    1
     d_362     edge_2    1
@@ -18566,7 +18566,7 @@ COLUMNS
     d_362     edge_47   1
     d_362     edge_48   -1
     d_362     edge_49   1
-    d_363     simplex   1
+    d_363     sum_d     1
     d_363     edge_0    -1
     d_363     edge_1    1
     d_363     edge_2    1
@@ -18617,7 +18617,7 @@ COLUMNS
     d_363     edge_47   1
     d_363     edge_48   -1
     d_363     edge_49   1
-    d_364     simplex   1
+    d_364     sum_d     1
     d_364     edge_0    1
     d_364     edge_1    1
     d_364     edge_2    1
@@ -18668,7 +18668,7 @@ COLUMNS
     d_364     edge_47   1
     d_364     edge_48   -1
     d_364     edge_49   1
-    d_365     simplex   1
+    d_365     sum_d     1
     d_365     edge_0    1
     d_365     edge_1    1
     d_365     edge_2    -1
@@ -18719,7 +18719,7 @@ COLUMNS
     d_365     edge_47   1
     d_365     edge_48   1
     d_365     edge_49   1
-    d_366     simplex   1
+    d_366     sum_d     1
     d_366     edge_0    1
     d_366     edge_1    1
     d_366     edge_2    1
@@ -18770,7 +18770,7 @@ COLUMNS
     d_366     edge_47   1
     d_366     edge_48   1
     d_366     edge_49   1
-    d_367     simplex   1
+    d_367     sum_d     1
     d_367     edge_0    1
     d_367     edge_1    1
     d_367     edge_2    1
@@ -18821,7 +18821,7 @@ COLUMNS
     d_367     edge_47   1
     d_367     edge_48   -1
     d_367     edge_49   1
-    d_368     simplex   1
+    d_368     sum_d     1
     d_368     edge_0    1
     d_368     edge_1    1
     d_368     edge_2    -1
@@ -18872,7 +18872,7 @@ COLUMNS
     d_368     edge_47   -1
     d_368     edge_48   1
     d_368     edge_49   1
-    d_369     simplex   1
+    d_369     sum_d     1
     d_369     edge_0    1
     d_369     edge_1    1
     d_369     edge_2    -1
@@ -18923,7 +18923,7 @@ COLUMNS
     d_369     edge_47   1
     d_369     edge_48   1
     d_369     edge_49   1
-    d_370     simplex   1
+    d_370     sum_d     1
     d_370     edge_0    1
     d_370     edge_1    1
     d_370     edge_2    1
@@ -18974,7 +18974,7 @@ COLUMNS
     d_370     edge_47   1
     d_370     edge_48   1
     d_370     edge_49   1
-    d_371     simplex   1
+    d_371     sum_d     1
     d_371     edge_0    1
     d_371     edge_1    1
     d_371     edge_2    1
@@ -19025,7 +19025,7 @@ COLUMNS
     d_371     edge_47   1
     d_371     edge_48   1
     d_371     edge_49   1
-    d_372     simplex   1
+    d_372     sum_d     1
     d_372     edge_0    1
     d_372     edge_1    1
     d_372     edge_2    -1
@@ -19076,7 +19076,7 @@ COLUMNS
     d_372     edge_47   -1
     d_372     edge_48   1
     d_372     edge_49   1
-    d_373     simplex   1
+    d_373     sum_d     1
     d_373     edge_0    1
     d_373     edge_1    1
     d_373     edge_2    -1
@@ -19127,7 +19127,7 @@ COLUMNS
     d_373     edge_47   -1
     d_373     edge_48   1
     d_373     edge_49   1
-    d_374     simplex   1
+    d_374     sum_d     1
     d_374     edge_0    1
     d_374     edge_1    1
     d_374     edge_2    1
@@ -19178,7 +19178,7 @@ COLUMNS
     d_374     edge_47   1
     d_374     edge_48   -1
     d_374     edge_49   1
-    d_375     simplex   1
+    d_375     sum_d     1
     d_375     edge_0    -1
     d_375     edge_1    1
     d_375     edge_2    1
@@ -19229,7 +19229,7 @@ COLUMNS
     d_375     edge_47   1
     d_375     edge_48   1
     d_375     edge_49   -1
-    d_376     simplex   1
+    d_376     sum_d     1
     d_376     edge_0    1
     d_376     edge_1    -1
     d_376     edge_2    1
@@ -19280,7 +19280,7 @@ COLUMNS
     d_376     edge_47   -1
     d_376     edge_48   -1
     d_376     edge_49   -1
-    d_377     simplex   1
+    d_377     sum_d     1
     d_377     edge_0    1
     d_377     edge_1    1
     d_377     edge_2    -1
@@ -19331,7 +19331,7 @@ COLUMNS
     d_377     edge_47   -1
     d_377     edge_48   -1
     d_377     edge_49   1
-    d_378     simplex   1
+    d_378     sum_d     1
     d_378     edge_0    1
     d_378     edge_1    1
     d_378     edge_2    1
@@ -19382,7 +19382,7 @@ COLUMNS
     d_378     edge_47   1
     d_378     edge_48   1
     d_378     edge_49   1
-    d_379     simplex   1
+    d_379     sum_d     1
     d_379     edge_0    -1
     d_379     edge_1    1
     d_379     edge_2    1
@@ -19433,7 +19433,7 @@ COLUMNS
     d_379     edge_47   -1
     d_379     edge_48   1
     d_379     edge_49   1
-    d_380     simplex   1
+    d_380     sum_d     1
     d_380     edge_0    1
     d_380     edge_1    -1
     d_380     edge_2    1
@@ -19484,7 +19484,7 @@ COLUMNS
     d_380     edge_47   1
     d_380     edge_48   -1
     d_380     edge_49   -1
-    d_381     simplex   1
+    d_381     sum_d     1
     d_381     edge_0    1
     d_381     edge_1    1
     d_381     edge_2    1
@@ -19535,7 +19535,7 @@ COLUMNS
     d_381     edge_47   1
     d_381     edge_48   -1
     d_381     edge_49   1
-    d_382     simplex   1
+    d_382     sum_d     1
     d_382     edge_0    1
     d_382     edge_1    -1
     d_382     edge_2    1
@@ -19586,7 +19586,7 @@ COLUMNS
     d_382     edge_47   -1
     d_382     edge_48   -1
     d_382     edge_49   1
-    d_383     simplex   1
+    d_383     sum_d     1
     d_383     edge_0    1
     d_383     edge_1    1
     d_383     edge_2    1
@@ -19637,7 +19637,7 @@ COLUMNS
     d_383     edge_47   1
     d_383     edge_48   -1
     d_383     edge_49   1
-    d_384     simplex   1
+    d_384     sum_d     1
     d_384     edge_0    1
     d_384     edge_1    1
     d_384     edge_2    1
@@ -19688,7 +19688,7 @@ COLUMNS
     d_384     edge_47   1
     d_384     edge_48   1
     d_384     edge_49   1
-    d_385     simplex   1
+    d_385     sum_d     1
     d_385     edge_0    -1
     d_385     edge_1    1
     d_385     edge_2    1
@@ -19739,7 +19739,7 @@ COLUMNS
     d_385     edge_47   1
     d_385     edge_48   1
     d_385     edge_49   1
-    d_386     simplex   1
+    d_386     sum_d     1
     d_386     edge_0    1
     d_386     edge_1    1
     d_386     edge_2    1
@@ -19790,7 +19790,7 @@ COLUMNS
     d_386     edge_47   1
     d_386     edge_48   1
     d_386     edge_49   1
-    d_387     simplex   1
+    d_387     sum_d     1
     d_387     edge_0    1
     d_387     edge_1    1
     d_387     edge_2    1
@@ -19841,7 +19841,7 @@ COLUMNS
     d_387     edge_47   1
     d_387     edge_48   -1
     d_387     edge_49   1
-    d_388     simplex   1
+    d_388     sum_d     1
     d_388     edge_0    1
     d_388     edge_1    -1
     d_388     edge_2    1
@@ -19892,7 +19892,7 @@ COLUMNS
     d_388     edge_47   1
     d_388     edge_48   1
     d_388     edge_49   1
-    d_389     simplex   1
+    d_389     sum_d     1
     d_389     edge_0    1
     d_389     edge_1    1
     d_389     edge_2    1
@@ -19943,7 +19943,7 @@ COLUMNS
     d_389     edge_47   1
     d_389     edge_48   1
     d_389     edge_49   1
-    d_390     simplex   1
+    d_390     sum_d     1
     d_390     edge_0    1
     d_390     edge_1    1
     d_390     edge_2    1
@@ -19994,7 +19994,7 @@ COLUMNS
     d_390     edge_47   1
     d_390     edge_48   1
     d_390     edge_49   1
-    d_391     simplex   1
+    d_391     sum_d     1
     d_391     edge_0    1
     d_391     edge_1    1
     d_391     edge_2    1
@@ -20045,7 +20045,7 @@ COLUMNS
     d_391     edge_47   1
     d_391     edge_48   -1
     d_391     edge_49   1
-    d_392     simplex   1
+    d_392     sum_d     1
     d_392     edge_0    1
     d_392     edge_1    1
     d_392     edge_2    1
@@ -20096,7 +20096,7 @@ COLUMNS
     d_392     edge_47   1
     d_392     edge_48   1
     d_392     edge_49   1
-    d_393     simplex   1
+    d_393     sum_d     1
     d_393     edge_0    1
     d_393     edge_1    1
     d_393     edge_2    -1
@@ -20147,7 +20147,7 @@ COLUMNS
     d_393     edge_47   1
     d_393     edge_48   1
     d_393     edge_49   1
-    d_394     simplex   1
+    d_394     sum_d     1
     d_394     edge_0    1
     d_394     edge_1    1
     d_394     edge_2    1
@@ -20198,7 +20198,7 @@ COLUMNS
     d_394     edge_47   1
     d_394     edge_48   -1
     d_394     edge_49   1
-    d_395     simplex   1
+    d_395     sum_d     1
     d_395     edge_0    1
     d_395     edge_1    1
     d_395     edge_2    1
@@ -20249,7 +20249,7 @@ COLUMNS
     d_395     edge_47   1
     d_395     edge_48   -1
     d_395     edge_49   1
-    d_396     simplex   1
+    d_396     sum_d     1
     d_396     edge_0    1
     d_396     edge_1    -1
     d_396     edge_2    1
@@ -20300,7 +20300,7 @@ COLUMNS
     d_396     edge_47   1
     d_396     edge_48   -1
     d_396     edge_49   -1
-    d_397     simplex   1
+    d_397     sum_d     1
     d_397     edge_0    1
     d_397     edge_1    -1
     d_397     edge_2    1
@@ -20351,7 +20351,7 @@ COLUMNS
     d_397     edge_47   1
     d_397     edge_48   -1
     d_397     edge_49   1
-    d_398     simplex   1
+    d_398     sum_d     1
     d_398     edge_0    1
     d_398     edge_1    1
     d_398     edge_2    1
@@ -20402,7 +20402,7 @@ COLUMNS
     d_398     edge_47   1
     d_398     edge_48   -1
     d_398     edge_49   1
-    d_399     simplex   1
+    d_399     sum_d     1
     d_399     edge_0    1
     d_399     edge_1    1
     d_399     edge_2    1
@@ -20453,7 +20453,7 @@ COLUMNS
     d_399     edge_47   1
     d_399     edge_48   -1
     d_399     edge_49   1
-    d_400     simplex   1
+    d_400     sum_d     1
     d_400     edge_0    1
     d_400     edge_1    1
     d_400     edge_2    -1
@@ -20504,7 +20504,7 @@ COLUMNS
     d_400     edge_47   1
     d_400     edge_48   1
     d_400     edge_49   1
-    d_401     simplex   1
+    d_401     sum_d     1
     d_401     edge_0    1
     d_401     edge_1    1
     d_401     edge_2    1
@@ -20555,7 +20555,7 @@ COLUMNS
     d_401     edge_47   1
     d_401     edge_48   -1
     d_401     edge_49   1
-    d_402     simplex   1
+    d_402     sum_d     1
     d_402     edge_0    1
     d_402     edge_1    1
     d_402     edge_2    1
@@ -20606,7 +20606,7 @@ COLUMNS
     d_402     edge_47   1
     d_402     edge_48   -1
     d_402     edge_49   1
-    d_403     simplex   1
+    d_403     sum_d     1
     d_403     edge_0    1
     d_403     edge_1    1
     d_403     edge_2    1
@@ -20657,7 +20657,7 @@ COLUMNS
     d_403     edge_47   1
     d_403     edge_48   -1
     d_403     edge_49   1
-    d_404     simplex   1
+    d_404     sum_d     1
     d_404     edge_0    1
     d_404     edge_1    1
     d_404     edge_2    1
@@ -20708,7 +20708,7 @@ COLUMNS
     d_404     edge_47   1
     d_404     edge_48   1
     d_404     edge_49   1
-    d_405     simplex   1
+    d_405     sum_d     1
     d_405     edge_0    1
     d_405     edge_1    1
     d_405     edge_2    1
@@ -20759,7 +20759,7 @@ COLUMNS
     d_405     edge_47   1
     d_405     edge_48   -1
     d_405     edge_49   1
-    d_406     simplex   1
+    d_406     sum_d     1
     d_406     edge_0    -1
     d_406     edge_1    1
     d_406     edge_2    1
@@ -20810,7 +20810,7 @@ COLUMNS
     d_406     edge_47   1
     d_406     edge_48   1
     d_406     edge_49   -1
-    d_407     simplex   1
+    d_407     sum_d     1
     d_407     edge_0    1
     d_407     edge_1    1
     d_407     edge_2    1
@@ -20861,7 +20861,7 @@ COLUMNS
     d_407     edge_47   -1
     d_407     edge_48   -1
     d_407     edge_49   1
-    d_408     simplex   1
+    d_408     sum_d     1
     d_408     edge_0    1
     d_408     edge_1    1
     d_408     edge_2    -1
@@ -20912,7 +20912,7 @@ COLUMNS
     d_408     edge_47   1
     d_408     edge_48   1
     d_408     edge_49   1
-    d_409     simplex   1
+    d_409     sum_d     1
     d_409     edge_0    1
     d_409     edge_1    1
     d_409     edge_2    1
@@ -20963,7 +20963,7 @@ COLUMNS
     d_409     edge_47   1
     d_409     edge_48   -1
     d_409     edge_49   1
-    d_410     simplex   1
+    d_410     sum_d     1
     d_410     edge_0    1
     d_410     edge_1    1
     d_410     edge_2    -1
@@ -21014,7 +21014,7 @@ COLUMNS
     d_410     edge_47   1
     d_410     edge_48   -1
     d_410     edge_49   1
-    d_411     simplex   1
+    d_411     sum_d     1
     d_411     edge_0    1
     d_411     edge_1    1
     d_411     edge_2    1
@@ -21065,7 +21065,7 @@ COLUMNS
     d_411     edge_47   1
     d_411     edge_48   -1
     d_411     edge_49   1
-    d_412     simplex   1
+    d_412     sum_d     1
     d_412     edge_0    1
     d_412     edge_1    1
     d_412     edge_2    1
@@ -21116,7 +21116,7 @@ COLUMNS
     d_412     edge_47   -1
     d_412     edge_48   -1
     d_412     edge_49   1
-    d_413     simplex   1
+    d_413     sum_d     1
     d_413     edge_0    1
     d_413     edge_1    1
     d_413     edge_2    -1
@@ -21167,7 +21167,7 @@ COLUMNS
     d_413     edge_47   -1
     d_413     edge_48   -1
     d_413     edge_49   -1
-    d_414     simplex   1
+    d_414     sum_d     1
     d_414     edge_0    1
     d_414     edge_1    -1
     d_414     edge_2    1
@@ -21218,7 +21218,7 @@ COLUMNS
     d_414     edge_47   1
     d_414     edge_48   1
     d_414     edge_49   -1
-    d_415     simplex   1
+    d_415     sum_d     1
     d_415     edge_0    1
     d_415     edge_1    1
     d_415     edge_2    1
@@ -21269,7 +21269,7 @@ COLUMNS
     d_415     edge_47   -1
     d_415     edge_48   -1
     d_415     edge_49   1
-    d_416     simplex   1
+    d_416     sum_d     1
     d_416     edge_0    1
     d_416     edge_1    1
     d_416     edge_2    -1
@@ -21320,7 +21320,7 @@ COLUMNS
     d_416     edge_47   -1
     d_416     edge_48   -1
     d_416     edge_49   1
-    d_417     simplex   1
+    d_417     sum_d     1
     d_417     edge_0    1
     d_417     edge_1    1
     d_417     edge_2    -1
@@ -21371,7 +21371,7 @@ COLUMNS
     d_417     edge_47   1
     d_417     edge_48   1
     d_417     edge_49   1
-    d_418     simplex   1
+    d_418     sum_d     1
     d_418     edge_0    1
     d_418     edge_1    1
     d_418     edge_2    1
@@ -21422,7 +21422,7 @@ COLUMNS
     d_418     edge_47   1
     d_418     edge_48   1
     d_418     edge_49   1
-    d_419     simplex   1
+    d_419     sum_d     1
     d_419     edge_0    1
     d_419     edge_1    1
     d_419     edge_2    1
@@ -21473,7 +21473,7 @@ COLUMNS
     d_419     edge_47   -1
     d_419     edge_48   -1
     d_419     edge_49   1
-    d_420     simplex   1
+    d_420     sum_d     1
     d_420     edge_0    1
     d_420     edge_1    1
     d_420     edge_2    1
@@ -21524,7 +21524,7 @@ COLUMNS
     d_420     edge_47   1
     d_420     edge_48   -1
     d_420     edge_49   1
-    d_421     simplex   1
+    d_421     sum_d     1
     d_421     edge_0    1
     d_421     edge_1    -1
     d_421     edge_2    1
@@ -21575,7 +21575,7 @@ COLUMNS
     d_421     edge_47   1
     d_421     edge_48   1
     d_421     edge_49   1
-    d_422     simplex   1
+    d_422     sum_d     1
     d_422     edge_0    1
     d_422     edge_1    1
     d_422     edge_2    1
@@ -21626,7 +21626,7 @@ COLUMNS
     d_422     edge_47   1
     d_422     edge_48   1
     d_422     edge_49   1
-    d_423     simplex   1
+    d_423     sum_d     1
     d_423     edge_0    1
     d_423     edge_1    -1
     d_423     edge_2    1
@@ -21677,7 +21677,7 @@ COLUMNS
     d_423     edge_47   1
     d_423     edge_48   -1
     d_423     edge_49   -1
-    d_424     simplex   1
+    d_424     sum_d     1
     d_424     edge_0    1
     d_424     edge_1    1
     d_424     edge_2    1
@@ -21728,7 +21728,7 @@ COLUMNS
     d_424     edge_47   1
     d_424     edge_48   -1
     d_424     edge_49   1
-    d_425     simplex   1
+    d_425     sum_d     1
     d_425     edge_0    1
     d_425     edge_1    1
     d_425     edge_2    1
@@ -21779,7 +21779,7 @@ COLUMNS
     d_425     edge_47   -1
     d_425     edge_48   -1
     d_425     edge_49   1
-    d_426     simplex   1
+    d_426     sum_d     1
     d_426     edge_0    1
     d_426     edge_1    1
     d_426     edge_2    1
@@ -21830,7 +21830,7 @@ COLUMNS
     d_426     edge_47   1
     d_426     edge_48   -1
     d_426     edge_49   1
-    d_427     simplex   1
+    d_427     sum_d     1
     d_427     edge_0    1
     d_427     edge_1    1
     d_427     edge_2    -1
@@ -21881,7 +21881,7 @@ COLUMNS
     d_427     edge_47   -1
     d_427     edge_48   -1
     d_427     edge_49   1
-    d_428     simplex   1
+    d_428     sum_d     1
     d_428     edge_0    1
     d_428     edge_1    1
     d_428     edge_2    1
@@ -21932,7 +21932,7 @@ COLUMNS
     d_428     edge_47   1
     d_428     edge_48   -1
     d_428     edge_49   1
-    d_429     simplex   1
+    d_429     sum_d     1
     d_429     edge_0    1
     d_429     edge_1    1
     d_429     edge_2    1
@@ -21983,7 +21983,7 @@ COLUMNS
     d_429     edge_47   1
     d_429     edge_48   -1
     d_429     edge_49   1
-    d_430     simplex   1
+    d_430     sum_d     1
     d_430     edge_0    -1
     d_430     edge_1    1
     d_430     edge_2    -1
@@ -22034,7 +22034,7 @@ COLUMNS
     d_430     edge_47   1
     d_430     edge_48   1
     d_430     edge_49   1
-    d_431     simplex   1
+    d_431     sum_d     1
     d_431     edge_0    1
     d_431     edge_1    -1
     d_431     edge_2    1
@@ -22085,7 +22085,7 @@ COLUMNS
     d_431     edge_47   1
     d_431     edge_48   -1
     d_431     edge_49   1
-    d_432     simplex   1
+    d_432     sum_d     1
     d_432     edge_0    1
     d_432     edge_1    1
     d_432     edge_2    -1
@@ -22136,7 +22136,7 @@ COLUMNS
     d_432     edge_47   -1
     d_432     edge_48   1
     d_432     edge_49   1
-    d_433     simplex   1
+    d_433     sum_d     1
     d_433     edge_0    1
     d_433     edge_1    1
     d_433     edge_2    1
@@ -22187,7 +22187,7 @@ COLUMNS
     d_433     edge_47   1
     d_433     edge_48   1
     d_433     edge_49   1
-    d_434     simplex   1
+    d_434     sum_d     1
     d_434     edge_0    1
     d_434     edge_1    1
     d_434     edge_2    1
@@ -22238,7 +22238,7 @@ COLUMNS
     d_434     edge_47   1
     d_434     edge_48   -1
     d_434     edge_49   1
-    d_435     simplex   1
+    d_435     sum_d     1
     d_435     edge_0    1
     d_435     edge_1    1
     d_435     edge_2    1
@@ -22289,7 +22289,7 @@ COLUMNS
     d_435     edge_47   -1
     d_435     edge_48   1
     d_435     edge_49   1
-    d_436     simplex   1
+    d_436     sum_d     1
     d_436     edge_0    1
     d_436     edge_1    1
     d_436     edge_2    1
@@ -22340,7 +22340,7 @@ COLUMNS
     d_436     edge_47   1
     d_436     edge_48   -1
     d_436     edge_49   1
-    d_437     simplex   1
+    d_437     sum_d     1
     d_437     edge_0    1
     d_437     edge_1    1
     d_437     edge_2    1
@@ -22391,7 +22391,7 @@ COLUMNS
     d_437     edge_47   1
     d_437     edge_48   -1
     d_437     edge_49   1
-    d_438     simplex   1
+    d_438     sum_d     1
     d_438     edge_0    1
     d_438     edge_1    1
     d_438     edge_2    1
@@ -22442,7 +22442,7 @@ COLUMNS
     d_438     edge_47   1
     d_438     edge_48   -1
     d_438     edge_49   1
-    d_439     simplex   1
+    d_439     sum_d     1
     d_439     edge_0    1
     d_439     edge_1    1
     d_439     edge_2    1
@@ -22493,7 +22493,7 @@ COLUMNS
     d_439     edge_47   1
     d_439     edge_48   1
     d_439     edge_49   1
-    d_440     simplex   1
+    d_440     sum_d     1
     d_440     edge_0    1
     d_440     edge_1    -1
     d_440     edge_2    1
@@ -22544,7 +22544,7 @@ COLUMNS
     d_440     edge_47   1
     d_440     edge_48   -1
     d_440     edge_49   -1
-    d_441     simplex   1
+    d_441     sum_d     1
     d_441     edge_0    1
     d_441     edge_1    1
     d_441     edge_2    1
@@ -22595,7 +22595,7 @@ COLUMNS
     d_441     edge_47   1
     d_441     edge_48   1
     d_441     edge_49   1
-    d_442     simplex   1
+    d_442     sum_d     1
     d_442     edge_0    1
     d_442     edge_1    1
     d_442     edge_2    1
@@ -22646,7 +22646,7 @@ COLUMNS
     d_442     edge_47   1
     d_442     edge_48   1
     d_442     edge_49   1
-    d_443     simplex   1
+    d_443     sum_d     1
     d_443     edge_0    1
     d_443     edge_1    1
     d_443     edge_2    1
@@ -22697,7 +22697,7 @@ COLUMNS
     d_443     edge_47   1
     d_443     edge_48   -1
     d_443     edge_49   1
-    d_444     simplex   1
+    d_444     sum_d     1
     d_444     edge_0    1
     d_444     edge_1    1
     d_444     edge_2    -1
@@ -22748,7 +22748,7 @@ COLUMNS
     d_444     edge_47   -1
     d_444     edge_48   1
     d_444     edge_49   1
-    d_445     simplex   1
+    d_445     sum_d     1
     d_445     edge_0    1
     d_445     edge_1    1
     d_445     edge_2    -1
@@ -22799,7 +22799,7 @@ COLUMNS
     d_445     edge_47   -1
     d_445     edge_48   -1
     d_445     edge_49   -1
-    d_446     simplex   1
+    d_446     sum_d     1
     d_446     edge_0    1
     d_446     edge_1    1
     d_446     edge_2    1
@@ -22850,7 +22850,7 @@ COLUMNS
     d_446     edge_47   1
     d_446     edge_48   1
     d_446     edge_49   1
-    d_447     simplex   1
+    d_447     sum_d     1
     d_447     edge_0    1
     d_447     edge_1    1
     d_447     edge_2    1
@@ -22901,7 +22901,7 @@ COLUMNS
     d_447     edge_47   1
     d_447     edge_48   -1
     d_447     edge_49   1
-    d_448     simplex   1
+    d_448     sum_d     1
     d_448     edge_0    1
     d_448     edge_1    -1
     d_448     edge_2    1
@@ -22952,7 +22952,7 @@ COLUMNS
     d_448     edge_47   1
     d_448     edge_48   -1
     d_448     edge_49   1
-    d_449     simplex   1
+    d_449     sum_d     1
     d_449     edge_0    1
     d_449     edge_1    1
     d_449     edge_2    1
@@ -23003,7 +23003,7 @@ COLUMNS
     d_449     edge_47   1
     d_449     edge_48   1
     d_449     edge_49   1
-    d_450     simplex   1
+    d_450     sum_d     1
     d_450     edge_0    1
     d_450     edge_1    -1
     d_450     edge_2    1
@@ -23054,7 +23054,7 @@ COLUMNS
     d_450     edge_47   -1
     d_450     edge_48   -1
     d_450     edge_49   1
-    d_451     simplex   1
+    d_451     sum_d     1
     d_451     edge_0    1
     d_451     edge_1    1
     d_451     edge_2    1
@@ -23105,7 +23105,7 @@ COLUMNS
     d_451     edge_47   1
     d_451     edge_48   1
     d_451     edge_49   1
-    d_452     simplex   1
+    d_452     sum_d     1
     d_452     edge_0    1
     d_452     edge_1    1
     d_452     edge_2    -1
@@ -23156,7 +23156,7 @@ COLUMNS
     d_452     edge_47   -1
     d_452     edge_48   -1
     d_452     edge_49   1
-    d_453     simplex   1
+    d_453     sum_d     1
     d_453     edge_0    1
     d_453     edge_1    1
     d_453     edge_2    1
@@ -23207,7 +23207,7 @@ COLUMNS
     d_453     edge_47   1
     d_453     edge_48   1
     d_453     edge_49   1
-    d_454     simplex   1
+    d_454     sum_d     1
     d_454     edge_0    1
     d_454     edge_1    1
     d_454     edge_2    1
@@ -23258,7 +23258,7 @@ COLUMNS
     d_454     edge_47   1
     d_454     edge_48   -1
     d_454     edge_49   1
-    d_455     simplex   1
+    d_455     sum_d     1
     d_455     edge_0    1
     d_455     edge_1    1
     d_455     edge_2    -1
@@ -23309,7 +23309,7 @@ COLUMNS
     d_455     edge_47   -1
     d_455     edge_48   -1
     d_455     edge_49   1
-    d_456     simplex   1
+    d_456     sum_d     1
     d_456     edge_0    1
     d_456     edge_1    -1
     d_456     edge_2    -1
@@ -23360,7 +23360,7 @@ COLUMNS
     d_456     edge_47   -1
     d_456     edge_48   -1
     d_456     edge_49   1
-    d_457     simplex   1
+    d_457     sum_d     1
     d_457     edge_0    1
     d_457     edge_1    1
     d_457     edge_2    -1
@@ -23411,7 +23411,7 @@ COLUMNS
     d_457     edge_47   -1
     d_457     edge_48   -1
     d_457     edge_49   1
-    d_458     simplex   1
+    d_458     sum_d     1
     d_458     edge_0    1
     d_458     edge_1    1
     d_458     edge_2    -1
@@ -23462,7 +23462,7 @@ COLUMNS
     d_458     edge_47   -1
     d_458     edge_48   -1
     d_458     edge_49   1
-    d_459     simplex   1
+    d_459     sum_d     1
     d_459     edge_0    1
     d_459     edge_1    1
     d_459     edge_2    -1
@@ -23513,7 +23513,7 @@ COLUMNS
     d_459     edge_47   -1
     d_459     edge_48   -1
     d_459     edge_49   1
-    d_460     simplex   1
+    d_460     sum_d     1
     d_460     edge_0    1
     d_460     edge_1    1
     d_460     edge_2    1
@@ -23564,7 +23564,7 @@ COLUMNS
     d_460     edge_47   1
     d_460     edge_48   1
     d_460     edge_49   1
-    d_461     simplex   1
+    d_461     sum_d     1
     d_461     edge_0    1
     d_461     edge_1    1
     d_461     edge_2    1
@@ -23615,7 +23615,7 @@ COLUMNS
     d_461     edge_47   1
     d_461     edge_48   1
     d_461     edge_49   1
-    d_462     simplex   1
+    d_462     sum_d     1
     d_462     edge_0    1
     d_462     edge_1    1
     d_462     edge_2    -1
@@ -23666,7 +23666,7 @@ COLUMNS
     d_462     edge_47   -1
     d_462     edge_48   -1
     d_462     edge_49   1
-    d_463     simplex   1
+    d_463     sum_d     1
     d_463     edge_0    1
     d_463     edge_1    1
     d_463     edge_2    1
@@ -23717,7 +23717,7 @@ COLUMNS
     d_463     edge_47   1
     d_463     edge_48   -1
     d_463     edge_49   1
-    d_464     simplex   1
+    d_464     sum_d     1
     d_464     edge_0    1
     d_464     edge_1    1
     d_464     edge_2    1
@@ -23768,7 +23768,7 @@ COLUMNS
     d_464     edge_47   1
     d_464     edge_48   -1
     d_464     edge_49   1
-    d_465     simplex   1
+    d_465     sum_d     1
     d_465     edge_0    1
     d_465     edge_1    -1
     d_465     edge_2    1
@@ -23819,7 +23819,7 @@ COLUMNS
     d_465     edge_47   -1
     d_465     edge_48   -1
     d_465     edge_49   -1
-    d_466     simplex   1
+    d_466     sum_d     1
     d_466     edge_0    1
     d_466     edge_1    -1
     d_466     edge_2    1
@@ -23870,7 +23870,7 @@ COLUMNS
     d_466     edge_47   -1
     d_466     edge_48   -1
     d_466     edge_49   -1
-    d_467     simplex   1
+    d_467     sum_d     1
     d_467     edge_0    1
     d_467     edge_1    1
     d_467     edge_2    1
@@ -23921,7 +23921,7 @@ COLUMNS
     d_467     edge_47   1
     d_467     edge_48   -1
     d_467     edge_49   1
-    d_468     simplex   1
+    d_468     sum_d     1
     d_468     edge_0    1
     d_468     edge_1    1
     d_468     edge_2    -1
@@ -23972,7 +23972,7 @@ COLUMNS
     d_468     edge_47   1
     d_468     edge_48   1
     d_468     edge_49   1
-    d_469     simplex   1
+    d_469     sum_d     1
     d_469     edge_0    1
     d_469     edge_1    -1
     d_469     edge_2    1
@@ -24023,7 +24023,7 @@ COLUMNS
     d_469     edge_47   1
     d_469     edge_48   -1
     d_469     edge_49   -1
-    d_470     simplex   1
+    d_470     sum_d     1
     d_470     edge_0    1
     d_470     edge_1    1
     d_470     edge_2    1
@@ -24074,7 +24074,7 @@ COLUMNS
     d_470     edge_47   1
     d_470     edge_48   -1
     d_470     edge_49   1
-    d_471     simplex   1
+    d_471     sum_d     1
     d_471     edge_0    1
     d_471     edge_1    1
     d_471     edge_2    -1
@@ -24125,7 +24125,7 @@ COLUMNS
     d_471     edge_47   -1
     d_471     edge_48   -1
     d_471     edge_49   1
-    d_472     simplex   1
+    d_472     sum_d     1
     d_472     edge_0    -1
     d_472     edge_1    1
     d_472     edge_2    1
@@ -24176,7 +24176,7 @@ COLUMNS
     d_472     edge_47   1
     d_472     edge_48   1
     d_472     edge_49   -1
-    d_473     simplex   1
+    d_473     sum_d     1
     d_473     edge_0    1
     d_473     edge_1    1
     d_473     edge_2    -1
@@ -24227,7 +24227,7 @@ COLUMNS
     d_473     edge_47   -1
     d_473     edge_48   -1
     d_473     edge_49   1
-    d_474     simplex   1
+    d_474     sum_d     1
     d_474     edge_0    1
     d_474     edge_1    1
     d_474     edge_2    1
@@ -24278,7 +24278,7 @@ COLUMNS
     d_474     edge_47   1
     d_474     edge_48   1
     d_474     edge_49   1
-    d_475     simplex   1
+    d_475     sum_d     1
     d_475     edge_0    1
     d_475     edge_1    1
     d_475     edge_2    1
@@ -24329,7 +24329,7 @@ COLUMNS
     d_475     edge_47   1
     d_475     edge_48   1
     d_475     edge_49   1
-    d_476     simplex   1
+    d_476     sum_d     1
     d_476     edge_0    1
     d_476     edge_1    1
     d_476     edge_2    1
@@ -24380,7 +24380,7 @@ COLUMNS
     d_476     edge_47   -1
     d_476     edge_48   -1
     d_476     edge_49   -1
-    d_477     simplex   1
+    d_477     sum_d     1
     d_477     edge_0    1
     d_477     edge_1    1
     d_477     edge_2    1
@@ -24431,7 +24431,7 @@ COLUMNS
     d_477     edge_47   1
     d_477     edge_48   -1
     d_477     edge_49   1
-    d_478     simplex   1
+    d_478     sum_d     1
     d_478     edge_0    1
     d_478     edge_1    1
     d_478     edge_2    1
@@ -24482,7 +24482,7 @@ COLUMNS
     d_478     edge_47   1
     d_478     edge_48   -1
     d_478     edge_49   1
-    d_479     simplex   1
+    d_479     sum_d     1
     d_479     edge_0    1
     d_479     edge_1    1
     d_479     edge_2    -1
@@ -24533,7 +24533,7 @@ COLUMNS
     d_479     edge_47   -1
     d_479     edge_48   1
     d_479     edge_49   1
-    d_480     simplex   1
+    d_480     sum_d     1
     d_480     edge_0    1
     d_480     edge_1    1
     d_480     edge_2    1
@@ -24584,7 +24584,7 @@ COLUMNS
     d_480     edge_47   1
     d_480     edge_48   -1
     d_480     edge_49   1
-    d_481     simplex   1
+    d_481     sum_d     1
     d_481     edge_0    1
     d_481     edge_1    1
     d_481     edge_2    1
@@ -24635,7 +24635,7 @@ COLUMNS
     d_481     edge_47   1
     d_481     edge_48   -1
     d_481     edge_49   1
-    d_482     simplex   1
+    d_482     sum_d     1
     d_482     edge_0    1
     d_482     edge_1    1
     d_482     edge_2    1
@@ -24686,7 +24686,7 @@ COLUMNS
     d_482     edge_47   1
     d_482     edge_48   1
     d_482     edge_49   -1
-    d_483     simplex   1
+    d_483     sum_d     1
     d_483     edge_0    1
     d_483     edge_1    1
     d_483     edge_2    1
@@ -24737,7 +24737,7 @@ COLUMNS
     d_483     edge_47   1
     d_483     edge_48   -1
     d_483     edge_49   1
-    d_484     simplex   1
+    d_484     sum_d     1
     d_484     edge_0    -1
     d_484     edge_1    -1
     d_484     edge_2    1
@@ -24788,7 +24788,7 @@ COLUMNS
     d_484     edge_47   1
     d_484     edge_48   1
     d_484     edge_49   -1
-    d_485     simplex   1
+    d_485     sum_d     1
     d_485     edge_0    1
     d_485     edge_1    -1
     d_485     edge_2    1
@@ -24839,7 +24839,7 @@ COLUMNS
     d_485     edge_47   1
     d_485     edge_48   -1
     d_485     edge_49   -1
-    d_486     simplex   1
+    d_486     sum_d     1
     d_486     edge_0    1
     d_486     edge_1    1
     d_486     edge_2    1
@@ -24890,7 +24890,7 @@ COLUMNS
     d_486     edge_47   1
     d_486     edge_48   -1
     d_486     edge_49   1
-    d_487     simplex   1
+    d_487     sum_d     1
     d_487     edge_0    1
     d_487     edge_1    1
     d_487     edge_2    1
@@ -24941,7 +24941,7 @@ COLUMNS
     d_487     edge_47   -1
     d_487     edge_48   1
     d_487     edge_49   1
-    d_488     simplex   1
+    d_488     sum_d     1
     d_488     edge_0    1
     d_488     edge_1    1
     d_488     edge_2    1
@@ -24992,7 +24992,7 @@ COLUMNS
     d_488     edge_47   1
     d_488     edge_48   -1
     d_488     edge_49   1
-    d_489     simplex   1
+    d_489     sum_d     1
     d_489     edge_0    1
     d_489     edge_1    -1
     d_489     edge_2    -1
@@ -25043,7 +25043,7 @@ COLUMNS
     d_489     edge_47   1
     d_489     edge_48   1
     d_489     edge_49   -1
-    d_490     simplex   1
+    d_490     sum_d     1
     d_490     edge_0    1
     d_490     edge_1    1
     d_490     edge_2    -1
@@ -25094,7 +25094,7 @@ COLUMNS
     d_490     edge_47   -1
     d_490     edge_48   -1
     d_490     edge_49   1
-    d_491     simplex   1
+    d_491     sum_d     1
     d_491     edge_0    -1
     d_491     edge_1    1
     d_491     edge_2    1
@@ -25145,7 +25145,7 @@ COLUMNS
     d_491     edge_47   1
     d_491     edge_48   1
     d_491     edge_49   1
-    d_492     simplex   1
+    d_492     sum_d     1
     d_492     edge_0    1
     d_492     edge_1    1
     d_492     edge_2    -1
@@ -25196,7 +25196,7 @@ COLUMNS
     d_492     edge_47   1
     d_492     edge_48   1
     d_492     edge_49   1
-    d_493     simplex   1
+    d_493     sum_d     1
     d_493     edge_0    1
     d_493     edge_1    1
     d_493     edge_2    1
@@ -25247,7 +25247,7 @@ COLUMNS
     d_493     edge_47   1
     d_493     edge_48   1
     d_493     edge_49   1
-    d_494     simplex   1
+    d_494     sum_d     1
     d_494     edge_0    1
     d_494     edge_1    1
     d_494     edge_2    1
@@ -25298,7 +25298,7 @@ COLUMNS
     d_494     edge_47   -1
     d_494     edge_48   -1
     d_494     edge_49   1
-    d_495     simplex   1
+    d_495     sum_d     1
     d_495     edge_0    1
     d_495     edge_1    1
     d_495     edge_2    1
@@ -25349,7 +25349,7 @@ COLUMNS
     d_495     edge_47   -1
     d_495     edge_48   -1
     d_495     edge_49   1
-    d_496     simplex   1
+    d_496     sum_d     1
     d_496     edge_0    1
     d_496     edge_1    -1
     d_496     edge_2    1
@@ -25400,7 +25400,7 @@ COLUMNS
     d_496     edge_47   1
     d_496     edge_48   -1
     d_496     edge_49   -1
-    d_497     simplex   1
+    d_497     sum_d     1
     d_497     edge_0    1
     d_497     edge_1    1
     d_497     edge_2    1
@@ -25451,7 +25451,7 @@ COLUMNS
     d_497     edge_47   1
     d_497     edge_48   -1
     d_497     edge_49   1
-    d_498     simplex   1
+    d_498     sum_d     1
     d_498     edge_0    1
     d_498     edge_1    1
     d_498     edge_2    -1
@@ -25502,7 +25502,7 @@ COLUMNS
     d_498     edge_47   -1
     d_498     edge_48   1
     d_498     edge_49   1
-    d_499     simplex   1
+    d_499     sum_d     1
     d_499     edge_0    1
     d_499     edge_1    1
     d_499     edge_2    1
@@ -25553,7 +25553,7 @@ COLUMNS
     d_499     edge_47   1
     d_499     edge_48   1
     d_499     edge_49   1
-    d_500     simplex   1
+    d_500     sum_d     1
     d_500     edge_0    1
     d_500     edge_1    -1
     d_500     edge_2    1
@@ -25604,7 +25604,7 @@ COLUMNS
     d_500     edge_47   1
     d_500     edge_48   -1
     d_500     edge_49   1
-    d_501     simplex   1
+    d_501     sum_d     1
     d_501     edge_0    -1
     d_501     edge_1    1
     d_501     edge_2    1
@@ -25655,7 +25655,7 @@ COLUMNS
     d_501     edge_47   1
     d_501     edge_48   1
     d_501     edge_49   1
-    d_502     simplex   1
+    d_502     sum_d     1
     d_502     edge_0    1
     d_502     edge_1    1
     d_502     edge_2    1
@@ -25706,7 +25706,7 @@ COLUMNS
     d_502     edge_47   1
     d_502     edge_48   -1
     d_502     edge_49   1
-    d_503     simplex   1
+    d_503     sum_d     1
     d_503     edge_0    1
     d_503     edge_1    1
     d_503     edge_2    -1
@@ -25757,7 +25757,7 @@ COLUMNS
     d_503     edge_47   1
     d_503     edge_48   1
     d_503     edge_49   1
-    d_504     simplex   1
+    d_504     sum_d     1
     d_504     edge_0    1
     d_504     edge_1    -1
     d_504     edge_2    1
@@ -25808,7 +25808,7 @@ COLUMNS
     d_504     edge_47   1
     d_504     edge_48   1
     d_504     edge_49   1
-    d_505     simplex   1
+    d_505     sum_d     1
     d_505     edge_0    1
     d_505     edge_1    -1
     d_505     edge_2    1
@@ -25859,7 +25859,7 @@ COLUMNS
     d_505     edge_47   1
     d_505     edge_48   1
     d_505     edge_49   1
-    d_506     simplex   1
+    d_506     sum_d     1
     d_506     edge_0    1
     d_506     edge_1    -1
     d_506     edge_2    1
@@ -25910,7 +25910,7 @@ COLUMNS
     d_506     edge_47   -1
     d_506     edge_48   -1
     d_506     edge_49   1
-    d_507     simplex   1
+    d_507     sum_d     1
     d_507     edge_0    1
     d_507     edge_1    1
     d_507     edge_2    1
@@ -25961,7 +25961,7 @@ COLUMNS
     d_507     edge_47   1
     d_507     edge_48   -1
     d_507     edge_49   1
-    d_508     simplex   1
+    d_508     sum_d     1
     d_508     edge_0    -1
     d_508     edge_1    1
     d_508     edge_2    1
@@ -26012,7 +26012,7 @@ COLUMNS
     d_508     edge_47   1
     d_508     edge_48   1
     d_508     edge_49   -1
-    d_509     simplex   1
+    d_509     sum_d     1
     d_509     edge_0    1
     d_509     edge_1    1
     d_509     edge_2    1
@@ -26063,7 +26063,7 @@ COLUMNS
     d_509     edge_47   1
     d_509     edge_48   1
     d_509     edge_49   1
-    d_510     simplex   1
+    d_510     sum_d     1
     d_510     edge_0    1
     d_510     edge_1    1
     d_510     edge_2    1
@@ -26114,7 +26114,7 @@ COLUMNS
     d_510     edge_47   1
     d_510     edge_48   1
     d_510     edge_49   1
-    d_511     simplex   1
+    d_511     sum_d     1
     d_511     edge_0    1
     d_511     edge_1    1
     d_511     edge_2    1
@@ -26165,7 +26165,7 @@ COLUMNS
     d_511     edge_47   1
     d_511     edge_48   1
     d_511     edge_49   1
-    d_512     simplex   1
+    d_512     sum_d     1
     d_512     edge_0    -1
     d_512     edge_1    1
     d_512     edge_2    1
@@ -26216,7 +26216,7 @@ COLUMNS
     d_512     edge_47   1
     d_512     edge_48   1
     d_512     edge_49   1
-    d_513     simplex   1
+    d_513     sum_d     1
     d_513     edge_0    1
     d_513     edge_1    -1
     d_513     edge_2    1
@@ -26267,7 +26267,7 @@ COLUMNS
     d_513     edge_47   1
     d_513     edge_48   1
     d_513     edge_49   1
-    d_514     simplex   1
+    d_514     sum_d     1
     d_514     edge_0    1
     d_514     edge_1    1
     d_514     edge_2    -1
@@ -26318,7 +26318,7 @@ COLUMNS
     d_514     edge_47   -1
     d_514     edge_48   1
     d_514     edge_49   1
-    d_515     simplex   1
+    d_515     sum_d     1
     d_515     edge_0    1
     d_515     edge_1    1
     d_515     edge_2    1
@@ -26369,7 +26369,7 @@ COLUMNS
     d_515     edge_47   1
     d_515     edge_48   -1
     d_515     edge_49   1
-    d_516     simplex   1
+    d_516     sum_d     1
     d_516     edge_0    1
     d_516     edge_1    1
     d_516     edge_2    -1
@@ -26420,7 +26420,7 @@ COLUMNS
     d_516     edge_47   1
     d_516     edge_48   1
     d_516     edge_49   1
-    d_517     simplex   1
+    d_517     sum_d     1
     d_517     edge_0    1
     d_517     edge_1    1
     d_517     edge_2    -1
@@ -26471,7 +26471,7 @@ COLUMNS
     d_517     edge_47   1
     d_517     edge_48   1
     d_517     edge_49   1
-    d_518     simplex   1
+    d_518     sum_d     1
     d_518     edge_0    1
     d_518     edge_1    1
     d_518     edge_2    1
@@ -26522,7 +26522,7 @@ COLUMNS
     d_518     edge_47   1
     d_518     edge_48   -1
     d_518     edge_49   1
-    d_519     simplex   1
+    d_519     sum_d     1
     d_519     edge_0    1
     d_519     edge_1    1
     d_519     edge_2    1
@@ -26573,7 +26573,7 @@ COLUMNS
     d_519     edge_47   1
     d_519     edge_48   -1
     d_519     edge_49   1
-    d_520     simplex   1
+    d_520     sum_d     1
     d_520     edge_0    1
     d_520     edge_1    1
     d_520     edge_2    1
@@ -26624,7 +26624,7 @@ COLUMNS
     d_520     edge_47   1
     d_520     edge_48   1
     d_520     edge_49   1
-    d_521     simplex   1
+    d_521     sum_d     1
     d_521     edge_0    1
     d_521     edge_1    1
     d_521     edge_2    -1
@@ -26675,7 +26675,7 @@ COLUMNS
     d_521     edge_47   1
     d_521     edge_48   1
     d_521     edge_49   1
-    d_522     simplex   1
+    d_522     sum_d     1
     d_522     edge_0    1
     d_522     edge_1    1
     d_522     edge_2    1
@@ -26726,7 +26726,7 @@ COLUMNS
     d_522     edge_47   -1
     d_522     edge_48   -1
     d_522     edge_49   1
-    d_523     simplex   1
+    d_523     sum_d     1
     d_523     edge_0    1
     d_523     edge_1    1
     d_523     edge_2    1
@@ -26777,7 +26777,7 @@ COLUMNS
     d_523     edge_47   1
     d_523     edge_48   -1
     d_523     edge_49   -1
-    d_524     simplex   1
+    d_524     sum_d     1
     d_524     edge_0    1
     d_524     edge_1    1
     d_524     edge_2    1
@@ -26828,7 +26828,7 @@ COLUMNS
     d_524     edge_47   1
     d_524     edge_48   -1
     d_524     edge_49   1
-    d_525     simplex   1
+    d_525     sum_d     1
     d_525     edge_0    1
     d_525     edge_1    1
     d_525     edge_2    1
@@ -26879,7 +26879,7 @@ COLUMNS
     d_525     edge_47   1
     d_525     edge_48   1
     d_525     edge_49   1
-    d_526     simplex   1
+    d_526     sum_d     1
     d_526     edge_0    1
     d_526     edge_1    1
     d_526     edge_2    1
@@ -26930,7 +26930,7 @@ COLUMNS
     d_526     edge_47   1
     d_526     edge_48   -1
     d_526     edge_49   -1
-    d_527     simplex   1
+    d_527     sum_d     1
     d_527     edge_0    1
     d_527     edge_1    1
     d_527     edge_2    1
@@ -26981,7 +26981,7 @@ COLUMNS
     d_527     edge_47   1
     d_527     edge_48   1
     d_527     edge_49   1
-    d_528     simplex   1
+    d_528     sum_d     1
     d_528     edge_0    1
     d_528     edge_1    -1
     d_528     edge_2    1
@@ -27032,7 +27032,7 @@ COLUMNS
     d_528     edge_47   1
     d_528     edge_48   1
     d_528     edge_49   1
-    d_529     simplex   1
+    d_529     sum_d     1
     d_529     edge_0    1
     d_529     edge_1    1
     d_529     edge_2    1
@@ -27083,7 +27083,7 @@ COLUMNS
     d_529     edge_47   1
     d_529     edge_48   1
     d_529     edge_49   1
-    d_530     simplex   1
+    d_530     sum_d     1
     d_530     edge_0    1
     d_530     edge_1    1
     d_530     edge_2    1
@@ -27134,7 +27134,7 @@ COLUMNS
     d_530     edge_47   1
     d_530     edge_48   -1
     d_530     edge_49   1
-    d_531     simplex   1
+    d_531     sum_d     1
     d_531     edge_0    1
     d_531     edge_1    1
     d_531     edge_2    1
@@ -27185,7 +27185,7 @@ COLUMNS
     d_531     edge_47   -1
     d_531     edge_48   -1
     d_531     edge_49   1
-    d_532     simplex   1
+    d_532     sum_d     1
     d_532     edge_0    1
     d_532     edge_1    1
     d_532     edge_2    1
@@ -27236,7 +27236,7 @@ COLUMNS
     d_532     edge_47   1
     d_532     edge_48   -1
     d_532     edge_49   1
-    d_533     simplex   1
+    d_533     sum_d     1
     d_533     edge_0    1
     d_533     edge_1    1
     d_533     edge_2    -1
@@ -27287,7 +27287,7 @@ COLUMNS
     d_533     edge_47   1
     d_533     edge_48   1
     d_533     edge_49   1
-    d_534     simplex   1
+    d_534     sum_d     1
     d_534     edge_0    1
     d_534     edge_1    1
     d_534     edge_2    1
@@ -27338,7 +27338,7 @@ COLUMNS
     d_534     edge_47   1
     d_534     edge_48   -1
     d_534     edge_49   1
-    d_535     simplex   1
+    d_535     sum_d     1
     d_535     edge_0    1
     d_535     edge_1    1
     d_535     edge_2    -1
@@ -27389,7 +27389,7 @@ COLUMNS
     d_535     edge_47   1
     d_535     edge_48   1
     d_535     edge_49   1
-    d_536     simplex   1
+    d_536     sum_d     1
     d_536     edge_0    -1
     d_536     edge_1    1
     d_536     edge_2    1
@@ -27440,7 +27440,7 @@ COLUMNS
     d_536     edge_47   1
     d_536     edge_48   1
     d_536     edge_49   1
-    d_537     simplex   1
+    d_537     sum_d     1
     d_537     edge_0    1
     d_537     edge_1    1
     d_537     edge_2    -1
@@ -27491,7 +27491,7 @@ COLUMNS
     d_537     edge_47   -1
     d_537     edge_48   -1
     d_537     edge_49   -1
-    d_538     simplex   1
+    d_538     sum_d     1
     d_538     edge_0    1
     d_538     edge_1    1
     d_538     edge_2    -1
@@ -27542,7 +27542,7 @@ COLUMNS
     d_538     edge_47   -1
     d_538     edge_48   -1
     d_538     edge_49   1
-    d_539     simplex   1
+    d_539     sum_d     1
     d_539     edge_0    1
     d_539     edge_1    -1
     d_539     edge_2    -1
@@ -27593,7 +27593,7 @@ COLUMNS
     d_539     edge_47   -1
     d_539     edge_48   -1
     d_539     edge_49   1
-    d_540     simplex   1
+    d_540     sum_d     1
     d_540     edge_0    1
     d_540     edge_1    1
     d_540     edge_2    1
@@ -27644,7 +27644,7 @@ COLUMNS
     d_540     edge_47   1
     d_540     edge_48   1
     d_540     edge_49   1
-    d_541     simplex   1
+    d_541     sum_d     1
     d_541     edge_0    1
     d_541     edge_1    -1
     d_541     edge_2    -1
@@ -27695,7 +27695,7 @@ COLUMNS
     d_541     edge_47   -1
     d_541     edge_48   -1
     d_541     edge_49   -1
-    d_542     simplex   1
+    d_542     sum_d     1
     d_542     edge_0    1
     d_542     edge_1    1
     d_542     edge_2    -1
@@ -27746,7 +27746,7 @@ COLUMNS
     d_542     edge_47   -1
     d_542     edge_48   -1
     d_542     edge_49   1
-    d_543     simplex   1
+    d_543     sum_d     1
     d_543     edge_0    1
     d_543     edge_1    1
     d_543     edge_2    -1
@@ -27797,7 +27797,7 @@ COLUMNS
     d_543     edge_47   -1
     d_543     edge_48   -1
     d_543     edge_49   1
-    d_544     simplex   1
+    d_544     sum_d     1
     d_544     edge_0    1
     d_544     edge_1    1
     d_544     edge_2    1
@@ -27848,7 +27848,7 @@ COLUMNS
     d_544     edge_47   -1
     d_544     edge_48   -1
     d_544     edge_49   1
-    d_545     simplex   1
+    d_545     sum_d     1
     d_545     edge_0    1
     d_545     edge_1    1
     d_545     edge_2    1
@@ -27899,7 +27899,7 @@ COLUMNS
     d_545     edge_47   -1
     d_545     edge_48   -1
     d_545     edge_49   1
-    d_546     simplex   1
+    d_546     sum_d     1
     d_546     edge_0    1
     d_546     edge_1    1
     d_546     edge_2    1
@@ -27950,7 +27950,7 @@ COLUMNS
     d_546     edge_47   1
     d_546     edge_48   -1
     d_546     edge_49   1
-    d_547     simplex   1
+    d_547     sum_d     1
     d_547     edge_0    1
     d_547     edge_1    1
     d_547     edge_2    1
@@ -28001,7 +28001,7 @@ COLUMNS
     d_547     edge_47   1
     d_547     edge_48   -1
     d_547     edge_49   1
-    d_548     simplex   1
+    d_548     sum_d     1
     d_548     edge_0    1
     d_548     edge_1    1
     d_548     edge_2    1
@@ -28052,7 +28052,7 @@ COLUMNS
     d_548     edge_47   1
     d_548     edge_48   -1
     d_548     edge_49   1
-    d_549     simplex   1
+    d_549     sum_d     1
     d_549     edge_0    1
     d_549     edge_1    1
     d_549     edge_2    -1
@@ -28103,7 +28103,7 @@ COLUMNS
     d_549     edge_47   -1
     d_549     edge_48   -1
     d_549     edge_49   1
-    d_550     simplex   1
+    d_550     sum_d     1
     d_550     edge_0    1
     d_550     edge_1    1
     d_550     edge_2    1
@@ -28154,7 +28154,7 @@ COLUMNS
     d_550     edge_47   -1
     d_550     edge_48   -1
     d_550     edge_49   1
-    d_551     simplex   1
+    d_551     sum_d     1
     d_551     edge_0    1
     d_551     edge_1    1
     d_551     edge_2    1
@@ -28205,7 +28205,7 @@ COLUMNS
     d_551     edge_47   -1
     d_551     edge_48   -1
     d_551     edge_49   1
-    d_552     simplex   1
+    d_552     sum_d     1
     d_552     edge_0    1
     d_552     edge_1    1
     d_552     edge_2    -1
@@ -28256,7 +28256,7 @@ COLUMNS
     d_552     edge_47   -1
     d_552     edge_48   -1
     d_552     edge_49   1
-    d_553     simplex   1
+    d_553     sum_d     1
     d_553     edge_0    1
     d_553     edge_1    1
     d_553     edge_2    1
@@ -28307,7 +28307,7 @@ COLUMNS
     d_553     edge_47   -1
     d_553     edge_48   -1
     d_553     edge_49   1
-    d_554     simplex   1
+    d_554     sum_d     1
     d_554     edge_0    1
     d_554     edge_1    1
     d_554     edge_2    -1
@@ -28358,7 +28358,7 @@ COLUMNS
     d_554     edge_47   -1
     d_554     edge_48   -1
     d_554     edge_49   1
-    d_555     simplex   1
+    d_555     sum_d     1
     d_555     edge_0    1
     d_555     edge_1    1
     d_555     edge_2    -1
@@ -28409,7 +28409,7 @@ COLUMNS
     d_555     edge_47   -1
     d_555     edge_48   -1
     d_555     edge_49   1
-    d_556     simplex   1
+    d_556     sum_d     1
     d_556     edge_0    1
     d_556     edge_1    1
     d_556     edge_2    1
@@ -28460,7 +28460,7 @@ COLUMNS
     d_556     edge_47   1
     d_556     edge_48   -1
     d_556     edge_49   1
-    d_557     simplex   1
+    d_557     sum_d     1
     d_557     edge_0    1
     d_557     edge_1    1
     d_557     edge_2    -1
@@ -28511,7 +28511,7 @@ COLUMNS
     d_557     edge_47   -1
     d_557     edge_48   -1
     d_557     edge_49   1
-    d_558     simplex   1
+    d_558     sum_d     1
     d_558     edge_0    1
     d_558     edge_1    -1
     d_558     edge_2    1
@@ -28562,7 +28562,7 @@ COLUMNS
     d_558     edge_47   -1
     d_558     edge_48   -1
     d_558     edge_49   1
-    d_559     simplex   1
+    d_559     sum_d     1
     d_559     edge_0    1
     d_559     edge_1    -1
     d_559     edge_2    -1
@@ -28613,7 +28613,7 @@ COLUMNS
     d_559     edge_47   -1
     d_559     edge_48   -1
     d_559     edge_49   1
-    d_560     simplex   1
+    d_560     sum_d     1
     d_560     edge_0    1
     d_560     edge_1    1
     d_560     edge_2    -1
@@ -28664,7 +28664,7 @@ COLUMNS
     d_560     edge_47   -1
     d_560     edge_48   -1
     d_560     edge_49   1
-    d_561     simplex   1
+    d_561     sum_d     1
     d_561     edge_0    1
     d_561     edge_1    1
     d_561     edge_2    -1
@@ -28715,7 +28715,7 @@ COLUMNS
     d_561     edge_47   -1
     d_561     edge_48   -1
     d_561     edge_49   1
-    d_562     simplex   1
+    d_562     sum_d     1
     d_562     edge_0    1
     d_562     edge_1    1
     d_562     edge_2    1
@@ -28766,7 +28766,7 @@ COLUMNS
     d_562     edge_47   1
     d_562     edge_48   1
     d_562     edge_49   1
-    d_563     simplex   1
+    d_563     sum_d     1
     d_563     edge_0    1
     d_563     edge_1    1
     d_563     edge_2    1
@@ -28817,7 +28817,7 @@ COLUMNS
     d_563     edge_47   1
     d_563     edge_48   1
     d_563     edge_49   1
-    d_564     simplex   1
+    d_564     sum_d     1
     d_564     edge_0    1
     d_564     edge_1    1
     d_564     edge_2    -1
@@ -28868,7 +28868,7 @@ COLUMNS
     d_564     edge_47   1
     d_564     edge_48   1
     d_564     edge_49   1
-    d_565     simplex   1
+    d_565     sum_d     1
     d_565     edge_0    1
     d_565     edge_1    1
     d_565     edge_2    1
@@ -28919,7 +28919,7 @@ COLUMNS
     d_565     edge_47   1
     d_565     edge_48   1
     d_565     edge_49   1
-    d_566     simplex   1
+    d_566     sum_d     1
     d_566     edge_0    1
     d_566     edge_1    1
     d_566     edge_2    1
@@ -28970,7 +28970,7 @@ COLUMNS
     d_566     edge_47   1
     d_566     edge_48   1
     d_566     edge_49   1
-    d_567     simplex   1
+    d_567     sum_d     1
     d_567     edge_0    1
     d_567     edge_1    1
     d_567     edge_2    1
@@ -29021,7 +29021,7 @@ COLUMNS
     d_567     edge_47   1
     d_567     edge_48   1
     d_567     edge_49   1
-    d_568     simplex   1
+    d_568     sum_d     1
     d_568     edge_0    1
     d_568     edge_1    1
     d_568     edge_2    -1
@@ -29124,7 +29124,7 @@ COLUMNS
     gamma     edge_48   -1
     gamma     edge_49   -1
 RHS
-    RHS_V     simplex   1
+    RHS_V     sum_d     1
 BOUNDS
  UP BOUND     d_0       0.017574692442882248
  UP BOUND     d_1       0.017574692442882248

@@ -1,8 +1,10 @@
 """The catalog of certified master instances in models/ (lpboosting.catalog).
 
 (a) every installed backend that can solve an instance reproduces its certified objective;
-(b) rebuilding the catalog gives the same index and the same arrays (the export is deterministic);
-(c) every MPS file, read back by HiGHS, solves to the certified objective;
+(b) rebuilding the catalog gives the same index and the same arrays (the export is deterministic),
+    and the same MPS files: byte for byte with the HiGHS version that wrote them (index.json
+    records it), the same model read back with any other;
+(c) every MPS file, read back by HiGHS, solves to the certified objective, with its names;
 (d) the hand instances' objectives are their closed forms;
 (e) the index is well formed and its files exist;
 (f) the catalog is read from the checkout's models/ or the installed copy, and a missing one is
@@ -103,11 +105,17 @@ def test_rebuild_gives_the_same_index(rebuilt):
     directory, entries = rebuilt
     assert entries == load_index(directory)
     assert [e["name"] for e in entries] == [e["name"] for e in INDEX]
+    installed = catalog.highs_version()
     for new, old in zip(entries, INDEX):
         assert abs(new["objective"] - old["objective"]) <= 1e-12, new["name"]
-        # everything but the measured certificate diagnostics is identical
-        strip = {k: v for k, v in old.items() if k not in ("objective", "certificate")}
-        assert {k: v for k, v in new.items() if k not in ("objective", "certificate")} == strip
+        # the rebuild records the HiGHS that wrote its MPS files
+        assert new["highs_version"] == (installed if new["mps"] is not None else None), new["name"]
+        # everything but the measured certificate diagnostics (and the writer's version when
+        # another HiGHS is installed) is identical
+        skip = ("objective", "certificate") + (() if old["highs_version"] == installed
+                                               else ("highs_version",))
+        strip = {k: v for k, v in old.items() if k not in skip}
+        assert {k: v for k, v in new.items() if k not in skip} == strip
 
 
 def test_rebuild_gives_the_same_arrays(rebuilt):
@@ -127,20 +135,65 @@ def test_rebuild_gives_the_same_arrays(rebuilt):
 MPS_ENTRIES = [e["name"] for e in INDEX if e["mps"] is not None]
 
 
+def _read_mps(path):
+    import highspy
+
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    assert h.readModel(str(path)) == highspy.HighsStatus.kOk
+    return h
+
+
+def _model_arrays(h):
+    lp = h.getLp()
+    a = lp.a_matrix_
+    return {"col_names": list(lp.col_names_), "row_names": list(lp.row_names_), "sense": lp.sense_,
+            "offset": lp.offset_, "start": np.asarray(a.start_), "index": np.asarray(a.index_),
+            **{key: np.asarray(getattr(lp, key)) for key in (
+                "col_cost_", "col_lower_", "col_upper_", "row_lower_", "row_upper_")},
+            "value": np.asarray(a.value_)}
+
+
+@pytest.mark.parametrize("name", MPS_ENTRIES)
+def test_rebuild_gives_the_same_mps_file(rebuilt, name):
+    directory, _ = rebuilt
+    entry = ENTRIES[name]
+    new, old = directory / entry["mps"], MODELS / entry["mps"]
+    if entry["highs_version"] == catalog.highs_version():
+        # the HiGHS that wrote the committed file writes it again, byte for byte
+        assert new.read_bytes() == old.read_bytes()
+        return
+    # another HiGHS may format numbers differently: the models read back are the same LP, with
+    # the same names, structure and bounds, and numbers equal to 1e-14 relative (a writer that
+    # rounds to 15 significant digits stays within that)
+    a, b = _model_arrays(_read_mps(new)), _model_arrays(_read_mps(old))
+    for key in a:
+        if isinstance(a[key], np.ndarray) and a[key].dtype.kind == "f":
+            np.testing.assert_allclose(a[key], b[key], rtol=1e-14, atol=0, err_msg=key)
+        elif isinstance(a[key], np.ndarray):
+            assert np.array_equal(a[key], b[key]), key
+        else:
+            assert a[key] == b[key], key
+
+
 @pytest.mark.parametrize("name", MPS_ENTRIES)
 def test_mps_file_solves_to_the_certified_objective(name):
     import highspy
 
     entry = ENTRIES[name]
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    assert h.readModel(str(MODELS / entry["mps"])) == highspy.HighsStatus.kOk
+    h = _read_mps(MODELS / entry["mps"])
     n, t = entry["n"], entry["t"]
+    lp = h.getLp()
     if entry["master"] == "LPBoost":  # capped edge game: d (n) and gamma; sum d = 1 and t edge rows
         assert (h.getNumCol(), h.getNumRow()) == (n + 1, t + 1)
+        assert list(lp.col_names_) == [f"d_{i}" for i in range(n)] + ["gamma"]
+        assert list(lp.row_names_) == ["sum_d"] + [f"edge_{j}" for j in range(t)]
         expected_offset = 0.0
-    else:  # RMBoost primal (16): mu+ and mu- per column, one ranged row per example, offset 1/2
-        assert (h.getNumCol(), h.getNumRow()) == (2 * t, n)
+    else:  # RMBoost primal (16): mu+ and mu- per column, rows margin <= 1/2 and >= -1/2, offset 1/2
+        assert (h.getNumCol(), h.getNumRow()) == (2 * t, 2 * n)
+        assert list(lp.col_names_) == ([f"mu_plus_{j}" for j in range(t)]
+                                       + [f"mu_minus_{j}" for j in range(t)])
+        assert list(lp.row_names_) == [f"upper_{i}" for i in range(n)] + [f"lower_{i}" for i in range(n)]
         expected_offset = 0.5
     offset = h.getObjectiveOffset()
     offset = offset[1] if isinstance(offset, tuple) else offset  # (status, value) in highspy 1.15
@@ -209,6 +262,10 @@ def test_index_is_well_formed():
         assert entry["kind"] == ("lp" if entry["master"] in LP_MASTERS else "exp_cone")
         assert entry["kind"] == master_for(entry).kind
         assert (entry["mps"] is not None) == (entry["kind"] == "lp")
+        if entry["mps"] is None:
+            assert entry["highs_version"] is None
+        else:  # the HiGHS that wrote the file, as Highs.version() gives it
+            assert entry["highs_version"].count(".") == 2, entry["highs_version"]
         assert isinstance(entry["objective"], float) and np.isfinite(entry["objective"])
         assert 0 < entry["tolerance"] <= 1e-6
         assert entry["certified_by"] and entry["description"].endswith(".")
