@@ -4,7 +4,9 @@ Subcommands: ``demo`` (LPBoost on the bundled breast-cancer data, with the
 per-round ledger), ``fit`` (any algorithm of the library on a named data set
 or a CSV, live ledger, saves the model and its history), ``compare``
 (backends side by side on a data set or a ``models/`` instance), ``export``
-(regenerate the ``models/`` catalog), ``plot`` (figures from a saved model or
+(regenerate the ``models/`` catalog, or ``--model`` write a fitted model's last
+master as an MPS/LP file), ``solve-file`` (an MPS/LP file solved by several
+solvers), ``plot`` (figures from a saved model or
 history), ``backends`` (what is installed and what it solves), ``bench`` and
 ``reproduce`` (benchmarks and paper experiments).  ``fit --save`` records on the model
 (``data_split_``) the data set and the test rows, so that ``plot`` draws the training and the
@@ -457,16 +459,57 @@ def _print_comparison(console: Any, result: Any) -> None:
 
 
 @cli.command()
-@click.option("--out", "out", type=click.Path(file_okay=False),
-              help="directory (default: models/ in a source checkout, else ./models)")
-def export(out: str | None) -> int:
-    """Regenerate the models/ catalog (index.json, .npz columns, HiGHS-written .mps) deterministically."""
+@click.option("--out", "out", type=click.Path(),
+              help="without --model: the catalog directory (default: models/ in a source checkout, "
+              "else ./models); with --model: the model file to write, FILE.mps or FILE.lp")
+@click.option("--model", "model_path", type=click.Path(dir_okay=False),
+              help="export the last restricted master of a fitted classifier: a pickle (`fit --save`) "
+              "or a JSON model (lpboosting.save_model; needs --data)")
+@click.option("--history", "history_path", type=click.Path(dir_okay=False),
+              help="a history (`fit --history`): it cannot be exported (it holds no margin matrix); "
+              "the message says what to pass instead")
+@click.option("--form", type=click.Choice(["dual", "primal"]),
+              help="with --model: the LP's form (default: LPBoost's dual, the capped edge game; "
+              "RMBoost's primal (16))")
+@click.option("--data", "data", help="with --model: the rows the model was fitted on (a data set name or "
+              "a CSV, as in `fit`), to rebuild U = y h(x) from its hypotheses; needed for JSON models")
+@click.option("--target", help="CSV: the label column")
+@click.option("--positive", help="positive class for multi-class data")
+@click.option("--class", "label", help="with --model, a one-vs-rest model: the class whose master to export")
+@click.option("--final-lp", is_flag=True, help="with --model, softboost/totalboost/erlpboost: export the "
+              "LPBoost LP over the chosen columns (the LP their weights come from)")
+def export(out: str | None, model_path: str | None, history_path: str | None, form: str | None,
+           data: str | None, target: str | None, positive: str | None, label: str | None,
+           final_lp: bool) -> int:
+    """Regenerate the models/ catalog, or write a fitted model's master as an MPS/LP file.
+
+    Without --model: regenerate the models/ catalog (index.json, .npz columns, HiGHS-written .mps)
+    deterministically.  With --model FILE --out FILE.mps|FILE.lp: write the last restricted master
+    of a fitted classifier (its rows, columns and names are described in lpboosting.export)."""
+    if history_path is not None:
+        raise click.UsageError(_history_cannot_be_exported(history_path))
+    if model_path is not None:
+        return _export_model_file(model_path, out, form, data, target, positive, label, final_lp)
+    given = [name for name, value in (("--form", form), ("--data", data), ("--target", target),
+                                      ("--positive", positive), ("--class", label),
+                                      ("--final-lp", final_lp)) if value]
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: only with --model FILE, a fitted model to export "
+                               "(without --model, `export` regenerates the models/ catalog)")
+    from lpboosting.export import EXTENSIONS
+
+    if out is not None and Path(out).suffix.lower() in EXTENSIONS:
+        raise click.UsageError(
+            f"--out {out} names a model file, but there is no --model: give the fitted model to "
+            f"export (--model FILE.pkl), or a directory to regenerate the catalog into")
     from rich.table import Table
 
     from lpboosting import catalog
 
     console = _console()
     directory = Path(out) if out else catalog.export_directory()
+    if directory.exists() and not directory.is_dir():
+        raise click.UsageError(f"--out {out} is a file; the catalog is written into a directory")
     directory.mkdir(parents=True, exist_ok=True)
     entries = catalog.build_catalog(directory)
     table = Table(title=f"{len(entries)} instances written to {directory}", title_justify="left")
@@ -476,6 +519,114 @@ def export(out: str | None) -> int:
         table.add_row(e["name"], e["master"], f"{e['n']} x {e['t']}", f"{e['objective']:.12g}",
                       e["certified_by"])
     console.print(table)
+    return 0
+
+
+def _history_cannot_be_exported(path: str) -> str:
+    """Why ``export --history`` cannot write a model file, and what to pass instead."""
+    import json
+
+    what = f"{path} "
+    try:
+        meta = json.loads(Path(path).read_text()).get("meta", {})
+        if meta.get("master"):
+            what = f"{path} (a history of a run of {meta['master']}) "
+    except (OSError, ValueError, AttributeError):
+        pass
+    return (f"{what}cannot be exported: a history records each round's values (primal, dual, gap, "
+            "edge, timings) but not the margin matrix U of the master's columns, which the model "
+            "file needs. Pass the fitted model instead: --model FILE.pkl (saved by `lpboosting fit "
+            "--save`), or --model FILE.json --data NAME|FILE.csv (a model saved by "
+            "lpboosting.save_model, with the rows it was fitted on)")
+
+
+def _export_model_file(model_path: str, out: str | None, form: str | None, data: str | None,
+                       target: str | None, positive: str | None, label: str | None,
+                       final_lp: bool) -> int:
+    """``export --model``: the last restricted master of a fitted classifier as an MPS/LP file."""
+    from lpboosting.export import EXTENSIONS, export_classifier
+
+    path = Path(model_path)
+    if not path.is_file():
+        raise click.UsageError(f"no model file {model_path}: save a fitted model with `lpboosting fit "
+                               "ALGORITHM --save FILE.pkl` (or lpboosting.save_model in Python)")
+    if out is None or Path(out).suffix.lower() not in EXTENSIONS:
+        raise click.UsageError(
+            f"{'--out ' + out + ': the' if out else 'give the'} model file to write must end in .mps "
+            "(free MPS) or .lp (CPLEX LP format), e.g. --out master.mps; the extension chooses the format")
+    if path.suffix.lower() == ".json":
+        import json
+
+        from lpboosting.model_io import load_model
+
+        try:
+            payload = json.loads(path.read_text())
+        except ValueError:
+            payload = None
+        if isinstance(payload, dict) and "records" in payload and "meta" in payload:
+            raise click.UsageError(_history_cannot_be_exported(model_path))
+        model = load_model(path)
+        if data is None:
+            raise click.UsageError(
+                f"{model_path} is a JSON model (lpboosting.save_model): it holds the hypotheses but not "
+                "the margin matrix U of its master. Pass --data NAME|FILE.csv with the rows it was "
+                "fitted on (U is rebuilt as y h(x) from the hypotheses; sample weights are not stored "
+                "in JSON), or export a pickled model (`lpboosting fit --save FILE.pkl`), which holds U")
+    else:
+        with open(path, "rb") as fh:  # only open models you saved yourself: pickle runs code
+            model = pickle.load(fh)
+    X = y = None
+    if data is not None:
+        from lpboosting.datasets import load_dataset
+
+        dataset = load_dataset(data, target=target, positive=positive)
+        X, y = dataset.X, dataset.y  # a set with a fixed split: its training part
+    exported = export_classifier(model, out, X=X, y=y, label=label, form=form, final_lp=final_lp)
+    console = _console()
+    console.print(f"wrote {exported.describe()}", markup=False)
+    if data is not None:
+        console.print(f"U rebuilt as y h(x) from the model's hypotheses on the {len(y)} rows of {data}",
+                      markup=False)
+    if exported.objective is not None:
+        console.print(f"its optimum is the fit's objective {exported.objective:.12g}; solve it with "
+                      f"`lpboosting solve-file {out}`", markup=False)
+    return 0
+
+
+@cli.command(name="solve-file")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("-b", "--backend", "backends", multiple=True,
+              help="highspy (dual simplex), highspy:ipm (interior point) or cvxpy:SOLVER; repeat for "
+              "several (default: highspy, highspy:ipm and cvxpy:CLARABEL)")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="also write the rows as JSON")
+def solve_file(path: str, backends: tuple[str, ...], json_path: str | None) -> int:
+    """Read an MPS or LP model file (e.g. from `export`) and solve it with several solvers.
+
+    Prints each backend's status, objective, deviation from the first optimal one, iterations and
+    seconds."""
+    from rich.table import Table
+
+    from lpboosting.export import compare_model_file
+
+    names = list(backends) or ["highspy", "highspy:ipm", "cvxpy:CLARABEL"]
+    rows = compare_model_file(path, names)
+    reference = next((r["objective"] for r in rows if r["status"] == "optimal"), None)
+    table = Table(title=f"{path}", title_justify="left")
+    for name in ("backend", "status", "objective", "deviation", "iterations", "seconds"):
+        table.add_column(name, justify="left" if name in ("backend", "status") else "right")
+    for r in rows:
+        solved = not math.isnan(r["objective"])
+        deviation = abs(r["objective"] - reference) if solved and reference is not None else None
+        table.add_row(r["backend"], r["status"] + (f": {r['message']}" if r["message"] else ""),
+                      f"{r['objective']:.12g}" if solved else "-",
+                      "-" if deviation is None else f"{deviation:.1e}",
+                      "-" if r["iterations"] is None else str(r["iterations"]), f"{r['seconds']:.3f}")
+    _console().print(table)
+    if json_path:
+        from lpboosting.benchmark.common import write_json
+
+        write_json(json_path, {"path": str(path), "rows": rows})
+        _console().print(f"wrote {json_path}", markup=False)
     return 0
 
 
