@@ -1,11 +1,13 @@
 """What the leveraging boosters share as scikit-learn estimators.
 
-* :func:`training_data`: X and y checked (two classes), ``sample_weight`` validated and the
-  rows of weight 0 dropped (a weight counts an example that many times, so a
-  weight of 0 is the same as leaving the row out), and a fingerprint of the
-  data a fit was made on (a warm start must continue on the same data).
+* :func:`training_data`: X and y checked (at least two classes), ``sample_weight``
+  validated and the rows of weight 0 dropped (a weight counts an example that
+  many times, so a weight of 0 is the same as leaving the row out), and a
+  fingerprint of the data a fit was made on (a warm start must continue on
+  the same data).
 * :func:`check_warm_start`: may a fit continue the previous one?
 * :func:`round_line`: the line printed per round with ``verbose > 0``.
+* :class:`OneVsRest`: more than two classes, one binary model per class.
 * :class:`CtrlC`: Ctrl-C during a fit.  A round's effects on the model are
   applied with Ctrl-C held back until they are complete (:meth:`CtrlC.hold`
   / :meth:`CtrlC.release`), so an interrupted fit has every round it
@@ -14,21 +16,24 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import signal
 import threading
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
 from lpboosting.params import Integral, Interval
 
-__all__ = ["CtrlC", "TrainingData", "VERBOSE", "check_warm_start", "encode_binary", "print_round",
-           "round_line", "training_data", "warm_start_key", "warn_interrupted"]
+__all__ = ["CtrlC", "OneVsRest", "TrainingData", "VERBOSE", "check_warm_start", "encode_labels",
+           "print_round", "round_line", "training_data", "warm_start_key", "warn_interrupted"]
 
 #: the constraint of ``verbose``: an integer >= 0 (True and False count as 1 and 0)
 VERBOSE = [Interval(Integral, 0, None, closed="left"), "boolean"]
@@ -39,7 +44,8 @@ class TrainingData:
     """The rows a booster is fitted on: those of positive weight."""
 
     X: np.ndarray
-    y_pm: np.ndarray  # -1 (classes[0]) / +1 (classes[1])
+    y: np.ndarray  # the labels, as given
+    y_pm: np.ndarray | None  # -1 (classes[0]) / +1 (classes[1]); None for more than two classes
     weight: np.ndarray  # > 0, ones without sample_weight
     classes: np.ndarray
     fingerprint: str
@@ -49,22 +55,18 @@ class TrainingData:
         return float(self.weight.sum())
 
 
-def encode_binary(estimator: Any, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Classes (sorted) and labels as -1 (classes[0]) / +1 (classes[1]); exactly two classes."""
+def encode_labels(estimator: Any, y: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Classes (sorted, at least two) and, for two classes, the labels as -1 (classes[0]) / +1
+    (classes[1]); None for more than two classes (those are fitted one-vs-rest)."""
     check_classification_targets(y)
     classes = np.unique(y)
-    name = type(estimator).__name__
     if classes.size < 2:
         raise ValueError(
-            f"{name} needs two classes in y but only one class is present ({classes[0]!r}); "
-            "check the labels or the train/test split"
+            f"{type(estimator).__name__} needs two classes in y but only one class is present "
+            f"({_plain(classes[0])!r}); check the labels or the train/test split"
         )
     if classes.size > 2:
-        raise ValueError(
-            f"Only binary classification is supported. The type of the target is multiclass: "
-            f"{name} got {classes.size} classes; wrap it in "
-            "sklearn.multiclass.OneVsRestClassifier for more than two classes"
-        )
+        return classes, None
     return classes, np.where(y == classes[1], 1.0, -1.0)
 
 
@@ -81,12 +83,13 @@ def training_data(estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> 
     """X and y validated (``validate_data``), the weights checked, the rows of weight 0 dropped.
 
     Errors: a negative weight, weights that are all 0, or weights that leave
-    only one class with positive weight.
+    only one class with positive weight.  The classes are those of the rows
+    kept; with more than two, ``y_pm`` is None.
     """
     name = type(estimator).__name__
     X, y = validate_data(estimator, X, y, dtype=np.float64)
     if sample_weight is None:
-        classes, y_pm = encode_binary(estimator, y)
+        classes, y_pm = encode_labels(estimator, y)
         s = np.ones(X.shape[0])
     else:
         s = _check_sample_weight(sample_weight, X, dtype=np.float64, allow_all_zero_weights=True)
@@ -109,15 +112,17 @@ def training_data(estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> 
         if kept_classes.size < 2 and np.unique(y).size >= 2:
             raise ValueError(
                 f"{name} needs two classes among the examples of positive sample_weight, but only "
-                f"class {kept_classes[0]!r} has any weight; give examples of both classes a positive "
-                "weight"
+                f"class {_plain(kept_classes[0])!r} has any weight; give examples of both classes a "
+                "positive weight"
             )
-        classes, y_pm = encode_binary(estimator, y_kept)
+        classes, y_pm = encode_labels(estimator, y_kept)
         if not keep.all():
             X = X[keep]
+            y = y_kept
         s = s[keep]
-    return TrainingData(X=X, y_pm=y_pm, weight=s, classes=classes,
-                        fingerprint=_fingerprint(X, y_pm, s, classes))
+    codes = y_pm if y_pm is not None else np.searchsorted(classes, y)
+    return TrainingData(X=X, y=y, y_pm=y_pm, weight=s, classes=classes,
+                        fingerprint=_fingerprint(X, codes, s, classes))
 
 
 def check_warm_start(estimator: Any, data: TrainingData, frozen: dict[str, Any], max_rounds: int,
@@ -147,6 +152,19 @@ def check_warm_start(estimator: Any, data: TrainingData, frozen: dict[str, Any],
             "these parameters define the model being continued: restore them, or set "
             "warm_start=False to fit afresh"
         )
+    models = getattr(estimator, "one_vs_rest_", None)
+    if models is not None and len(estimator.classes_) > 2:
+        # one-vs-rest: max_rounds caps each class's model
+        done = [int(getattr(m, n_done_attr)) for m in models]
+        k = int(np.argmax(done))
+        if max_rounds < done[k]:
+            raise ValueError(
+                f"{name}: max_rounds={max_rounds} is below the {done[k]} rounds already fitted by the "
+                f"model of class {_plain(estimator.classes_[k])!r} against the rest; with "
+                "warm_start=True, max_rounds is the total number of rounds of each class's model: "
+                "raise it, or set warm_start=False to fit afresh"
+            )
+        return True
     n_done = int(getattr(estimator, n_done_attr))
     if max_rounds < n_done:
         raise ValueError(
@@ -185,9 +203,11 @@ def round_line(name: str, t: int, values: dict[str, Any]) -> str:
 
 
 def print_round(estimator: Any, t: int, values: dict[str, Any]) -> None:
-    """Print :func:`round_line` to standard output when ``estimator.verbose > 0``."""
+    """Print :func:`round_line` to standard output when ``estimator.verbose > 0`` (after the
+    prefix that names the class, for a model of a one-vs-rest fit)."""
     if estimator.verbose:
-        print(round_line(type(estimator).__name__, t, values), flush=True)
+        prefix = getattr(estimator, "_verbose_prefix", "")
+        print(prefix + round_line(type(estimator).__name__, t, values), flush=True)
 
 
 def warn_interrupted(estimator: Any, n_rounds: int, what: str = "rounds", advice: str = "") -> None:
@@ -242,3 +262,190 @@ class CtrlC:
         if self._pending:
             self._pending = False
             raise KeyboardInterrupt
+
+
+#: decisions of two classes closer than this (relative to max(1, max_k |f_k(x)|)) are tied: the
+#: K models are fitted separately, and rounding (the same sums taken over repeated rows or over
+#: weighted ones, say) must not choose between classes whose decisions agree in exact arithmetic
+CLASS_TIE = 1e-9
+
+
+def tied_to_the_largest(decision: np.ndarray) -> np.ndarray:
+    """(n, K) booleans: the columns of each row within ``CLASS_TIE`` of its largest."""
+    top = decision.max(axis=1, keepdims=True)
+    scale = np.maximum(1.0, np.abs(decision).max(axis=1, keepdims=True))
+    return decision >= top - CLASS_TIE * scale
+
+
+def _plain(label: Any) -> Any:
+    """A numpy scalar label as the Python value it holds (for messages)."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
+class OneVsRest:
+    """More than two classes: one binary model per class, class k against the rest.
+
+    Mixed into every leveraging booster.  ``fit`` calls :meth:`_fit_one_vs_rest`
+    when the data have K > 2 classes; it fits K models with the estimator's
+    parameters, model k on the labels ``y == classes_[k]`` (so its
+    ``classes_`` are ``[False, True]`` and class k is its positive class), and
+    keeps them in ``one_vs_rest_``.  Each is exactly the binary fit on those
+    labels (with the same ``sample_weight``).  Work that does not depend on
+    the labels may be shared between the K fits through ``_shared`` (a dict
+    that lives during the fit only); a booster uses it only where the result
+    is the same arithmetic as a fit of its own.
+
+    A subclass sets ``_binary_attributes`` (its fitted attributes that exist
+    for two classes only; a K-class fit removes those of an earlier binary
+    fit) and ``_summed`` (counts that are summed over the K models).
+    """
+
+    _binary_attributes: tuple[str, ...] = ()
+    _summed: tuple[str, ...] = ("n_estimators_",)
+
+    @property
+    def _multiclass(self) -> bool:
+        return len(getattr(self, "classes_", ())) > 2
+
+    # -- fit -----------------------------------------------------------------------------
+    def _fit_one_vs_rest(self, data: TrainingData, weighted: bool, frozen: dict[str, Any] | None = None,
+                         max_rounds: int | None = None) -> Any:
+        """Fit (or, with ``warm_start``, continue) the K binary models.
+
+        ``weighted``: whether ``fit`` was given ``sample_weight`` (the binary
+        fits are then given the weights of the rows kept).  ``frozen`` and
+        ``max_rounds`` as :func:`check_warm_start` (None: no warm start).
+
+        Warnings of a binary fit are passed on with a prefix naming the
+        class.  Ctrl-C: a fresh fit is abandoned (KeyboardInterrupt; the
+        classes after the interrupted one have no model yet), a continued
+        fit keeps the models continued so far (RuntimeWarning; the status
+        of the interrupted class is "interrupted").
+        """
+        name = type(self).__name__
+        resume = frozen is not None and check_warm_start(self, data, frozen, max_rounds)
+        params = self.get_params(deep=False)
+        previous = self.one_vs_rest_ if resume else None
+        shared: dict[str, Any] = {}
+        models: list[Any] = []
+        interrupted = None
+        for k, label in enumerate(data.classes):
+            if resume:
+                model = copy.deepcopy(previous[k])  # the fitted model is kept until all are done
+                model.set_params(**params)
+            else:
+                model = clone(self)
+            prefix = f"[{_plain(label)!r} vs rest] "
+            model._verbose_prefix, model._shared = prefix, shared
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    model.fit(data.X, data.y == label, sample_weight=data.weight if weighted else None)
+            except KeyboardInterrupt:  # before the model's first new round (or between two classes)
+                if not resume:
+                    raise
+                interrupted, cut = k, "it and the classes after it were not continued"
+                break
+            finally:
+                del model._verbose_prefix, model._shared
+            stopped = model.history_.meta.get("status") == "interrupted"
+            for w in caught:
+                if issubclass(w.category, FutureWarning) and "was renamed" in str(w.message):
+                    continue  # this fit has said so already
+                if stopped and issubclass(w.category, RuntimeWarning) and "(Ctrl-C)" in str(w.message):
+                    continue  # said below, for the whole fit
+                warnings.warn(prefix + str(w.message), w.category, stacklevel=3)
+            models.append(model)
+            if stopped:
+                if not resume:
+                    raise KeyboardInterrupt(
+                        f"{name}: interrupted by the user (Ctrl-C) while fitting class {_plain(label)!r} "
+                        f"against the rest ({k + 1} of {data.classes.size}); the classes after it have "
+                        "no model yet, so no model is kept"
+                    )
+                interrupted, cut = k, "its status is 'interrupted', the classes after it were not continued"
+                break
+        if interrupted is not None:
+            models += previous[len(models):]
+            warnings.warn(
+                f"{name}: interrupted by the user (Ctrl-C) while continuing the model of class "
+                f"{_plain(data.classes[interrupted])!r} against the rest; the models hold the rounds "
+                f"completed ({cut}); fit again with warm_start=True to continue", RuntimeWarning,
+                stacklevel=3,
+            )
+        for attr in self._binary_attributes:
+            self.__dict__.pop(attr, None)
+        self.classes_ = data.classes
+        self.one_vs_rest_ = models
+        self.history_ = [m.history_ for m in models]
+        for attr in self._summed:
+            setattr(self, attr, int(sum(getattr(m, attr) for m in models)))
+        self._store_one_vs_rest(models)
+        if frozen is not None:
+            self._warm_start_key = warm_start_key(data, frozen)
+        return self
+
+    def _store_one_vs_rest(self, models: list[Any]) -> None:
+        """Subclasses set their own attributes of a K-class fit."""
+
+    def _forget_one_vs_rest(self) -> None:
+        """A binary fit: drop the models of an earlier K-class fit."""
+        self.__dict__.pop("one_vs_rest_", None)
+
+    # -- prediction ----------------------------------------------------------------------
+    def _ovr_columns(self, X: np.ndarray) -> list[np.ndarray]:
+        """Each model's decision function on X (validated); subclasses may share work."""
+        return [m.decision_function(X) for m in self.one_vs_rest_]
+
+    def _ovr_decision(self, X: np.ndarray) -> np.ndarray:
+        """(n, K): column k is model k's decision function."""
+        return np.column_stack(self._ovr_columns(X))
+
+    @staticmethod
+    def _ovr_normalise(P: np.ndarray) -> np.ndarray:
+        """Each model's probability of its class (columns), normalised over the classes; uniform
+        where they are all 0."""
+        total = P.sum(axis=1, keepdims=True)
+        positive = total > 0
+        return np.where(positive, P / np.where(positive, total, 1.0), 1.0 / P.shape[1])
+
+    def _ovr_staged(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        """(n, K) after every round: each model's staged decision function, a model that stopped
+        earlier held at its last step."""
+        models = self.one_vs_rest_
+        stages = [m.staged_decision_function(X) for m in models]
+        last: list[np.ndarray | None] = [None] * len(models)
+        live = [True] * len(models)
+        while True:
+            moved = False
+            for k, stage in enumerate(stages):
+                if not live[k]:
+                    continue
+                try:
+                    last[k] = next(stage)
+                    moved = True
+                except StopIteration:
+                    live[k] = False
+                    if last[k] is None:  # a model of no round: its decision function throughout
+                        last[k] = models[k].decision_function(X)
+            if not moved:
+                return
+            yield np.column_stack(last)
+
+    def _label(self, decision: np.ndarray) -> np.ndarray:
+        """Labels from a decision function: the sign for two classes; for K, the class of the
+        largest column, where the columns within ``CLASS_TIE`` of the largest are tied and the tie
+        goes to the first of them in ``classes_`` (what ``argmax`` does with exact ties)."""
+        if decision.ndim == 2:
+            return self.classes_[np.argmax(tied_to_the_largest(decision), axis=1)]
+        return self.classes_[(decision > 0).astype(int)]
+
+    def _binary_only(self, method: str, arguments: str = "X") -> None:
+        """The error of a method defined for two classes only, called on a K-class model."""
+        if self._multiclass:
+            K = len(self.classes_)
+            raise ValueError(
+                f"{type(self).__name__}.{method} is defined for two classes; this model has {K} "
+                f"(fitted one-vs-rest): use one_vs_rest_[k].{method}({arguments}) for class "
+                "classes_[k] against the rest"
+            )

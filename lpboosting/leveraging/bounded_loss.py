@@ -19,7 +19,14 @@ from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
-from lpboosting.leveraging._common import VERBOSE, CtrlC, print_round, training_data, warn_interrupted
+from lpboosting.leveraging._common import (
+    VERBOSE,
+    CtrlC,
+    OneVsRest,
+    print_round,
+    training_data,
+    warn_interrupted,
+)
 from lpboosting.params import (
     Explain,
     Integral,
@@ -63,7 +70,7 @@ _NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
 _ITERATIONS = [Interval(Integral, 1, None, closed="left")]
 
 
-class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
+class BoundedLossClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
     """Bounded loss classification of Rennie (2003): EM on log sum_i sigma_i with lambda annealing.
 
     Objective (Rennie eq. 17), maximised over theta = (w, b)::
@@ -132,6 +139,24 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
     the same rank.  As with ``LogisticRegression``'s C, scaling all weights
     by c is scaling C by c, not the same fit.
 
+    **More than two classes**: K binary models, model k the fit on the
+    labels ``y == classes_[k]`` (same parameters, same ``sample_weight``), in
+    ``one_vs_rest_``.  A kernel model's kernel matrix and its
+    eigen-decomposition are computed once for the K fits (and the kernel
+    between X and the training rows once per prediction); a linear model
+    is fitted separately for each class.  ``decision_function`` has one
+    column per class, ``predict`` gives the class of the largest (columns
+    equal but for rounding, within 1e-9 max(1, max_k |z_k(x)|), are tied and
+    the tie goes to the first of them in ``classes_``), ``predict_proba`` normalises the
+    K models' sigma(z_k(x)) over the classes (uniform where they are all 0),
+    and the staged predictions step through the E + M iterations with a
+    model that stopped earlier held at its last one.  ``verbose`` lines and
+    the warnings of a class's fit start with ``[label vs rest]``.  Each
+    model is fitted on class k against the rest, so the bounded loss may
+    give up a class that is a minority against the rest (on the raw iris
+    features the annealed linear model calls every example "not
+    versicolor" and "not virginica").
+
     **No warm_start**: ``max_rounds`` caps every annealing stage, and a stage
     cut at the cap hands its theta to the next lam, so a run with a larger
     ``max_rounds`` is not a continuation of a shorter one; a fit cannot be
@@ -175,6 +200,12 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
+    one_vs_rest_ : list of BoundedLossClassifier, more than two classes only
+        Model k is the binary fit on ``y == classes_[k]`` (its ``classes_``
+        are ``[False, True]``).  The K-class model itself has ``classes_``,
+        ``history_`` (the list of the K histories), ``n_iter_`` and
+        ``n_estimators_`` (summed); the other attributes below are those of
+        each model.
     classes_, intercept_ (b), coef_ (w; linear model only), dual_coef_
     (beta) and X_fit_ (kernel model only: the rows of positive weight),
     lambda_ (the final lam), lambda_path_ (lam of every stage), objective_
@@ -231,9 +262,13 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         self.verbose = verbose
         self.max_iter = max_iter
 
+    _binary_attributes = ("intercept_", "coef_", "dual_coef_", "X_fit_", "lambda_", "lambda_path_",
+                          "objective_", "_path_coef", "_path_intercept")
+    _summed = ("n_iter_", "n_estimators_")
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = True
         return tags
 
     def __sklearn_is_fitted__(self) -> bool:
@@ -324,24 +359,35 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         ``sample_weight`` (optional, >= 0): example weights; the objective
         becomes log sum_i s_i sigma_i - lam ||w||^2 with lam = 1 / (2 C sum_i s_i),
         so an integer weight is the same as that many copies of the row, and
-        weight 0 the same as leaving it out.
+        weight 0 the same as leaving it out.  More than two classes: one
+        binary fit per class (class k against the rest), each with these
+        weights; a kernel model's kernel matrix and its eigen-decomposition
+        are computed once for all of them.
         """
         check_params(self)
         max_rounds = renamed_parameter(self, "max_iter", "max_rounds")
         params = {"C": float(self.C), "lambda_start": float(self.lambda_start), "tol": float(self.tol),
                   "anneal_tol": float(self.anneal_tol)}
         data = training_data(self, X, y, sample_weight)
+        if data.classes.size > 2:
+            return self._fit_one_vs_rest(data, sample_weight is not None)
         X, y_pm, s = data.X, data.y_pm, data.weight
         log_s = np.log(s)  # 0 without weights
         if self.kernel is None:
             Phi = X
         else:
-            K = self._kernel(X, X)
-            K = 0.5 * (K + K.T)
-            S, U = np.linalg.eigh(K)
-            keep = S > max(S.max(), 0.0) * K.shape[0] * np.finfo(float).eps * 10
-            U, S = U[:, keep], S[keep]
-            Phi = U * np.sqrt(S)
+            shared = getattr(self, "_shared", None)  # one-vs-rest: the same rows and kernel
+            if shared is not None and "kernel" in shared:
+                U, S, Phi = shared["kernel"]
+            else:
+                K = self._kernel(X, X)
+                K = 0.5 * (K + K.T)
+                S, U = np.linalg.eigh(K)
+                keep = S > max(S.max(), 0.0) * K.shape[0] * np.finfo(float).eps * 10
+                U, S = U[:, keep], S[keep]
+                Phi = U * np.sqrt(S)
+                if shared is not None:
+                    shared["kernel"] = (U, S, Phi)
         p = Phi.shape[1]
         w, b = np.zeros(p), 0.0
         lam_min = 1.0 / (2.0 * params["C"] * data.total_weight)
@@ -434,6 +480,7 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
                 f"BoundedLossClassifier: EM did not converge in max_rounds={max_rounds} iterations "
                 f"at lambda={lam:g}; raise max_rounds or tol", ConvergenceWarning, stacklevel=2,
             )
+        self._forget_one_vs_rest()
         self.classes_ = data.classes
         self.intercept_ = b
         if self.kernel is None:
@@ -453,19 +500,37 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     # ------------------------------------------------------------------ prediction
+    def _ovr_columns(self, X: np.ndarray) -> list[np.ndarray]:
+        models = self.one_vs_rest_
+        if self.kernel is None:
+            return [X @ m.coef_ + m.intercept_ for m in models]
+        K = models[0]._kernel(X, models[0].X_fit_)  # every class's model has the same rows
+        return [K @ m.dual_coef_ + m.intercept_ for m in models]
+
     def decision_function(self, X: Any) -> np.ndarray:
-        """z(x) = w . x + b (or sum_j beta_j K(x, x_j) + b); positive means ``classes_[1]``."""
+        """z(x) = w . x + b (or sum_j beta_j K(x, x_j) + b); positive means ``classes_[1]``.
+
+        More than two classes: shape (n_samples, K), column k the z of the
+        model of class k against the rest.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self._multiclass:
+            return self._ovr_decision(X)
         if self.kernel is None:
             return X @ self.coef_ + self.intercept_
         return self._kernel(X, self.X_fit_) @ self.dual_coef_ + self.intercept_
 
     def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
         """z_t(x) after every E + M iteration t = 1..``n_estimators_`` (a generator), through the
-        annealing stages; the last is ``decision_function(X)``, exactly."""
+        annealing stages; the last is ``decision_function(X)``, exactly.  More than two classes:
+        (n_samples, K) after every iteration up to the longest class's, a model that stopped
+        earlier held at its last iteration."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self._multiclass:
+            yield from self._ovr_staged(X)
+            return
         A = X if self.kernel is None else self._kernel(X, self.X_fit_)
         final = self.coef_ if self.kernel is None else self.dual_coef_
         T = len(self._path_intercept)
@@ -477,14 +542,23 @@ class BoundedLossClassifier(ClassifierMixin, BaseEstimator):
     def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
         """The predicted labels after every E + M iteration (a generator); the last is ``predict(X)``."""
         for z in self.staged_decision_function(X):
-            yield self.classes_[(z > 0).astype(int)]
+            yield self._label(z)
 
     def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""
+        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``; more than
+        two classes: the class of the largest decision function."""
         check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        return self._label(self.decision_function(X))
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """The logistic model of Rennie eq. (1): columns P(classes_[0] | x), P(classes_[1] | x)."""
-        p = expit(self.decision_function(X))
+        """The logistic model of Rennie eq. (1): columns P(classes_[0] | x), P(classes_[1] | x).
+
+        More than two classes: each class's model gives sigma(z_k(x)), its
+        probability of class k against the rest; these are normalised over
+        the classes (uniform where they are all 0), columns as ``classes_``.
+        """
+        z = self.decision_function(X)
+        p = expit(z)
+        if z.ndim == 2:
+            return self._ovr_normalise(p)
         return np.column_stack([1.0 - p, p])

@@ -93,13 +93,24 @@ class LLDClassifier(LeveragingClassifier):
     template scale is 2 / sum_i s_i M_ij^2: an integer weight is the same as
     that many copies of the row; rows of weight 0 are left out.
 
+    More than two classes: one model per class, class k against the rest,
+    each the binary fit on ``y == classes_[k]`` (see
+    :class:`~lpboosting.leveraging.llm.LeveragingClassifier`).
+
     Attributes
     ----------
     classes_, coef_ (lambda), train_margins_ (of the rows of positive
-    weight), hypotheses_ (stumps only).
+    weight), hypotheses_ (stumps only).  With more than two classes only
+    ``classes_``, ``one_vs_rest_``, ``n_rounds_``, ``n_estimators_`` and
+    ``history_`` (a list): the others are those of each
+    ``one_vs_rest_[k]``.
+    one_vs_rest_ : list of LLDClassifier, more than two classes only
+        Model k is the binary fit on ``y == classes_[k]`` (its ``classes_``
+        are ``[False, True]``).
     n_rounds_, n_estimators_ : int
-        The rounds made; :meth:`staged_decision_function` and
-        :meth:`staged_predict` give the model after each of them.
+        The rounds made (summed over the classes' models);
+        :meth:`staged_decision_function` and :meth:`staged_predict` give the
+        model after each of them.
     history_ : :class:`~lpboosting.colgen.History`, one record per round,
         round 0 = lambda = 0: ``primal`` and ``extra["loss"]`` = L_LD after the
         round, extras ``decrease_bound`` and ``selected``; status ("converged",

@@ -42,6 +42,7 @@ from lpboosting.estimators.base import DecisionClassifierMixin
 from lpboosting.leveraging._common import (
     VERBOSE,
     CtrlC,
+    OneVsRest,
     check_warm_start,
     print_round,
     training_data,
@@ -430,7 +431,7 @@ def _staged_linear(H: np.ndarray, path: list[Any], final: np.ndarray,
                 yield from flush()
 
 
-class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimator):
+class LeveragingClassifier(OneVsRest, DecisionClassifierMixin, ClassifierMixin, BaseEstimator):
     """Base of the leveraging classifiers (LLM, LLD, log-loss boosting).
 
     The model is linear in the weak hypotheses: f(x) = sum_j lambda_j h_j(x),
@@ -452,6 +453,23 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
     Ctrl-C: a fit interrupted by KeyboardInterrupt keeps the rounds it
     completed, warns (RuntimeWarning) and records the status "interrupted"
     (with no round completed the KeyboardInterrupt propagates).
+
+    More than two classes (:class:`~lpboosting.leveraging._common.OneVsRest`):
+    K binary models, model k the fit on the labels ``y == classes_[k]``
+    (same parameters, same ``sample_weight``, up to ``max_rounds`` rounds
+    each), in ``one_vs_rest_``; the K fits share the oracle's work on X (the
+    feature scaling, the presorted features of the stumps).
+    ``decision_function`` has one column per class and ``predict`` gives the
+    class of the largest (columns within 1e-9 max(1, max_k |f_k(x)|) of the
+    largest -- equal but for rounding -- are tied, and the tie goes to the
+    first of them in ``classes_``).  ``n_rounds_`` and ``n_estimators_`` are summed over
+    the classes, ``history_`` is the list of the K histories, and the staged
+    predictions step through the rounds with a model that stopped earlier
+    held at its last round.  ``warm_start`` continues every class's model
+    (same data and parameters); ``verbose`` lines and the warnings of a
+    class's fit start with ``[label vs rest]``.  ``coef_``, ``basis_``,
+    ``train_margins_``, ``hypotheses_`` and ``epsilon_`` are those of each
+    class's model; ``margins`` is defined for two classes only.
     """
 
     _parameter_constraints: dict[str, Any] = {
@@ -474,13 +492,22 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
     #: the extras of a round printed with ``verbose`` (after the loss and the hypotheses used)
     _verbose_extras: tuple[str, ...] = ()
 
+    _binary_attributes = ("basis_", "coef_", "train_margins_", "hypotheses_", "epsilon_", "_steps")
+    _summed = ("n_rounds_", "n_estimators_")
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = True
         return tags
 
     def _build_problem(self, X: np.ndarray, y_pm: np.ndarray, oracle: str, weight: np.ndarray):
-        hypotheses = make_oracle(oracle, X, y_pm)
+        shared = getattr(self, "_shared", None)  # one-vs-rest: the label-free work of the first class
+        if shared is not None and "oracle" in shared:
+            hypotheses = shared["oracle"].relabel(y_pm)
+        else:
+            hypotheses = make_oracle(oracle, X, y_pm)
+            if shared is not None:
+                shared["oracle"] = hypotheses
         if isinstance(hypotheses, Stumps):
             problem = _StumpProblem(hypotheses, X, y_pm)
         else:
@@ -501,7 +528,9 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
 
         ``sample_weight`` (optional, >= 0): example weights; the loss becomes
         sum_i s_i loss_i, so an integer weight is the same as that many copies
-        of the row, and weight 0 the same as leaving it out.
+        of the row, and weight 0 the same as leaving it out.  More than two
+        classes: one binary fit per class (class k against the rest), each
+        with these weights and up to ``max_rounds`` rounds.
         """
         check_params(self)
         max_rounds = int(renamed_parameter(self, "n_rounds", "max_rounds"))
@@ -516,6 +545,8 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
         params = self._algorithm_params()
         data = training_data(self, X, y, sample_weight)
         frozen = {"mode": mode, "oracle": oracle, "fit_intercept": bool(self.fit_intercept), **params}
+        if data.classes.size > 2:
+            return self._fit_one_vs_rest(data, sample_weight is not None, frozen, max_rounds)
         resume = check_warm_start(self, data, frozen, max_rounds)
         if resume and max_rounds == self.n_rounds_:
             return self
@@ -558,6 +589,7 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
             history.meta["stop_reason"] = (f"the loss changed by at most tol={tol:g} (relative) in the "
                                            "last round, or no template could improve it")
         basis, coef = problem.model()
+        self._forget_one_vs_rest()
         self.classes_ = data.classes
         self.basis_ = basis
         self.coef_ = coef
@@ -585,26 +617,44 @@ class LeveragingClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimat
         raise NotImplementedError
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """f(x) = sum_j lambda_j h_j(x); positive means ``classes_[1]``."""
+        """f(x) = sum_j lambda_j h_j(x); positive means ``classes_[1]``.
+
+        More than two classes: shape (n_samples, K), column k from the model
+        of class k against the rest.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self._multiclass:
+            return self._ovr_decision(X)
         H = self.basis_.transform(X)
         if H.shape[1] == 0:
             return np.zeros(X.shape[0])
         return H @ self.coef_
 
+    def predict(self, X: Any) -> np.ndarray:
+        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``; more than
+        two classes: the class of the largest decision function."""
+        return self._label(self.decision_function(X))
+
     def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
         """f_t(x) after every round t = 1..``n_estimators_`` (a generator); the last is
-        ``decision_function(X)``, exactly."""
+        ``decision_function(X)``, exactly.
+
+        More than two classes: (n_samples, K) after every round up to the
+        longest class's, a model that stopped earlier held at its last round.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self._multiclass:
+            yield from self._ovr_staged(X)
+            return
         H = self.basis_.transform(X)
         yield from _staged_linear(H, self._steps, self.coef_)
 
     def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
         """The predicted labels after every round (a generator); the last is ``predict(X)``."""
         for f in self.staged_decision_function(X):
-            yield self.classes_[(f > 0).astype(int)]
+            yield self._label(f)
 
 
 def loss_settled(history: History, tol: float) -> bool:
@@ -799,12 +849,23 @@ class LLMClassifier(LeveragingClassifier):
     the feature scaling and the stump thresholds).  ``tol`` is applied to
     the weighted loss.
 
+    More than two classes: one model per class, class k against the rest
+    (see :class:`LeveragingClassifier`); ``predict_proba`` then normalises
+    the K models' probabilities of their own class over the classes.
+
     Attributes
     ----------
     classes_, coef_ (lambda), epsilon_ (final eps), train_margins_ (of the
-    training rows of positive weight), hypotheses_ (stumps only).
+    training rows of positive weight), hypotheses_ (stumps only).  With
+    more than two classes only ``classes_``, ``one_vs_rest_``,
+    ``n_rounds_``, ``n_estimators_`` and ``history_`` (a list): the others
+    are those of each ``one_vs_rest_[k]``.
+    one_vs_rest_ : list of LLMClassifier, more than two classes only
+        Model k is the binary fit on ``y == classes_[k]`` (its ``classes_``
+        are ``[False, True]``).
     n_rounds_, n_estimators_ : int
-        The rounds made (the same number, under scikit-learn's name too);
+        The rounds made (the same number, under scikit-learn's name too;
+        summed over the classes' models);
         :meth:`staged_decision_function` and :meth:`staged_predict` give the
         model after each of them.
     history_ : :class:`~lpboosting.colgen.History`, one record per round,
@@ -820,7 +881,9 @@ class LLMClassifier(LeveragingClassifier):
     ``predict_proba`` gives the model's probability of the *noise-free* label,
     P(t = classes_[1] | x) = 1 / (1 + e^{-f(x)}); the observed label has
     P(y = classes_[1] | x) = (1 - eps) P(t = classes_[1] | x) + eps P(t = classes_[0] | x)
-    (:meth:`predict_proba_observed`).
+    (:meth:`predict_proba_observed`).  More than two classes: each model's
+    probability of its class, normalised over the classes (uniform where
+    they are all 0).
     """
 
     _parameter_constraints: dict[str, Any] = {
@@ -879,12 +942,26 @@ class LLMClassifier(LeveragingClassifier):
                            update_every)
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """P(t | x) of the noise-free label t, columns ordered as ``classes_``."""
-        p = expit(self.decision_function(X))
+        """P(t | x) of the noise-free label t, columns ordered as ``classes_``.
+
+        More than two classes: each class's model gives P(t = k | x) against
+        the rest; these are normalised over the classes (uniform where they
+        are all 0).
+        """
+        f = self.decision_function(X)
+        p = expit(f)
+        if f.ndim == 2:
+            return self._ovr_normalise(p)
         return np.column_stack([1.0 - p, p])
 
     def predict_proba_observed(self, X: Any) -> np.ndarray:
-        """P(y | x) of the observed (noisy) label under the fitted mixture."""
+        """P(y | x) of the observed (noisy) label under the fitted mixture (more than two classes:
+        each class's model's, normalised over the classes as :meth:`predict_proba`)."""
+        check_is_fitted(self)
+        if self._multiclass:
+            X = validate_data(self, X, dtype=np.float64, reset=False)
+            return self._ovr_normalise(np.column_stack(
+                [m.predict_proba_observed(X)[:, 1] for m in self.one_vs_rest_]))
         p = self.predict_proba(X)
         return (1.0 - self.epsilon_) * p + self.epsilon_ * p[:, ::-1]
 
@@ -905,7 +982,10 @@ class LogLossBoostClassifier(LeveragingClassifier):
     ``n_estimators_``, ``history_``, ...) as :class:`LLMClassifier` without
     the eps ones (``history_`` has no ``epsilon`` column); a warm start
     needs the same ``mode``, ``oracle`` and ``fit_intercept``.
-    ``predict_proba`` is the logistic model 1 / (1 + e^{-f(x)}).
+    ``predict_proba`` is the logistic model 1 / (1 + e^{-f(x)}).  More than
+    two classes: one model per class, class k against the rest, in
+    ``one_vs_rest_`` (see :class:`LeveragingClassifier`); ``predict_proba``
+    then normalises the K models' probabilities of their own class.
 
     Parameters
     ----------
@@ -948,6 +1028,14 @@ class LogLossBoostClassifier(LeveragingClassifier):
                            record_epsilon=False)
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """Logistic model P(y = classes_[1] | x) = 1 / (1 + e^{-f(x)}), columns as ``classes_``."""
-        p = expit(self.decision_function(X))
+        """Logistic model P(y = classes_[1] | x) = 1 / (1 + e^{-f(x)}), columns as ``classes_``.
+
+        More than two classes: each class's model gives P(y = k | x) against
+        the rest; these are normalised over the classes (uniform where they
+        are all 0).
+        """
+        f = self.decision_function(X)
+        p = expit(f)
+        if f.ndim == 2:
+            return self._ovr_normalise(p)
         return np.column_stack([1.0 - p, p])

@@ -92,6 +92,7 @@ from lpboosting.estimators.base import labels_to_signs
 from lpboosting.leveraging._common import (
     VERBOSE,
     CtrlC,
+    OneVsRest,
     check_warm_start,
     print_round,
     training_data,
@@ -457,15 +458,20 @@ def _neighbour_matrix(Xq: np.ndarray, Xref: np.ndarray, k: int, weight: np.ndarr
 
 
 class _NNModel:
-    def __init__(self, X: np.ndarray, k: int, s: np.ndarray) -> None:
-        self.M = _neighbour_matrix(X, X, k, s)  # M[i, j] = 1 iff x_j in NN_k(x_i)
-        self.Mc = self.M.tocsc()
+    def __init__(self, X: np.ndarray, k: int, s: np.ndarray, shared: dict | None = None) -> None:
+        if shared is not None and "nn" in shared:  # one-vs-rest: the same rows, neighbours and weights
+            self.M, self.Mc, self.card, self.rank = shared["nn"]
+        else:
+            self.M = _neighbour_matrix(X, X, k, s)  # M[i, j] = 1 iff x_j in NN_k(x_i)
+            self.Mc = self.M.tocsc()
+            self.card = np.asarray(self.M.T @ s).ravel()  # the weight of each reciprocal neighbourhood
+            # ties go to the example first in the lexicographic order of x, whatever the order of the rows
+            self.rank = np.empty(X.shape[0], dtype=np.intp)
+            self.rank[np.lexsort(X.T[::-1])] = np.arange(X.shape[0])
+            if shared is not None:
+                shared["nn"] = (self.M, self.Mc, self.card, self.rank)
         self.s = s
-        self.card = np.asarray(self.M.T @ s).ravel()  # the weight of each reciprocal neighbourhood
         self.A = np.zeros(X.shape[0])
-        # ties go to the example first in the lexicographic order of x, whatever the order of the rows
-        self.rank = np.empty(X.shape[0], dtype=np.intp)
-        self.rank[np.lexsort(X.T[::-1])] = np.arange(X.shape[0])
 
     def propose(self, w, ws, ystar, gamma_wl):
         MT = self.M.T
@@ -500,7 +506,7 @@ class _NNModel:
 # ---------------------------------------------------------------------------
 
 
-class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
+class ModaBoostClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
     """MODABOOST (Mansour, Nock, Williamson; Algorithm 1) for any strictly proper loss.
 
     Boosts the surrogate risk ``Phi(H, S) = E_i[Phi_l(-H(x_i)) - y_i H(x_i)]``
@@ -525,6 +531,23 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
     example first in the lexicographic order of x -- that do not depend on
     the order of the rows or on how many rows hold a value.  Nothing is drawn at random, so there is no
     ``random_state``: two fits on the same data are identical.
+
+    **More than two classes**: K binary models, model k the fit on the
+    labels ``y == classes_[k]`` (same parameters, same ``sample_weight``,
+    up to ``max_rounds`` calls each; the ``callback`` sees every class's
+    rounds and stops the class it is called for), in ``one_vs_rest_``.
+    For ``model="nn"`` the K fits share the neighbours of the training rows
+    (and predictions the neighbours of X); trees and linear separators are
+    fitted separately for each class.  ``decision_function`` has one column
+    per class, ``predict`` gives the class of the largest H (columns equal
+    but for rounding, within 1e-9 max(1, max_k |H_k(x)|), are tied and the
+    tie goes to the first of them in ``classes_``), ``predict_proba`` normalises the K
+    posteriors eta~(H_k(x)) over the classes (uniform where they are all 0),
+    and the staged predictions step through the calls with a model that
+    stopped earlier held at its last call.  ``warm_start`` continues every
+    class's model; ``verbose`` lines and the warnings of a class's fit start
+    with ``[label vs rest]``.  ``apply`` and ``surrogate_risk`` are defined
+    for two classes only (use those of ``one_vs_rest_[k]``).
 
     Parameters
     ----------
@@ -569,6 +592,13 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_ : labels; ``classes_[1]`` is the positive class (y = 1).
+    one_vs_rest_ : list of ModaBoostClassifier, more than two classes only
+        Model k is the binary fit on ``y == classes_[k]`` (its ``classes_``
+        are ``[False, True]``).  The K-class model itself has ``classes_``,
+        ``loss_``, ``history_`` (the list of the K histories), ``n_rounds_``
+        and ``n_estimators_`` (summed) and ``status_`` (the models' common
+        status, else the first that is neither "converged" nor "fitted");
+        the other attributes below are those of each model.
     loss_ : the :class:`~lpboosting.losses.ProperLoss` used.
     history_ : :class:`~lpboosting.colgen.History`, one record per round:
         ``primal`` and ``extra["loss"]`` are Phi(H_t, S) after the round,
@@ -625,13 +655,23 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         self.verbose = verbose
         self.n_rounds = n_rounds
 
+    _binary_attributes = ("loss_curve_", "coef_", "intercept_", "tree_", "X_fit_", "sample_weight_fit_",
+                          "leverage_", "n_neighbors_", "_train_decision", "_steps")
+    _summed = ("n_rounds_", "n_estimators_")
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = True
         return tags
 
     def __sklearn_is_fitted__(self) -> bool:
         return hasattr(self, "history_")
+
+    def _store_one_vs_rest(self, models: list[Any]) -> None:
+        self.loss_ = models[0].loss_
+        statuses = [m.status_ for m in models]
+        odd = [s for s in statuses if s not in ("converged", "fitted")]
+        self.status_ = statuses[0] if len(set(statuses)) == 1 else (odd[0] if odd else "converged")
 
     # -- parameters -----------------------------------------------------------
     _parameter_constraints: dict[str, Any] = {
@@ -662,7 +702,7 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
             return _LinearModel(X, bool(self.fit_intercept), s)
         if self.model == "tree":
             return _TreeModel(X, self.max_depth, s)
-        return _NNModel(X, int(self.n_neighbors), s)
+        return _NNModel(X, int(self.n_neighbors), s, getattr(self, "_shared", None))
 
     def _restored_model(self, X: np.ndarray, s: np.ndarray):
         """The fitted model as a model object over the same training rows, to grow further."""
@@ -680,13 +720,14 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
 
         ``sample_weight`` (optional, >= 0): example weights, each example
         counted s_i times (see the class doc); weight 0 leaves the row out.
+        More than two classes: one binary fit per class (class k against the
+        rest), each with these weights and up to ``max_rounds`` calls.
         """
         check_params(self)
         max_rounds = int(renamed_parameter(self, "n_rounds", "max_rounds"))
         data = training_data(self, X, y, sample_weight)
         X, s, ystar = data.X, data.weight, data.y_pm
         loss = get_proper_loss(self.loss)
-        y01 = (ystar > 0).astype(float)
         if self.model == "nn" and self.n_neighbors > data.total_weight * (1.0 + 1e-12):
             if sample_weight is None:
                 raise ValueError(f"{type(self).__name__}: n_neighbors={self.n_neighbors} exceeds the "
@@ -697,9 +738,12 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         frozen = {"loss": loss.name if isinstance(self.loss, str) else repr(self.loss),
                   "model": self.model, "n_neighbors": int(self.n_neighbors), "max_depth": self.max_depth,
                   "fit_intercept": bool(self.fit_intercept)}
+        if data.classes.size > 2:
+            return self._fit_one_vs_rest(data, sample_weight is not None, frozen, max_rounds)
         resume = check_warm_start(self, data, frozen, max_rounds)
         if resume and max_rounds == self.n_rounds_:
             return self
+        y01 = (ystar > 0).astype(float)
         s_total = data.total_weight
 
         def risk(H: np.ndarray) -> float:
@@ -808,6 +852,7 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         elif status == "interrupted":
             warn_interrupted(self, len(history), what="weak-learner calls",
                              advice="; fit again with warm_start=True to continue")
+        self._forget_one_vs_rest()
         self.classes_ = data.classes
         self.loss_ = loss
         self.history_ = history
@@ -840,12 +885,20 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
     def _neighbours(self, X: np.ndarray):
         return _neighbour_matrix(X, self.X_fit_, self.n_neighbors_, self.sample_weight_fit_)
 
-    def _raw_decision(self, X: np.ndarray) -> np.ndarray:
+    def _raw_decision(self, X: np.ndarray, neighbours=None) -> np.ndarray:
         if self.model == "linear":
             return X @ self.coef_ + self.intercept_
         if self.model == "tree":
             return self.tree_["value"][_tree_apply(self.tree_, X)]
-        return np.asarray(self._neighbours(X) @ self.leverage_).ravel()
+        if neighbours is None:
+            neighbours = self._neighbours(X)
+        return np.asarray(neighbours @ self.leverage_).ravel()
+
+    def _ovr_columns(self, X: np.ndarray) -> list[np.ndarray]:
+        models = self.one_vs_rest_
+        # "nn": every class's model has the same rows, weights and K, so the same neighbours of X
+        neighbours = models[0]._neighbours(X) if self.model == "nn" else None
+        return [m._untie(m._raw_decision(X, neighbours)) for m in models]
 
     def decision_function(self, X: Any) -> np.ndarray:
         """H(x): positive means ``classes_[1]``; the posterior of that class is ``eta~(H(x))``.
@@ -853,10 +906,14 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         A value whose posterior equals ``eta~(0)`` in floating point (|H| of
         the order of 1e-16, e.g. a leaf with p^+ = 1/2 reached by root-finding)
         is returned as exactly 0, so that predict, decision_function and
-        predict_proba agree on ties.
+        predict_proba agree on ties.  More than two classes: shape
+        (n_samples, K), column k the H of the model of class k against the
+        rest.
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self._multiclass:
+            return self._ovr_decision(X)
         return self._untie(self._raw_decision(X))
 
     def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
@@ -865,10 +922,15 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         The model after round t is rebuilt from the changes logged during the
         fit (a coefficient, a leaf's value or split, an example's leverage),
         with the operations of the fit; the last value is
-        ``decision_function(X)``, exactly.
+        ``decision_function(X)``, exactly.  More than two classes:
+        (n_samples, K) after every call up to the longest class's, a model
+        that stopped earlier held at its last call.
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self._multiclass:
+            yield from self._ovr_staged(X)
+            return
         T = len(self._steps)
         if self.model == "linear":
             d = X.shape[1]
@@ -908,11 +970,13 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
     def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
         """sign(H_t) after every weak-learner call (a generator); the last is ``predict(X)``."""
         for H in self.staged_decision_function(X):
-            yield self.classes_[(H > 0).astype(int)]
+            yield self._label(H)
 
     def apply(self, X: Any) -> np.ndarray:
-        """Index (into the arrays of ``tree_``) of the leaf every row of X reaches; ``model="tree"`` only."""
+        """Index (into the arrays of ``tree_``) of the leaf every row of X reaches; ``model="tree"`` only,
+        two classes only (one tree per class otherwise: ``one_vs_rest_[k].apply(X)``)."""
         check_is_fitted(self)
+        self._binary_only("apply")
         if self.model != "tree" or not hasattr(self, "tree_"):
             raise ValueError(f"apply() needs model='tree'; this {type(self).__name__} was fitted "
                              f"with model={self.model!r}")
@@ -920,19 +984,28 @@ class ModaBoostClassifier(ClassifierMixin, BaseEstimator):
         return _tree_apply(self.tree_, X)
 
     def predict(self, X: Any) -> np.ndarray:
-        """sign(H(x)): ``classes_[1]`` where H > 0, else ``classes_[0]``."""
-        H = self.decision_function(X)
-        return self.classes_[(H > 0).astype(int)]
+        """sign(H(x)): ``classes_[1]`` where H > 0, else ``classes_[0]``; more than two classes: the
+        class of the largest H."""
+        return self._label(self.decision_function(X))
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """Columns ``[1 - eta~(H(x)), eta~(H(x))]``: the posterior from the inverse link (eq. 5)."""
+        """Columns ``[1 - eta~(H(x)), eta~(H(x))]``: the posterior from the inverse link (eq. 5).
+
+        More than two classes: each class's model gives eta~(H_k(x)), its
+        posterior of class k against the rest; these are normalised over the
+        classes (uniform where they are all 0), columns as ``classes_``.
+        """
         H = self.decision_function(X)
+        if H.ndim == 2:
+            return self._ovr_normalise(self.loss_.inverse_link(H))
         p1 = self.loss_.inverse_link(H)
         p0 = self.loss_.weight(np.ones_like(H), H)  # 1 - eta~(H), without cancellation for the log loss
         return np.column_stack([p0, p1])
 
     def surrogate_risk(self, X: Any, y: Any) -> float:
-        """Phi(H, S) (eq. 9) on labelled data (labels from ``classes_``)."""
+        """Phi(H, S) (eq. 9) on labelled data (labels from ``classes_``); two classes only."""
+        check_is_fitted(self)
+        self._binary_only("surrogate_risk", "X, y == classes_[k]")
         H = self.decision_function(X)
         signs = labels_to_signs(self.classes_, y, H.size)
         return self.loss_.surrogate_risk((signs > 0).astype(float), H)
