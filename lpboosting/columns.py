@@ -65,6 +65,19 @@ def weighted_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray,
     return out
 
 
+def column_dots(U: np.ndarray, d: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
+    """U[:, index]^T d in float64, block by block of rows (U may be int8; all columns without index)."""
+    d = np.asarray(d, dtype=float)
+    cols = np.arange(U.shape[1]) if index is None else np.asarray(index, dtype=np.intp)
+    if U.dtype != np.int8:
+        return U[:, cols].T @ d
+    out = np.zeros(cols.size)
+    step = _rows_per_block(max(1, cols.size))
+    for start in range(0, U.shape[0], step):
+        out += U[start:start + step, cols].astype(float).T @ d[start:start + step]
+    return out
+
+
 def gram(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """A^T B (A: N x p, B: N x q) without converting either to float64 as a whole.
 

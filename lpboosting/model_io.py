@@ -169,7 +169,7 @@ def model_from_dict(data: dict[str, Any]) -> Any:
         models = []
         for label, part in zip(estimator.classes_, data["one_vs_rest"]):
             model = cls(**data["params"])
-            model.classes_ = np.array([f"not {label}", label], dtype=object)
+            model.classes_ = np.array([False, True])
             model.n_features_in_ = estimator.n_features_in_
             if hasattr(estimator, "feature_names_in_"):
                 model.feature_names_in_ = estimator.feature_names_in_

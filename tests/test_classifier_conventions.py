@@ -412,3 +412,30 @@ def test_multiclass_is_one_vs_rest_of_the_binary_fits(cls):
     assert len(list(clf.staged_predict(X))) == max(m.n_rounds_ for m in clf.one_vs_rest_)
     with pytest.raises(ValueError, match="two classes"):
         clf.margins(X, names)
+    k = 1  # the hint of that message works
+    np.testing.assert_array_equal(clf.one_vs_rest_[k].margins(X, names == clf.classes_[k]),
+                                  np.where(names == clf.classes_[k], 1.0, -1.0) * F[:, k])
+
+
+def test_ctrl_c_in_one_class_of_a_multiclass_fit_keeps_nothing(monkeypatch):
+    X, y = load_iris(return_X_y=True)
+    import lpboosting.oracles.stumps as stumps
+
+    calls = {"n": 0}
+    original = stumps.Stumps.price_many
+
+    def interrupted(self, d, k):
+        calls["n"] += 1
+        if calls["n"] == 8:  # inside the second class's fit
+            raise KeyboardInterrupt
+        return original(self, d, k)
+
+    monkeypatch.setattr(stumps.Stumps, "price_many", interrupted)
+    clf = LPBoostClassifier(stabilization=None, columns_per_round=1)
+    with pytest.raises(KeyboardInterrupt), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X, y)
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        clf.predict(X)

@@ -163,11 +163,9 @@ def test_compact_columns_give_identical_results(monkeypatch, backend):
     a = column_generation(LPBoost(0.1), Stumps(X, y), backend=backend, tol=1e-9, columns_per_round=4)
     assert a.columns.dtype == np.int8
     import lpboosting.backends.base as base
-    import lpboosting.colgen.loop as loop
 
     as_float = lambda u: np.asarray(u, dtype=float)  # noqa: E731
-    monkeypatch.setattr(base, "compact", as_float)
-    monkeypatch.setattr(loop, "compact", as_float)
+    monkeypatch.setattr(base, "compact", as_float)  # the sessions' and the loop's column stores
     b = column_generation(LPBoost(0.1), Stumps(X, y), backend=backend, tol=1e-9, columns_per_round=4)
     assert b.columns.dtype == np.float64
     np.testing.assert_array_equal(a.columns, b.columns)

@@ -12,12 +12,13 @@ from typing import Any, Callable
 import numpy as np
 
 from lpboosting.backends import Backend, get_backend
+from lpboosting.backends.base import ColumnStore
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.colgen.stabilization import Smoothing, make_stabilization
-from lpboosting.columns import compact, stack
 from lpboosting.masters.base import Master, MasterSolution
 from lpboosting.oracles.base import Candidate, Oracle
 from lpboosting.provenance import versions
+from lpboosting.status import SolveStatus
 
 
 @dataclass
@@ -196,7 +197,8 @@ class RunState:
     stall: "_Stall"
     history: History
     pending: list[tuple[Candidate, float]] = field(default_factory=list)
-    columns: list[np.ndarray] = field(default_factory=list)
+    #: every column added, in order (int8 while they are -1/0/1): what answers are verified against
+    store: ColumnStore | None = None
     hypotheses: list[Any] = field(default_factory=list)
     edges: list[float] = field(default_factory=list)
     #: per recorded round, the master's weights as (indices, values) of the nonzero ones
@@ -207,6 +209,20 @@ class RunState:
     last_gap: float | None = None
     next_round: int = 1
     status: str = "max_rounds"
+
+    def __post_init__(self) -> None:
+        if self.store is None:
+            self.store = ColumnStore(self.oracle.n_samples, keep_data=True, identify=False)
+
+    @property
+    def n_columns(self) -> int:
+        """The columns added to the master so far."""
+        return self.store.size
+
+    @property
+    def columns(self) -> np.ndarray:
+        """The columns added so far (N x t, a view)."""
+        return self.store.data[:, :self.store.size]
 
     @property
     def resumable(self) -> bool:
@@ -404,6 +420,70 @@ def _resumed(resume: Any, master: Master, oracle: Oracle, initial_columns: Any) 
     return state
 
 
+#: backends that re-solve a rejected answer, by master kind, in order (the one that failed is
+#: skipped; a backend that is not installed is skipped too).  The entropy masters have none: their
+#: projections are verified, with a conic fallback, by the dedicated solver itself.
+FALLBACKS: dict[str, tuple[str, ...]] = {"lp": ("highspy:rows", "cvxpy:CLARABEL", "cvxpy:ECOS")}
+
+
+def _fallback_chain(master: Master, failed: str) -> list[str]:
+    """The backends that may re-solve a rejected answer of ``master`` (after ``failed``).
+
+    A master defined outside the library (a subclass that may change its
+    statement) is re-solved through its cvxpy statement only: the other
+    sessions solve the library's own formulation, which would be another problem.
+    """
+    if master.kind != "lp":
+        return []
+    chain = ["highspy:ipm", "highspy", "cvxpy:CLARABEL"] if master.name == "RMBoost" else list(FALLBACKS["lp"])
+    if not type(master).__module__.startswith("lpboosting."):
+        chain = [name for name in chain if name.startswith("cvxpy:")]
+    return [name for name in chain if name != failed and get_backend(name).is_available()]
+
+
+def _resolve(master: Master, U: np.ndarray, active: np.ndarray | None, name: str) -> MasterSolution | None:
+    """The restricted master over the active columns solved afresh by backend ``name`` (None if it fails)."""
+    from lpboosting.colgen.solve import solve_master
+    from lpboosting.errors import SolverError
+
+    columns = np.arange(U.shape[1]) if active is None else np.asarray(active, dtype=np.intp)
+    try:
+        solution = solve_master(master, np.asarray(U[:, columns], dtype=float), backend=name)
+    except (SolverError, ValueError, ArithmeticError) as exc:
+        solution = MasterSolution.failed(U.shape[0], SolveStatus.ERROR, str(exc))
+    if not solution.ok:
+        return None
+    weights = np.zeros(U.shape[1])
+    weights[columns] = solution.weights
+    solution.weights = weights
+    if "dual_edges" in solution.info:
+        edges = np.full(U.shape[1], np.nan)
+        edges[columns] = solution.info["dual_edges"]
+        solution.info["dual_edges"] = edges
+    solution.info["active_columns"] = columns
+    return solution
+
+
+def _verified(state: RunState, solution: MasterSolution) -> tuple[MasterSolution | None, dict[str, Any]]:
+    """The round's answer if the master verifies it, else a fallback's verified answer, else None;
+    and what to record (``rejected``: why; ``fallback``: the backend that answered instead)."""
+    master, U = state.master, state.columns
+    active = solution.info.get("active_columns")
+    problem = master.verify(solution, U, active)
+    if not problem:
+        return solution, {}
+    notes: dict[str, Any] = {"rejected": f"{solution.backend}: {problem}"}
+    for name in _fallback_chain(master, solution.backend):
+        alternative = _resolve(master, U, active, name)
+        if alternative is None:
+            continue
+        if not master.verify(alternative, U, alternative.info.get("active_columns")):
+            alternative.info.setdefault("record", {}).update(solution.info.get("record", {}))
+            notes["fallback"] = name
+            return alternative, notes
+    return None, notes
+
+
 def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | None,
          stall_rounds: int | None, initial_columns: Any, fresh: bool) -> ColumnGenerationResult:
     master, oracle, session, stab, k, tol = (state.master, state.oracle, state.session, state.stab,
@@ -411,7 +491,13 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
     history = state.history
     status, message = "max_rounds", ""
     with_state = callback is not None and callback_arity(callback) == 2
-    warned = False
+    warned: set[str] = set()
+
+    def warn_once(kind: str, text: str) -> None:
+        if kind not in warned:
+            warned.add(kind)
+            warnings.warn(text, RuntimeWarning, stacklevel=4)
+
     start = time.perf_counter()
     if not fresh and history.records and history.records[-1].status in (
             "max_rounds", "time_limit", "stalled", "stopped", "interrupted"):
@@ -431,20 +517,38 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
             state.next_round = rnd
             for candidate, edge in state.pending:
                 session.add_column(candidate.column, edge)
-                state.columns.append(compact(candidate.column))
+                state.store.add(candidate.column)
                 state.hypotheses.append(candidate.hypothesis)
                 state.edges.append(candidate.edge)
             state.pending = []
             solution = session.solve()
-            if not solution.ok:
+            notes: dict[str, Any] = {}
+            if solution.ok:
+                if solution.status is SolveStatus.INACCURATE:
+                    warn_once("inaccurate", f"round {rnd}: {solution.backend} reported its answer as "
+                              "optimal_inaccurate; it is used only where it passes the master's check")
+                checked, notes = _verified(state, solution)
+                if checked is None:
+                    message = (f"round {rnd}: the answer was rejected ({notes['rejected']}) and no "
+                               f"fallback answered; kept the master of round {rnd - 1}")
+                    if not type(master).__module__.startswith("lpboosting."):
+                        message += (f" ({type(master).__name__} is not one of the library's masters: "
+                                    "if its statement adds constraints, give it the read-back and the "
+                                    "verify() that certify its own answers)")
+                else:
+                    if "rejected" in notes:
+                        warn_once("fallback", f"round {rnd}: the answer was rejected ({notes['rejected']}); "
+                                  f"{notes['fallback']} solved the round instead (recorded in the history)")
+                    checked.seconds += solution.seconds if checked is not solution else 0.0
+                    solution = checked
+            else:
+                message = (f"round {rnd}: {solution.backend} returned {solution.status.value} "
+                           f"({solution.info.get('message', '')}); kept the master of round {rnd - 1}")
+            if not solution.ok or (notes and "fallback" not in notes):
                 status = "solver_error"
-                message = (
-                    f"round {rnd}: {solution.backend} returned {solution.status.value} "
-                    f"({solution.info.get('message', '')}); kept the master of round {rnd - 1}"
-                )
                 history.append(RoundRecord(
-                    rnd, len(state.columns), None, None, None, None, bool(oracle.exact),
-                    solution.seconds, 0.0, solution.iterations, status))
+                    rnd, state.n_columns, None, None, None, None, bool(oracle.exact),
+                    solution.seconds, 0.0, solution.iterations, status, extra=dict(notes)))
                 break
             t0 = time.perf_counter()
             found, true_edges, priced_at = _price(oracle, master, solution, stab, k, tol)
@@ -468,25 +572,26 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
                     and master.converged(solution, state.best_bound, tol))
             state.last_gap = gap
             extra = dict(solution.info.get("record", {}))
+            extra.update(notes)
+            if solution.status is SolveStatus.INACCURATE:
+                extra["solve_status"] = solution.status.value
             if stab is not None:
                 extra["priced"] = priced_at
             mismatch = _duality_gap(solution)
             if mismatch is not None:
                 extra["duality_gap"] = mismatch
-                if not warned:
-                    warnings.warn(
-                        f"round {rnd}: the {master.name} master's primal value {solution.primal_objective:.10g} "
-                        f"and dual value {solution.dual_objective:.10g} differ by {mismatch:.2e} "
-                        f"({solution.backend}); its answer is not the optimum of the problem its "
-                        "read-back states (a constraint added to the statement, or an inaccurate "
-                        "solve): the gaps of this run do not certify it", RuntimeWarning, stacklevel=3)
-                    warned = True
+                warn_once("duality", (
+                    f"round {rnd}: the {master.name} master's primal value {solution.primal_objective:.10g} "
+                    f"and dual value {solution.dual_objective:.10g} differ by {mismatch:.2e} "
+                    f"({solution.backend}); its answer is not the optimum of the problem its "
+                    "read-back states (a constraint added to the statement, or an inaccurate "
+                    "solve): the gaps of this run do not certify it"))
             pending = [(c, e) for c, e in zip(found, true_edges) if not master.converged(solution, e, tol)]
             pending = pending or [(found[0], true_edges[0])]
             if k > 1:
                 extra["new_columns"] = 0 if done else len(pending)
             record = RoundRecord(
-                round=rnd, n_columns=len(state.columns), primal=solution.primal_objective,
+                round=rnd, n_columns=state.n_columns, primal=solution.primal_objective,
                 dual=solution.dual_objective, gap=gap, edge=edge,
                 exact=bool(oracle.exact), master_seconds=solution.seconds,
                 pricing_seconds=pricing, iterations=solution.iterations,
@@ -495,7 +600,7 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
             )
             history.append(record)
             # a round counts once it is recorded: an interrupt while pricing keeps the previous one
-            state.best, state.best_columns = solution, len(state.columns)
+            state.best, state.best_columns = solution, state.n_columns
             weights = np.asarray(solution.weights, dtype=float)
             nonzero = np.flatnonzero(weights)
             state.weight_path.append((nonzero.astype(np.int32), weights[nonzero]))
@@ -529,14 +634,33 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
             history.records[-1].status = "interrupted"
         # columns added to the session after the last recorded round cannot be taken back:
         # such a run is not resumable
-        if len(state.columns) != state.best_columns:
+        if state.n_columns != state.best_columns:
             state.pending = []
+    except Exception as exc:
+        # a bug in an oracle or a callback, a solver that raised, memory: end the run with what
+        # was done, attach it to the exception, and let the exception go on
+        if history.records and history.records[-1].status in ("added", "max_rounds"):
+            history.records[-1].status = "error"
+        state.pending = []
+        result = _result(state, "error", f"{type(exc).__name__} in round {state.next_round}: {exc}; "
+                         "the result holds the last master solved", time.perf_counter() - start, fresh)
+        exc.result = result  # type: ignore[attr-defined]
+        if hasattr(exc, "add_note"):
+            exc.add_note(f"lpboosting: the run so far ({len(history)} rounds) is in this exception's "
+                         "`result` attribute")
+        raise
     if status == "max_rounds":
         message = _advice("max_rounds", master, oracle, stab, k, len(history), stall_rounds, tol, time_limit)
+    return _result(state, status, message, time.perf_counter() - start, fresh)
+
+
+def _result(state: RunState, status: str, message: str, seconds: float, fresh: bool) -> ColumnGenerationResult:
+    """The result of a run that ended with ``status``: the last verified master and the history."""
+    history, oracle = state.history, state.oracle
     state.status = status
     history.meta["status"] = status
     earlier = 0.0 if fresh else history.meta.get("seconds", 0.0)  # a resumed run adds its time
-    history.meta["seconds"] = earlier + time.perf_counter() - start
+    history.meta["seconds"] = earlier + seconds
     best = state.best
     if best is None:
         n = oracle.n_samples
@@ -544,18 +668,19 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
             objective=float("nan"), weights=np.empty(0), distribution=np.full(n, 1.0 / n),
             columns=np.empty((n, 0)), hypotheses=[], n_rounds=len(history), history=history,
             status=status, solution=None, gap=None, message=message or "no master was solved",
+            state=state,
         )
     return ColumnGenerationResult(
         objective=best.objective,
         weights=best.weights,
         distribution=best.distribution,
-        columns=stack(state.columns[:state.best_columns], oracle.n_samples),
+        columns=np.array(state.columns[:, :state.best_columns], order="F"),
         hypotheses=state.hypotheses[:state.best_columns],
         n_rounds=len(history),
         history=history,
         status=status,
         solution=best,
-        gap=state.last_gap if status != "solver_error" else None,
+        gap=state.last_gap if status not in ("solver_error", "error") else None,
         message=message,
         edges=state.edges[:state.best_columns],
         weight_path=list(state.weight_path),

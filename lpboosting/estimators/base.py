@@ -262,6 +262,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         tags.classifier_tags.multi_class = True
         return tags
 
+    def __sklearn_is_fitted__(self) -> bool:
+        """Fitted when a model is held: the weights of a binary fit, or the one-vs-rest models."""
+        return hasattr(self, "weights_") or hasattr(self, "one_vs_rest_")
+
     def __getstate__(self) -> dict:
         state = super().__getstate__()
         state.pop("_run", None)  # a live solver session does not pickle; warm_start then re-adds columns
@@ -288,6 +292,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         classes = encode_classes(self, y)
         if self.warm_start and self._warm_fitted(data):
             return self._continue(classes)
+        self._forget_fit()  # a new fit: nothing of the previous one may answer for it
         self.classes_ = classes
         self._data = data
         self._rows = self.row_map_ = rows
@@ -297,6 +302,14 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         y_pm = np.where(y == classes[1], 1.0, -1.0)
         oracle = make_oracle(self.oracle, X, y_pm, **self._oracle_params())
         return self._fit_binary(oracle, sample_weight)
+
+    def _forget_fit(self) -> None:
+        """Remove every fitted attribute (those ending in ``_`` and the private run state)."""
+        keep = ("n_features_in_", "feature_names_in_")  # set by this fit's validation
+        for name in [k for k in vars(self) if (k.endswith("_") and not k.startswith("__") and k not in keep)
+                     or k in ("_run", "_oracle", "_sample_weight", "_weight_path", "_data", "_rows",
+                              "_params_fitted")]:
+            delattr(self, name)
 
     def _model_params(self) -> dict[str, Any]:
         return {k: v for k, v in self.get_params(deep=False).items() if k not in self._warm_changeable}
@@ -338,7 +351,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         if self.status_ == "converged" or self.max_rounds == self.n_rounds_:
             return self
         if run is not None and run.resumable:
-            return self._fit_binary(run.oracle, None, resume=run)
+            return self._fit_binary(run.oracle, self._sample_weight, resume=run)
         # the live session is gone (e.g. after pickling): go on from the fitted columns
         return self._fit_binary(self._oracle, self._sample_weight, initial=self.result_)
 
@@ -351,12 +364,23 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             backend = get_backend(master.default_backend if self.backend is None else self.backend)
             backend.require()
         self._oracle, self._sample_weight = oracle, sample_weight
-        result = column_generation(
-            master, oracle, backend=backend, tol=self.tol, max_rounds=self.max_rounds,
-            callback=self._round_callback(), columns_per_round=self.columns_per_round,
-            stabilization=self.stabilization, time_limit=self.time_limit, stall_rounds=self.stall_rounds,
-            initial_columns=initial, resume=resume,
-        )
+        try:
+            result = column_generation(
+                master, oracle, backend=backend, tol=self.tol, max_rounds=self.max_rounds,
+                callback=self._round_callback(), columns_per_round=self.columns_per_round,
+                stabilization=self.stabilization, time_limit=self.time_limit,
+                stall_rounds=self.stall_rounds, initial_columns=initial, resume=resume,
+            )
+        except Exception as exc:
+            # keep the rounds done as the fitted model (with a warning), or stay unfitted
+            partial = getattr(exc, "result", None)
+            if partial is not None and partial.solution is not None:
+                self._store(partial)
+                warnings.warn(f"{type(self).__name__}: {partial.message}; the model of round "
+                              f"{partial.n_rounds} is kept", RuntimeWarning, stacklevel=_caller_level())
+            else:
+                self._forget_fit()
+            raise
         if result.solution is None:
             if result.status == "interrupted":
                 raise KeyboardInterrupt(result.message)
@@ -368,6 +392,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             # the loop's message says what happened, what was tried and what to change
             warnings.warn(f"{type(self).__name__}: {result.message}", ConvergenceWarning,
                           stacklevel=_caller_level())
+        return self._store(result)
+
+    def _store(self, result) -> "ColumnGenerationClassifier":
+        """The fitted attributes of a (possibly partial) run's result."""
         self._run = result.state
         self._weight_path = result.weight_path
         self.result_ = result
@@ -421,12 +449,16 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
                 oracle = base.relabel(y_pm)
             model = clone(self).set_params(warm_start=False)
             model._verbose_prefix = f"[{_plain(label)!r} vs rest] "
-            model.classes_ = np.array([f"not {label}", label], dtype=object)
+            model.classes_ = np.array([False, True])  # True: this class (its +1 side)
             model.n_features_in_ = self.n_features_in_
             if hasattr(self, "feature_names_in_"):
                 model.feature_names_in_ = self.feature_names_in_
             model._data, model._params_fitted, model._rows = self._data, self._params_fitted, self._rows
             models.append(model._fit_binary(oracle, sample_weight))
+            if model.status_ == "interrupted":  # Ctrl-C: the classes after this one have no model
+                self._forget_fit()
+                raise KeyboardInterrupt(f"interrupted while fitting class {_plain(label)!r} against the "
+                                        "rest; no model was kept (the later classes had none)")
         self.one_vs_rest_ = models
         return self._store_one_vs_rest()
 

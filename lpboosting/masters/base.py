@@ -72,6 +72,38 @@ class CvxpyStatement:
     constraints: dict[str, Any]
 
 
+def check_answer(solution: MasterSolution, n: int, t: int, objective_only: bool = False) -> str:
+    """'' when the answer has an optimal status and finite values of the right shapes, else why not.
+
+    ``objective_only``: the primal and dual values may be NaN (an entropy
+    master's round without a projection); the objective must be finite.
+    """
+    if not solution.status.ok:
+        return f"status {solution.status.value}"
+    d = np.asarray(solution.distribution)
+    w = np.asarray(solution.weights)
+    if d.shape != (n,):
+        return f"d has shape {d.shape}, not ({n},)"
+    if w.shape != (t,):
+        return f"w has shape {w.shape}, not ({t},)"
+    if not np.all(np.isfinite(d)):
+        return "d holds NaN or inf"
+    if not np.all(np.isfinite(w)):
+        return "w holds NaN or inf"
+    values = {"objective": solution.objective}
+    if not objective_only:
+        values.update({"primal value": solution.primal_objective, "dual value": solution.dual_objective})
+    for name, value in values.items():
+        if value is None or not np.isfinite(value):
+            return f"the {name} is {value}"
+    return ""
+
+
+def scaled_tol(tol: float, *values: float) -> float:
+    """``tol`` relative to 1 + the largest |value|."""
+    return tol * (1.0 + max((abs(float(v)) for v in values), default=0.0))
+
+
 def check_unit_interval(value: Any, name: str, meaning: str, advice: str) -> float:
     """``value`` as a float in (0, 1], or a ValueError that says what it means and what to use."""
     try:
@@ -206,6 +238,22 @@ class Master(ABC):
 
     def params(self) -> dict[str, Any]:
         return {}
+
+    # -- verification of an answer -----------------------------------------------------
+    #: tolerance of :meth:`verify`: feasibility, and primal = dual, relative to 1 + |value|
+    verify_tol: float = 1e-6
+
+    def verify(self, solution: MasterSolution, U: np.ndarray, active: np.ndarray | None = None) -> str:
+        """'' when ``solution`` is a verified answer of this master over the columns U, else why not.
+
+        U holds every column added so far (N x t, int8 or float64; the
+        solution's ``weights`` has one entry per column); ``active`` the
+        indices of the columns still in the live master (None: all).  The
+        base checks what every master's answer must satisfy: an optimal
+        status, finite values of the right shapes.  Masters add their own
+        certificate (feasibility of both sides, equal objectives, signs).
+        """
+        return check_answer(solution, U.shape[0], U.shape[1])
 
     # -- stand-alone use -------------------------------------------------------------
     def solve(self, U: Any, backend: Any = None, **options: Any) -> MasterSolution:

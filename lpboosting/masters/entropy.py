@@ -45,7 +45,7 @@ from lpboosting.masters.base import (
     check_unit_interval,
 )
 from lpboosting.masters.capped_simplex import capped_softmax, relative_entropy
-from lpboosting.masters.lpboost import LPBoost, check_nu
+from lpboosting.masters.lpboost import LPBoost, check_nu, soft_margin
 from lpboosting.status import SolveStatus
 
 
@@ -269,6 +269,62 @@ class EntropyMaster(Master):
     def lp_master(self, n_samples: int) -> "LPBoost":
         """The LPBoost master of the LP over the chosen columns: nu = :meth:`lp_nu`, the same weights."""
         return LPBoost(self.lp_nu(n_samples), sample_weight=self.sample_weight)
+
+    def verify(self, solution: MasterSolution, U: np.ndarray, active: np.ndarray | None = None) -> str:
+        """What a round's answer must satisfy: d in the capped simplex of the projection, the LP's
+        w in the simplex with its soft margin (computed here) equal to the reported objective, and
+        the projection's primal value not below its dual value (weak duality).  (The projection
+        itself is verified by its solver: the dedicated one checks every answer.)"""
+        from lpboosting.columns import weighted_sum
+        from lpboosting.masters.base import check_answer, scaled_tol
+
+        n, t = U.shape
+        problem = check_answer(solution, n, t, objective_only=True)
+        if problem:
+            return problem
+        tol = self.verify_tol
+        d, w = solution.distribution, solution.weights
+        caps, _ = self.simplex(n)
+        caps = np.broadcast_to(np.asarray(caps, dtype=float), (n,))
+        if d.min() < -tol / n or abs(d.sum() - 1.0) > tol:
+            return f"d is not a distribution (min {d.min():.3e}, sum {d.sum():.12g})"
+        over = float(np.max(d - caps * (1.0 + tol)))
+        if over > 1e-15:
+            return f"d exceeds its cap by {over:.3e}"
+        if w.min() < -tol or abs(w.sum() - 1.0) > tol:
+            return f"the LP's w is not in the simplex (min {w.min():.3e}, sum {w.sum():.12g})"
+        positive = np.flatnonzero(w)
+        margin = soft_margin(weighted_sum(U, positive, w[positive]), self.lp_nu(n), self.sample_weight)
+        if abs(margin - solution.objective) > scaled_tol(tol, margin):
+            return f"the reported soft margin {solution.objective:.10g} is not that of w ({margin:.10g})"
+        primal, dual = solution.primal_objective, solution.dual_objective
+        if np.isfinite(primal) != np.isfinite(dual):
+            return f"the projection's primal value is {primal} and its dual value {dual}"
+        gamma = solution.gamma
+        if gamma is not None and abs(margin - gamma) > scaled_tol(tol, margin):
+            return f"the LP's soft margin {margin:.10g} and its value gamma* {gamma:.10g} differ"
+        if not np.isfinite(primal):
+            # no projection this round (the run stops): d is the LP's dual, feasible for its columns
+            from lpboosting.columns import column_dots
+
+            worst = float(np.max(column_dots(U, d))) - float(gamma)
+            if worst > scaled_tol(tol, gamma):
+                return f"an edge of the LP's d exceeds gamma* by {worst:.3e} (d is not dual feasible)"
+            return ""
+        if primal < dual - scaled_tol(tol, dual):
+            return f"the projection's primal value {primal:.10g} is below its dual value {dual:.10g}"
+        value, problem = self.projection_value(d, U, solution.info.get("record", {}))
+        if problem:
+            return problem
+        if value is not None and abs(value - primal) > scaled_tol(tol, value):
+            return (f"the projection's primal value {primal:.10g} is not its objective at d "
+                    f"({value:.10g}): d is not the projection's answer")
+        return ""
+
+    def projection_value(self, d: np.ndarray, U: np.ndarray, record: dict[str, Any]) -> tuple[float | None, str]:
+        """The projection's objective at d and '' — or why d is not feasible for it (subclasses);
+        (None, '') when the round's record does not say enough to evaluate it."""
+        return None, ""
 
     def bound(self, solution, edge):
         """The best edge at any d in the capped simplex bounds the full LP's value from above."""

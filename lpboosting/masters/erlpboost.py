@@ -54,6 +54,16 @@ class ERLPBoost(EntropyMaster):
     def projection_state(self, n_samples, state):
         return {"eta": float(state.get("eta", self.eta(n_samples)))}
 
+    def projection_value(self, d, U, record):
+        """max_m d . u_m + Delta(d) / eta, the projection's objective at d."""
+        from lpboosting.columns import column_dots
+        from lpboosting.masters.capped_simplex import relative_entropy
+
+        eta = record.get("eta")
+        if eta is None:
+            return None, ""
+        return float(np.max(column_dots(U, d))) + relative_entropy(d, self.simplex(d.size)[1]) / eta, ""
+
     def round_state(self, session, lp):
         return {"eta": self.eta(session.n_samples), "stop": False}
 

@@ -138,6 +138,64 @@ class LPBoost(Master):
     def converged(self, solution: MasterSolution, edge: float, tol: float) -> bool:
         return bool(edge <= solution.dual_objective + tol)
 
+    # -- verification ------------------------------------------------------------------
+    #: above this many entries of U (N x columns checked) the edges are checked on a sample
+    verify_budget: int = 50_000_000
+
+    def verify(self, solution: MasterSolution, U: np.ndarray, active: np.ndarray | None = None) -> str:
+        """The certificate of an optimum of the restricted master over U.
+
+        d in the capped simplex (0 <= d_n <= c_n, sum d = 1) and every active
+        column's edge d . u <= gamma (dual feasible); w in the simplex, and
+        the soft margin of U w (its primal value, computed here from the
+        margins, not read from the solver) equal to gamma: by weak duality
+        both are then optimal.  Tolerance :attr:`verify_tol`, relative.  Above
+        :attr:`verify_budget` entries the edges are checked on the columns of
+        positive weight, the newest and every k-th one
+        (``info["verified"]`` says "full" or "sampled").
+        """
+        from lpboosting.columns import column_dots, weighted_sum
+        from lpboosting.masters.base import check_answer, scaled_tol
+
+        n, t = U.shape
+        problem = check_answer(solution, n, t)
+        if problem:
+            return problem
+        tol = self.verify_tol
+        d, w, gamma = solution.distribution, solution.weights, float(solution.dual_objective)
+        caps = self.caps(n)
+        if d.min() < -tol * caps.max():
+            return f"d has a negative entry ({d.min():.3e})"
+        over = float(np.max(d - caps * (1.0 + tol)))
+        if over > 1e-15:
+            return f"d exceeds its cap by {over:.3e}"
+        if abs(d.sum() - 1.0) > tol:
+            return f"d sums to {d.sum():.12g}, not 1"
+        if w.min() < -tol or abs(w.sum() - 1.0) > tol:
+            return f"w is not in the simplex (min {w.min():.3e}, sum {w.sum():.12g})"
+        columns = np.arange(t) if active is None else np.asarray(active, dtype=np.intp)
+        solution.info["verified"] = "full"
+        if n * columns.size > self.verify_budget:
+            step = max(1, columns.size * n // self.verify_budget)
+            keep = np.zeros(t, dtype=bool)
+            keep[columns[::step]] = True
+            keep[columns[-64:]] = True
+            keep[np.flatnonzero(w > 0)] = True
+            columns = np.flatnonzero(keep)
+            solution.info["verified"] = "sampled"
+        if columns.size:
+            worst = float(np.max(column_dots(U, d, columns))) - gamma
+            if worst > scaled_tol(tol, gamma):
+                return f"an edge exceeds gamma by {worst:.3e} (d is not dual feasible)"
+        positive = np.flatnonzero(w)
+        margin = soft_margin(weighted_sum(U, positive, w[positive]), self.nu, self.sample_weight)
+        if abs(margin - gamma) > scaled_tol(tol, gamma):
+            return (f"the soft margin of w is {margin:.10g} but gamma is {gamma:.10g} (primal and dual "
+                    "differ: not an optimum)")
+        if abs(solution.objective - margin) > scaled_tol(tol, margin):
+            return f"the reported objective {solution.objective:.10g} is not the soft margin of w ({margin:.10g})"
+        return ""
+
     # -- cvxpy statement -------------------------------------------------------------
     def cvxpy_statement(self, U: np.ndarray) -> CvxpyStatement:
         import cvxpy as cp

@@ -362,6 +362,45 @@ class RMBoost(Master):
             },
         )
 
+    def verify(self, solution: MasterSolution, U: np.ndarray, active: np.ndarray | None = None) -> str:
+        """The certificate of an optimum of (16)-(17) over U.
+
+        mu primal feasible (|U mu| <= 1/2 on the constrained rows), the duals
+        alpha', beta' >= 0 with d = p - (alpha' - beta'), every active
+        column dual feasible (|d . u_j| <= lam), and F(mu), computed here,
+        equal to the dual value 1/2 (1 - sum(alpha' + beta')).  Tolerance
+        :attr:`verify_tol`, relative.
+        """
+        from lpboosting.columns import column_dots, weighted_sum
+        from lpboosting.masters.base import check_answer, scaled_tol
+
+        n, t = U.shape
+        problem = check_answer(solution, n, t)
+        if problem:
+            return problem
+        tol = self.verify_tol
+        mu, d, lam = solution.weights, solution.distribution, float(solution.gamma)
+        alpha, beta = solution.info.get("alpha"), solution.info.get("beta")
+        if alpha is not None and beta is not None:
+            if min(float(np.min(alpha)), float(np.min(beta))) < -tol:
+                return "a margin multiplier alpha' or beta' is negative"
+            if not np.allclose(d, self.prior(n) - (alpha - beta), atol=tol, rtol=0.0):
+                return "d is not p - (alpha' - beta')"
+        nonzero = np.flatnonzero(mu)
+        margins = weighted_sum(U, nonzero, mu[nonzero])[self.constrained(n)]
+        if margins.size and float(np.max(np.abs(margins))) > 0.5 + tol:
+            return f"|U mu| reaches {float(np.max(np.abs(margins))):.10g} > 1/2 (mu is not feasible)"
+        columns = np.arange(t) if active is None else np.asarray(active, dtype=np.intp)
+        if columns.size:
+            worst = float(np.max(np.abs(column_dots(U, d, columns)))) - lam
+            if worst > scaled_tol(tol, lam):
+                return f"|d . u| exceeds lam by {worst:.3e} (the duals are not feasible)"
+        risk = minimax_objective(U, mu, lam, self.prior(n))
+        if abs(risk - solution.dual_objective) > scaled_tol(tol, risk):
+            return (f"F(mu) = {risk:.10g} but the dual value is {solution.dual_objective:.10g} "
+                    "(not an optimum)")
+        return ""
+
     def prunable(self, dual_edges: np.ndarray, mu: np.ndarray, lam: float) -> np.ndarray:
         """Mask of the columns Algorithm 1 removes: |d . u_j| < lam strictly and mu_j = 0."""
         return (np.abs(dual_edges) < lam - self.prune_tol) & (np.abs(mu) <= self.zero_tol)

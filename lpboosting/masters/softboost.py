@@ -82,6 +82,20 @@ class SoftBoost(EntropyMaster):
         return {"gamma_hat": state["gamma_hat"], "bound": state["bound"], "stop": stop,
                 "stop_reason": reason}
 
+    def projection_value(self, d, U, record):
+        """Delta(d) to the prior, and whether every column's edge is within the bound."""
+        from lpboosting.columns import column_dots
+        from lpboosting.masters.base import scaled_tol
+        from lpboosting.masters.capped_simplex import relative_entropy
+
+        bound = record.get("bound")
+        if bound is None:
+            return None, ""
+        worst = float(np.max(column_dots(U, d))) - float(bound)
+        if worst > scaled_tol(self.verify_tol, bound):
+            return None, f"an edge exceeds the projection's bound by {worst:.3e} (d is not feasible)"
+        return relative_entropy(d, self.simplex(d.size)[1]), ""
+
     def projection_state(self, n_samples, state):
         if "bound" not in state:
             raise ValueError(f"a stand-alone {self.name} projection needs bound=gamma_hat - delta")
