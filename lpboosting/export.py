@@ -84,7 +84,7 @@ from lpboosting.errors import LPBoostingError
 __all__ = [
     "EXTENSIONS", "FORMS", "ExportedModel", "ModelFileNotFoundError", "classifier_master",
     "compare_model_file", "default_form", "export_classifier", "export_model", "last_master_columns",
-    "master_lp", "read_model_file",
+    "lp_text", "master_lp", "read_model_file",
 ]
 
 #: model-file extensions HiGHS writes and reads, and what they are
@@ -355,6 +355,20 @@ def export_model(master: Any, U: Any, path: str | Path, form: str | None = None)
     sense = "maximise" if lp.sense_ == highspy.ObjSense.kMaximize else "minimise"
     return ExportedModel(path=path, master=master.name, form=form, sense=sense,
                          col_names=list(lp.col_names_), row_names=list(lp.row_names_))
+
+
+def lp_text(master: Any, U: Any, form: str | None = None) -> str:
+    """The restricted master over U as LP-format text (CPLEX LP, as HiGHS writes it), to print.
+
+    The same model and names as :func:`export_model` writes to a ``.lp``
+    file; for teaching and for reading one round's master on small data.
+    """
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "master.lp"
+        export_model(master, U, path, form)
+        return path.read_text()
 
 
 # ======================================================================================
