@@ -229,3 +229,24 @@ def test_reduced_costs_vanish_on_positive_weights_property(n, seed):
     prices = master.reduced_costs(U, sol)
     assert np.all(prices <= 1e-9)
     assert np.all(np.abs(prices[sol.weights > 1e-9]) <= 1e-9)
+
+
+def test_a_rounds_master_prints_as_its_lp(small, tmp_path):
+    import highspy
+
+    from lpboosting.export import lp_text
+
+    X, y = small
+    res = column_generation(LPBoost(0.2), Stumps(X, y), max_rounds=4)
+    U = res.columns.astype(float)
+    for form in ("dual", "primal"):
+        text = lp_text(LPBoost(0.2), U, form)
+        names = ["sum_d", "edge_3", "gamma"] if form == "dual" else ["margin_99", "sum_w", "psi_0"]
+        assert all(name in text for name in names)
+        path = tmp_path / f"{form}.lp"
+        path.write_text(text)
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.readModel(str(path))
+        h.run()
+        assert h.getInfo().objective_function_value == pytest.approx(res.objective, abs=1e-9)
