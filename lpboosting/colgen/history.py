@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Iterator
@@ -75,6 +76,19 @@ def _decode_number(value: Any) -> Any:
 
 def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+#: how a history file is made, for the messages about files that are not one
+_WRITTEN_BY = "a history is the JSON file written by History.save (`lpboosting fit --history FILE`)"
+
+
+def _kind(value: Any) -> str:
+    """What a JSON value is, for messages: "a list", "a string", "null"."""
+    if value is None:
+        return "null"
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number"}
+    return names.get(type(value), f"a {type(value).__name__}")
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -164,17 +178,68 @@ class History:
                 "records": [to_json_value(asdict(r)) for r in self.records]}
 
     @classmethod
-    def from_json(cls, payload: dict[str, Any]) -> "History":
-        """The inverse of :meth:`to_json` (a null number reads back as None)."""
-        records = []
-        for row in payload["records"]:
+    def from_json(cls, payload: dict[str, Any], *, source: str | None = None) -> "History":
+        """The inverse of :meth:`to_json` (a null number reads back as None).
+
+        ``payload`` must be an object with ``"records"`` (a list of rounds, each
+        an object with the fields of :class:`RoundRecord`) and optionally
+        ``"meta"`` (an object); anything else raises a ValueError saying what is
+        wrong (``source`` names where the payload came from in that message).
+        A record field this version does not know (written by a newer version)
+        is read into the record's ``extra`` (an extra of the same name keeps its
+        own value), with one UserWarning naming the fields; a missing field is
+        an error naming the round and the field.
+        """
+        return cls._read(payload, source or "the history")
+
+    @classmethod
+    def _read(cls, payload: Any, where: str, stacklevel: int = 3) -> "History":
+        """:meth:`from_json`'s work; the warning is reported ``stacklevel`` frames up."""
+        if not isinstance(payload, dict):
+            raise ValueError(f"{where} is not a history: it holds {_kind(payload)}, not an object with "
+                             f"\"records\" and \"meta\"; {_WRITTEN_BY}")
+        if "records" not in payload:
+            if payload.get("format") == "lpboosting-model":
+                raise ValueError(f"{where} is not a history but a model file (save_model); read it with "
+                                 "lpboosting.model_io.load_model (its history is the model's history_)")
+            keys = ", ".join(map(repr, list(payload)[:8])) or "none"
+            raise ValueError(f"{where} is not a history: the object has no \"records\" (its keys: "
+                             f"{keys}); {_WRITTEN_BY}")
+        rows, meta = payload["records"], payload.get("meta", {})
+        if not isinstance(rows, list):
+            raise ValueError(f"{where} is not a history: \"records\" must be a list of rounds, got "
+                             f"{_kind(rows)}; {_WRITTEN_BY}")
+        if not isinstance(meta, dict):
+            raise ValueError(f"{where} is not a history: \"meta\" must be an object, got {_kind(meta)}; "
+                             f"{_WRITTEN_BY}")
+        records, unknown = [], []
+        for i, row in enumerate(rows, start=1):
+            if not isinstance(row, dict):
+                raise ValueError(f"{where} is not a history: round {i} of its \"records\" is {_kind(row)}, "
+                                 f"not an object with the fields {', '.join(_FIELDS)}; {_WRITTEN_BY}")
             row = dict(row)
-            extra = dict(row.pop("extra", {}))
+            extra = row.pop("extra", None)
+            extra = {} if extra is None else extra
+            if not isinstance(extra, dict):
+                raise ValueError(f"{where}: round {i}'s \"extra\" must be an object, got {_kind(extra)}")
+            extra = dict(extra)
+            missing = [name for name in _FIELDS if name not in row]
+            if missing:
+                raise ValueError(f"{where}: round {i} has no {', '.join(map(repr, missing))} (a record "
+                                 f"has the fields {', '.join(_FIELDS)}); the file was changed or cut "
+                                 f"short after it was written; {_WRITTEN_BY}")
+            for name in [name for name in row if name not in _FIELDS]:
+                if name not in unknown:
+                    unknown.append(name)
+                extra.setdefault(name, row.pop(name))
             for name in _NUMBERS:
-                if name in row:
-                    row[name] = _decode_number(row[name])
+                row[name] = _decode_number(row[name])
             records.append(RoundRecord(**row, extra=extra))
-        return cls(records, dict(payload.get("meta", {})))
+        if unknown:
+            warnings.warn(f"{where}: the records have fields this version of lpboosting does not know "
+                          f"({', '.join(unknown)}; written by a newer version?): read into each record's "
+                          "extra (history[name] gives them as columns)", UserWarning, stacklevel=stacklevel)
+        return cls(records, dict(meta))
 
     def save(self, path: str | Path) -> None:
         """Write the history (records and meta) as JSON; NaN and +-inf are written as null."""
@@ -182,7 +247,33 @@ class History:
 
     @classmethod
     def load(cls, path: str | Path) -> "History":
-        return cls.from_json(json.loads(Path(path).read_text()))
+        """A history written by :meth:`save` (``lpboosting fit --history``).
+
+        A file that is empty, cut short, not JSON, or JSON that is not a
+        history raises a ValueError naming the file and what is wrong (an
+        OSError if it cannot be read).  Fields of a newer version are kept
+        in ``extra`` (see :meth:`from_json`).
+        """
+        where = str(path)
+        data = Path(path).read_bytes()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError(f"{where} is not a history: it is not text (a history is a JSON file; is it "
+                             f"a pickled model?); {_WRITTEN_BY}") from None
+        if not text.strip():
+            raise ValueError(f"{where} is empty: it holds no history; {_WRITTEN_BY}")
+        try:
+            payload = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
+                raise ValueError(f"{where} is truncated: its JSON stops at line {exc.lineno} column "
+                                 f"{exc.colno} before the history ends; its writing was "
+                                 "cut short: write it again (History.save, `lpboosting fit --history "
+                                 "FILE`)") from None
+            raise ValueError(f"{where} is not a history: it is not valid JSON ({exc.msg} at line "
+                             f"{exc.lineno} column {exc.colno}); {_WRITTEN_BY}") from None
+        return cls._read(payload, where)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, History):
