@@ -19,7 +19,7 @@ import numpy as np
 from lpboosting.backends.base import Backend, ColumnStoreSession, check_column
 from lpboosting.backends.entropy_session import EntropySession
 from lpboosting.backends.highs.model import import_highspy
-from lpboosting.backends.table import SOLVER_KINDS, SOLVER_PACKAGES
+from lpboosting.backends.table import SOLVER_KINDS, install_hint
 from lpboosting.errors import SolverNotInstalledError
 from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution
 from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
@@ -32,6 +32,23 @@ TIGHT_OPTIONS: dict[str, dict[str, Any]] = {
     "CLARABEL": {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11},
     "ECOS": {"abstol": 1e-9, "reltol": 1e-9, "feastol": 1e-9},
     "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200_000},
+}
+
+#: the option that gives each cvxpy solver a time limit in seconds: a keyword of ``Problem.solve``
+#: (a str), or a function of the seconds giving the keywords (solvers whose limit sits in a nested
+#: parameter dict); ECOS and GLPK have none
+TIME_LIMIT_OPTIONS: dict[str, Any] = {
+    "HIGHS": "time_limit",
+    "CLARABEL": "time_limit",
+    "SCS": "time_limit_secs",
+    "GLOP": "time_limit_sec",
+    "PDLP": "time_limit_sec",
+    "GUROBI": "TimeLimit",
+    "COPT": "TimeLimit",
+    "CBC": "maximumSeconds",
+    "SCIPY": lambda seconds: {"scipy_options": {"time_limit": seconds}},
+    "MOSEK": lambda seconds: {"mosek_params": {"MSK_DPAR_OPTIMIZER_MAX_TIME": seconds}},
+    "CPLEX": lambda seconds: {"cplex_params": {"timelimit": seconds}},
 }
 
 #: cvxpy's status strings as SolveStatus (anything else is ERROR)
@@ -58,13 +75,36 @@ def import_cvxpy() -> Any:
 
 @dataclass
 class StatementRun:
-    """What :func:`solve_statement` reports: status, cvxpy's message, iterations, seconds."""
+    """What :func:`solve_statement` reports: status, cvxpy's message, iterations, seconds.
+
+    ``seconds`` is the whole ``Problem.solve``; ``compile_seconds`` cvxpy's
+    compilation of the statement for the solver (``Problem.compilation_time``);
+    ``solver_seconds`` the solver's own time where it reports one
+    (``solver_stats.solve_time``), else the time of cvxpy's call to the
+    solver, its interface included.
+    """
 
     status: SolveStatus
     message: str
     iterations: int | None
     seconds: float
     solver_seconds: float | None
+    compile_seconds: float | None = None
+
+
+@dataclass
+class SolveTimes:
+    """Running totals of a cvxpy backend's solves: how many, cvxpy's compile time and the
+    solver's time (:class:`StatementRun`), summed over every solve since the backend was made."""
+
+    solves: int = 0
+    compile_seconds: float = 0.0
+    solver_seconds: float = 0.0
+
+    def add(self, run: StatementRun) -> None:
+        self.solves += 1
+        self.compile_seconds += run.compile_seconds or 0.0
+        self.solver_seconds += run.solver_seconds or 0.0
 
 
 def spend_highs_banner() -> None:
@@ -89,10 +129,14 @@ def solve_statement(statement: CvxpyStatement, solver: str | None, options: dict
     except cp.error.SolverError as exc:
         status, message = SolveStatus.ERROR, str(exc)
     seconds = time.perf_counter() - start
-    stats = statement.problem.solver_stats if status.ok else None
+    problem = statement.problem
+    stats = problem.solver_stats if status.ok else None
+    solver_seconds = getattr(stats, "solve_time", None) if stats is not None else None
+    if solver_seconds is None:  # a solver that reports no time: cvxpy's timing of its call
+        solver_seconds = getattr(problem, "_solve_time", None)
     return StatementRun(
         status, message, getattr(stats, "num_iters", None) if stats else None, seconds,
-        stats.solve_time if stats is not None else None,
+        solver_seconds, getattr(problem, "compilation_time", None),
     )
 
 
@@ -100,7 +144,8 @@ class CvxpyBackend(Backend):
     """A master stated in cvxpy and solved by one of cvxpy's solvers.
 
     ``solver=None`` lets cvxpy choose.  Extra keyword options are passed to
-    ``Problem.solve``.
+    ``Problem.solve``.  ``times`` (:class:`SolveTimes`) sums cvxpy's compile
+    time and the solver's time over every solve of this backend.
     """
 
     solvers = ("cvxpy",)
@@ -110,6 +155,18 @@ class CvxpyBackend(Backend):
         super().__init__(**options)
         self.solver = None if solver is None else solver.upper()
         self.name = "cvxpy" if self.solver is None else f"cvxpy:{self.solver}"
+        self.times = SolveTimes()
+
+    def time_limit_options(self, seconds: float) -> dict[str, Any]:
+        """The solver's time-limit keyword (:data:`TIME_LIMIT_OPTIONS`), merged into the nested
+        parameter dicts of this backend's options; {} for a solver without one."""
+        option = TIME_LIMIT_OPTIONS.get(self.solver or "")
+        if option is None:
+            return {}
+        if isinstance(option, str):
+            return {option: float(seconds)}
+        nested = option(float(seconds))
+        return {key: {**self.options.get(key, {}), **value} for key, value in nested.items()}
 
     def handles_kind(self, kind: str) -> bool:
         if self.solver is None:
@@ -126,11 +183,10 @@ class CvxpyBackend(Backend):
     def require(self) -> None:
         cp = import_cvxpy()
         if self.solver is not None and self.solver not in cp.installed_solvers():
-            package = SOLVER_PACKAGES.get(self.solver, self.solver.lower())
             raise SolverNotInstalledError(
                 f"backend {self.name!r} needs the cvxpy solver {self.solver}, which is not "
                 f"installed (cvxpy has: {', '.join(sorted(cp.installed_solvers()))}); "
-                f"run `pip install {package}` or pick one of those"
+                f"run `{install_hint(self.name)}` or pick one of those"
             )
 
     def solve_master(self, master: Master, U: np.ndarray) -> MasterSolution:
@@ -138,6 +194,7 @@ class CvxpyBackend(Backend):
         start = time.perf_counter()
         statement = master.cvxpy_statement(U)
         run = solve_statement(statement, self.solver, self.options)
+        self.times.add(run)
         if run.status.ok:
             solution = master.cvxpy_solution(statement, U, run.status)
         else:
@@ -147,20 +204,26 @@ class CvxpyBackend(Backend):
         solution.iterations = run.iterations
         if run.solver_seconds is not None:
             solution.info["solver_seconds"] = run.solver_seconds
+        if run.compile_seconds is not None:
+            solution.info["compile_seconds"] = run.compile_seconds
         return solution
 
     def project(self, master: EntropyMaster, U: np.ndarray, state: dict[str, Any],
                 warm: np.ndarray | None = None) -> ProjectionResult:
         """Solve ``master``'s projection over U (``warm`` is not used: cvxpy rebuilds)."""
-        return project_with_cvxpy(master, U, state, self.solver, self.options)
+        return project_with_cvxpy(master, U, state, self.solver, self.options, self.times)
 
 
 def project_with_cvxpy(master: EntropyMaster, U: np.ndarray, state: dict[str, Any], solver: str | None,
-                       options: dict[str, Any] | None = None) -> ProjectionResult:
-    """An entropy master's projection over U solved by a conic solver through cvxpy."""
+                       options: dict[str, Any] | None = None,
+                       times: SolveTimes | None = None) -> ProjectionResult:
+    """An entropy master's projection over U solved by a conic solver through cvxpy
+    (``times``, when given, adds the solve's compile and solver time)."""
     start = time.perf_counter()
     statement = master.projection_problem(U, state)
     run = solve_statement(statement, solver, options or {})
+    if times is not None:
+        times.add(run)
     n, t = U.shape
     if run.status.ok:
         d, mult, primal, dual = master.read_projection(statement, U)

@@ -19,17 +19,19 @@ from typing import Any
 from lpboosting.backends.base import Backend
 from lpboosting.backends.table import (
     KIND_NAMES,
+    UNLISTED_SOLVERS,
     capable,
     construct,
     install_hint,
     known_backends,
+    nameable_backends,
     other_masters,
 )
 from lpboosting.errors import UnknownBackendError
 
 __all__ = [
     "BackendInfo", "available", "available_backends", "capable", "get_backend", "install_hint",
-    "known_backends",
+    "known_backends", "nameable_backends",
 ]
 
 _DESCRIPTIONS = {
@@ -42,6 +44,10 @@ _DESCRIPTIONS = {
     "highspy:ipm": "HiGHS's interior point without crossover, one live model: central duals "
                    "(a point inside the optimal dual face, not a vertex), no warm start; "
                    "RMBoost's default",
+    "highspy:pdlp": "HiGHS's first-order PDLP (primal-dual hybrid gradient), one live model, "
+                    "no warm start; accurate to its relative tolerance (1e-7), not to the simplex's",
+    "highspy:dual": "as highspy, by the dual simplex (named, for comparisons)",
+    "highspy:primal": "as highspy, by the primal simplex",
     "dedicated": "lpboosting's verified solvers: dual Newton for the entropy projections "
                  "(dedicated:newton), a dense dual simplex for RMBoost's LP "
                  "(dedicated:minimax-simplex); warm-started, every answer checked",
@@ -105,7 +111,10 @@ class BackendInfo:
 def _info(name: str) -> BackendInfo:
     backend = get_backend(name)
     if name.startswith("cvxpy:"):
-        description = f"the cvxpy statement rebuilt every round, solved by {name.split(':', 1)[1]}"
+        solver = name.split(":", 1)[1]
+        description = f"the cvxpy statement rebuilt every round, solved by {solver}"
+        if solver in UNLISTED_SOLVERS:
+            description += f" ({UNLISTED_SOLVERS[solver]})"
     else:
         description = _DESCRIPTIONS[name]
     solvers = getattr(backend, "solvers", ())
@@ -117,16 +126,19 @@ def _info(name: str) -> BackendInfo:
     )
 
 
-def available(kind: str | None = None, include_missing: bool = False) -> list[BackendInfo]:
+def available(kind: str | None = None, include_missing: bool = False,
+              include_unlisted: bool = False) -> list[BackendInfo]:
     """The installed backends and what each can solve (optionally only those solving ``kind``).
 
     ``include_missing=True`` also lists known backends whose solver is not
-    installed (``installed=False``, with the ``install`` command).
+    installed (``installed=False``, with the ``install`` command);
+    ``include_unlisted=True`` also the solvers that can be named but are
+    never picked automatically (:data:`~lpboosting.backends.table.UNLISTED_SOLVERS`).
     """
     if kind is not None and kind not in KIND_NAMES:
         raise ValueError(f"unknown problem kind {kind!r}; kinds are {', '.join(KIND_NAMES)}")
     out = []
-    for name in known_backends():
+    for name in (nameable_backends() if include_unlisted else known_backends()):
         info = _info(name)
         if (info.installed or include_missing) and (kind is None or kind in info.kinds):
             out.append(info)

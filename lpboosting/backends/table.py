@@ -34,8 +34,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from lpboosting.backends.base import Backend
 
 __all__ = [
-    "BACKENDS", "KIND_NAMES", "SESSIONS", "SOLVER_KINDS", "SOLVER_PACKAGES", "capable", "construct",
-    "find", "install_hint", "kinds_of", "known_backends", "session_factory",
+    "BACKENDS", "HIGHS_VARIANTS", "KIND_NAMES", "SESSIONS", "SOLVER_KINDS", "SOLVER_PACKAGES",
+    "UNLISTED_SOLVERS", "capable", "construct", "find", "install_hint", "kinds_of", "known_backends",
+    "nameable_backends", "session_factory",
 ]
 
 _B = "lpboosting.backends."
@@ -66,6 +67,7 @@ BACKENDS: dict[str, Any] = {
 SOLVER_KINDS: dict[str, frozenset[str]] = {
     "HIGHS": frozenset({"lp"}),
     "GLOP": frozenset({"lp"}),
+    "PDLP": frozenset({"lp"}),
     "CLARABEL": frozenset({"lp", "exp_cone"}),
     "ECOS": frozenset({"lp", "exp_cone"}),
     "SCS": frozenset({"lp", "exp_cone"}),
@@ -78,7 +80,11 @@ SOLVER_KINDS: dict[str, frozenset[str]] = {
     "GLPK": frozenset({"lp"}),
 }
 
-#: the pip package that provides each cvxpy solver, for error messages
+#: the OR-Tools versions cvxpy's GLOP and PDLP interfaces accept (cvxpy's own ``glop`` and
+#: ``pdlp`` extras), used when cvxpy's metadata cannot be read
+ORTOOLS_REQUIREMENT = "ortools>=9.7,<9.15"
+
+#: the pip requirement that provides each cvxpy solver, for error messages
 SOLVER_PACKAGES: dict[str, str] = {
     "HIGHS": "highspy",
     "CLARABEL": "clarabel",
@@ -88,11 +94,25 @@ SOLVER_PACKAGES: dict[str, str] = {
     "GUROBI": "gurobipy",
     "CPLEX": "cplex",
     "COPT": "coptpy",
-    "GLOP": "ortools",
+    "GLOP": ORTOOLS_REQUIREMENT,
+    "PDLP": ORTOOLS_REQUIREMENT,
     "SCIPY": "scipy",
     "CBC": "cylp",
     "GLPK": "cvxopt",
 }
+
+#: cvxpy solvers that can be named (``"cvxpy:PDLP"``) but are left out of :func:`known_backends`,
+#: so that nothing picks them automatically (the capability lists, the catalog's checks), and why
+UNLISTED_SOLVERS: dict[str, str] = {
+    "PDLP": "OR-Tools' first-order PDLP through cvxpy: at its default tolerances it often does not "
+            "declare optimality on the boosting masters (it runs to its time limit at the right "
+            "value), so name it, with a time limit, where you want it compared",
+}
+
+#: named HiGHS configurations listed by :func:`known_backends` (see
+#: :data:`lpboosting.backends.highs.model.VARIANTS`)
+HIGHS_VARIANTS = ("highspy:ipm", "highspy:pdlp", "highspy:dual", "highspy:primal", "highspy:delta",
+                  "highspy:rows")
 
 #: what each kind of problem is, for listings and error messages
 KIND_NAMES: dict[str, str] = {
@@ -141,12 +161,20 @@ def other_masters(backend: "Backend") -> tuple[str, ...]:
 def known_backends() -> list[str]:
     """Every backend name :func:`available` lists (installed or not).
 
-    The backends of :data:`BACKENDS`, HiGHS's interior point without crossover
-    (``highspy:ipm``, RMBoost's default), LPBoost's model with dense rows
-    over all examples (``highspy:delta``, ``highspy:rows``) and one ``cvxpy:SOLVER`` per solver of
-    :data:`SOLVER_KINDS`.
+    The backends of :data:`BACKENDS`, the named HiGHS configurations of
+    :data:`HIGHS_VARIANTS` (interior point without crossover ``highspy:ipm``,
+    RMBoost's default; the first-order ``highspy:pdlp``; dual and primal
+    simplex; LPBoost's model with dense rows over all examples
+    ``highspy:delta``, ``highspy:rows``) and one ``cvxpy:SOLVER`` per solver of
+    :data:`SOLVER_KINDS` but those of :data:`UNLISTED_SOLVERS`.
     """
-    return list(BACKENDS) + ["highspy:ipm", "highspy:delta", "highspy:rows"] + [f"cvxpy:{s}" for s in SOLVER_KINDS]
+    return (list(BACKENDS) + list(HIGHS_VARIANTS)
+            + [f"cvxpy:{s}" for s in SOLVER_KINDS if s not in UNLISTED_SOLVERS])
+
+
+def nameable_backends() -> list[str]:
+    """:func:`known_backends` and the cvxpy solvers of :data:`UNLISTED_SOLVERS`."""
+    return known_backends() + [f"cvxpy:{s}" for s in UNLISTED_SOLVERS]
 
 
 def construct(name: str, **options: Any) -> "Backend":
@@ -172,16 +200,46 @@ def construct(name: str, **options: Any) -> "Backend":
         raise UnknownBackendError(f"unknown backend {name!r}: {exc}") from None
 
 
+def _cvxpy_requirement(requirement: str) -> str:
+    """``requirement`` with the version range cvxpy's own extras give its package, when cvxpy's
+    metadata names one (e.g. ortools for GLOP and PDLP); else ``requirement`` as it is."""
+    import re
+    from importlib import metadata
+
+    package = re.split(r"[<>=!~ ]", requirement, maxsplit=1)[0]
+    try:
+        requires = metadata.requires("cvxpy") or []
+    except metadata.PackageNotFoundError:
+        return requirement
+    for line in requires:
+        spec = line.split(";", 1)[0].replace(" ", "")
+        match = re.fullmatch(rf"{re.escape(package)}(\(?[<>=!~][^)]*\)?)", spec, flags=re.IGNORECASE)
+        if match:
+            parts = match.group(1).strip("()").split(",")
+            return package + ",".join(sorted(parts, key=lambda part: not part.startswith(">")))
+    return requirement
+
+
 def install_hint(name: str) -> str:
-    """The command that installs the solver behind backend ``name``."""
-    if name == "highspy":
+    """The command that installs the solver behind backend ``name``.
+
+    A cvxpy solver whose package cvxpy accepts only in a version range is
+    named with that range, quoted for the shell (``pip install
+    "ortools>=9.7,<9.15"`` for ``cvxpy:GLOP`` and ``cvxpy:PDLP``).
+    """
+    family, _, variant = name.strip().partition(":")
+    family = family.lower()
+    if family == "highspy":
         return "pip install highspy"
-    if name.startswith("dedicated"):
+    if family == "dedicated":
         return "(part of lpboosting)"
-    if name == "cvxpy":
+    if family == "cvxpy" and not variant:
         return "pip install cvxpy"
-    solver = name.split(":", 1)[1].upper()
-    return f"pip install {SOLVER_PACKAGES.get(solver, solver.lower())}"
+    solver = variant.upper()
+    requirement = SOLVER_PACKAGES.get(solver, solver.lower())
+    if any(c in requirement for c in "<>=!~"):
+        return f'pip install "{_cvxpy_requirement(requirement)}"'
+    return f"pip install {requirement}"
 
 
 def capable(master: Master) -> tuple[list[str], list[str]]:

@@ -95,13 +95,31 @@ def map_highs_status(highspy: Any, status: Any) -> SolveStatus:
     return table.get(status, SolveStatus.ERROR)
 
 
+#: HiGHS's iteration counters (``HighsInfo.<kind>_iteration_count``), one per method
+ITERATION_KINDS = ("simplex", "ipm", "crossover", "pdlp", "qp")
+
+
+def iteration_counts(info: Any) -> dict[str, int]:
+    """The iterations of the last run by method, e.g. ``{"ipm": 21}`` (methods that ran only:
+    HiGHS reports 0, or -1, for the others)."""
+    counts = {}
+    for kind in ITERATION_KINDS:
+        value = int(getattr(info, f"{kind}_iteration_count", 0) or 0)
+        if value > 0:
+            counts[kind] = value
+    return counts
+
+
 def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> MasterSolution:
     """Re-solve the live model ``h`` and turn the outcome into a MasterSolution.
 
     ``read(status, highs_solution, highs_info)`` builds the solution of an
     optimal run; a failed run gives :meth:`MasterSolution.failed` with
-    HiGHS's status text.  Seconds, simplex iterations and the backend name
-    are filled in.
+    HiGHS's status text.  Seconds, iterations and the backend name are
+    filled in: ``iterations`` counts those of every method that ran
+    (simplex, interior point, crossover, PDLP), ``info["iterations_by_kind"]``
+    splits them by method (:func:`iteration_counts`) and
+    ``info["solver_seconds"]`` is the time of HiGHS's run alone.
     """
     highspy = import_highspy()
     start = time.perf_counter()
@@ -113,17 +131,30 @@ def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> MasterSol
         solution = read(status, h.getSolution(), info)
     else:
         solution = MasterSolution.failed(n_samples, status, h.modelStatusToString(h.getModelStatus()))
+    counts = iteration_counts(info)
     solution.seconds = seconds
-    solution.iterations = int(info.simplex_iteration_count)
+    solution.iterations = sum(counts.values())
+    solution.info["iterations_by_kind"] = counts
+    solution.info["solver_seconds"] = seconds
     solution.backend = backend_name
     return solution
 
 
+#: PDLP's termination tolerance (HiGHS's default, stated): a first-order method stops at a relative
+#: primal and dual residual and duality gap of this size, so its objectives agree with the
+#: simplex's to about this much times (1 + |objective|), not to 1e-12
+PDLP_TOLERANCE = 1e-7
+
 #: named HiGHS configurations: ``"highspy:ipm"`` gives central duals (interior point without
 #: crossover: a point in the relative interior of the optimal dual face, not a vertex), with an
-#: optimality tolerance of 1e-10 (HiGHS's 1e-8 leaves objectives off by about 1e-8)
+#: optimality tolerance of 1e-10 (HiGHS's 1e-8 leaves objectives off by about 1e-8);
+#: ``"highspy:pdlp"`` HiGHS's first-order primal-dual hybrid gradient (cuPDLP-C, on the CPU);
+#: ``"highspy:dual"`` and ``"highspy:primal"`` the dual and the primal simplex
 VARIANTS: dict[str, dict[str, Any]] = {
     "ipm": {"solver": "ipm", "run_crossover": "off", "ipm_optimality_tolerance": 1e-10},
+    "pdlp": {"solver": "pdlp", "pdlp_optimality_tolerance": PDLP_TOLERANCE},
+    "dual": {"solver": "simplex", "simplex_strategy": 1},
+    "primal": {"solver": "simplex", "simplex_strategy": 4},
     "rows": {},
     "delta": {},
 }
@@ -134,6 +165,10 @@ VARIANT_SOLVERS: dict[str, tuple[str, ...]] = {
     "rows": ("highspy-rows", "highspy"),
     "delta": ("highspy-delta", "highspy"),
 }
+#: HiGHS methods that leave a basis (sifting moves examples out of the model at their bound, so
+#: it needs one): any other ``solver`` (ipm without crossover, pdlp, ...) solves LPBoost's master
+#: by the difference model over all N examples (``highspy-delta``)
+BASIS_SOLVERS = ("simplex", "choose")
 #: options of the sessions, not of HiGHS: taken out of a backend's options and handed to its sessions
 SESSION_OPTIONS = ("working_size", "max_entering")
 
@@ -146,7 +181,10 @@ class HighspyBackend(Backend):
     (``"highspy:ipm"``) solves every round by interior point without
     crossover: the duals handed to the oracle are *central* (the master's
     optimal dual face is large when it is degenerate, and a vertex of it is
-    a poor price), at the cost of no warm start.  LPBoost's master is solved
+    a poor price), at the cost of no warm start.  ``"highspy:pdlp"`` solves
+    every round by HiGHS's first-order PDLP (accurate to its tolerance
+    :data:`PDLP_TOLERANCE`, relative), ``"highspy:dual"`` and
+    ``"highspy:primal"`` by the dual or the primal simplex.  LPBoost's master is solved
     by sifting (:class:`~lpboosting.backends.highs.sifting.HighsSiftingLP`):
     a model over a working set of examples, each +-1 hypothesis written as
     its difference from the closest earlier one, certified on all N; its
@@ -154,7 +192,12 @@ class HighspyBackend(Backend):
     options.  ``"highspy:delta"`` is the difference model over all N
     (:class:`~lpboosting.backends.highs.lpboost.HighsDeltaEdgeLP`),
     ``"highspy:rows"`` the dense rows d . u - gamma <= 0
-    (:class:`~lpboosting.backends.highs.lpboost.HighsEdgeLP`).
+    (:class:`~lpboosting.backends.highs.lpboost.HighsEdgeLP`).  Sifting
+    needs a basis, so a method that leaves none (the interior point without
+    crossover, PDLP) solves LPBoost's master by the difference model over all
+    N.  Every solve reports its iterations by method
+    (:func:`iteration_counts`); the option ``time_limit`` bounds a session's
+    total HiGHS time.
     """
 
     name = "highspy"
@@ -162,16 +205,36 @@ class HighspyBackend(Backend):
     incremental = True
 
     def __init__(self, variant: str | None = None, **options: Any) -> None:
+        key = None
         if variant is not None:
             key = variant.strip().lower()
             if key not in VARIANTS:
                 raise ValueError(f"unknown HiGHS variant {variant!r}; choose one of {', '.join(VARIANTS)}")
             options = {**VARIANTS[key], **options}
             self.name = f"highspy:{key}"
-            self.solvers = VARIANT_SOLVERS.get(key, self.solvers)
-            self.incremental = key != "ipm"
+        method = str({**DEFAULT_OPTIONS, **options}.get("solver", "simplex")).lower()
+        if key in VARIANT_SOLVERS:
+            self.solvers = VARIANT_SOLVERS[key]
+        elif method not in BASIS_SOLVERS:
+            self.solvers = VARIANT_SOLVERS["delta"]
+        #: the method's iterations (as HiGHS counts them); the simplex warm-starts from the
+        #: previous basis, the other methods start afresh every round
+        self.method = method
+        self.incremental = method in BASIS_SOLVERS
         self.session_options = {k: options.pop(k) for k in SESSION_OPTIONS if k in options}
         super().__init__(**options)
+
+    @property
+    def iteration_kind(self) -> str:
+        """What a session that does not split its iterations by method
+        (``info["iterations_by_kind"]``) counts: ``"simplex"`` for the simplex methods (LPBoost's
+        sifting session counts simplex iterations), else the method."""
+        return "simplex" if self.method in BASIS_SOLVERS else self.method
+
+    def time_limit_options(self, seconds: float) -> dict[str, Any]:
+        """HiGHS's ``time_limit``: it counts the time of every run of one model, so it bounds a
+        whole session (a run of column generation), not each round."""
+        return {"time_limit": float(seconds)}
 
     def is_available(self) -> bool:
         try:
