@@ -7,14 +7,17 @@ and ``--test-size``, files given to ``plot`` that are not models or histories, a
 
 from __future__ import annotations
 
+import csv
 import json
 import pickle
 
 import numpy as np
 import pytest
 
+from lpboosting.cli import main
 from lpboosting.colgen import History
 from lpboosting.colgen.history import RoundRecord
+from lpboosting.datasets import breast_cancer, load_dataset
 
 
 def _record(i: int, **extra) -> RoundRecord:
@@ -112,3 +115,124 @@ def test_a_history_saved_and_loaded_is_unchanged_and_silent(history_file, recwar
     loaded = History.load(history_file)
     assert loaded.meta["status"] == "converged" and loaded["loss"] == [0.3, 0.2, 0.1]
     assert not recwarn.list
+
+
+# -- CSV files --------------------------------------------------------------------------------------
+
+def _write(path, header, rows, sep=","):
+    with path.open("w", newline="") as fh:
+        writer = csv.writer(fh, delimiter=sep)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+def _cells(n=60):
+    X, y = breast_cancer()
+    return [[repr(float(a)), repr(float(b)), "benign" if label > 0 else "malignant"]
+            for (a, b), label in zip(X[:n, :2], y[:n])]
+
+
+@pytest.mark.parametrize("sep", [";", "\t", "|", ","])
+def test_the_separator_is_detected(tmp_path, sep):
+    rows = _cells()
+    data = load_dataset(str(_write(tmp_path / "cells.csv", ["radius", "texture", "diagnosis"], rows, sep)))
+    assert data.X.shape == (60, 2)
+    np.testing.assert_array_equal(data.X[:, 0], [float(r[0]) for r in rows])
+    assert set(data.y) == {"benign", "malignant"}
+
+
+def test_a_tab_separated_file_with_another_suffix(tmp_path):
+    path = _write(tmp_path / "cells.tsv", ["radius", "texture", "diagnosis"], _cells(), "\t")
+    assert load_dataset(str(path), target="diagnosis").X.shape == (60, 2)
+
+
+def test_a_file_whose_separator_cannot_be_told_is_refused(tmp_path):
+    path = tmp_path / "one.csv"
+    path.write_text("radius texture diagnosis\n" + "".join(f"{i} {i + 1} {'ab'[i % 2]}\n" for i in range(40)))
+    with pytest.raises(ValueError) as info:
+        load_dataset(str(path))
+    message = str(info.value)
+    assert str(path) in message and "separat" in message and "comma" in message
+    assert "classes" not in message
+
+
+@pytest.mark.parametrize("missing", ["", "NA", "NaN"])
+def test_missing_values_name_the_columns_and_rows(tmp_path, missing):
+    rows = _cells()
+    rows[4][1] = missing
+    rows[9][1] = missing
+    rows[7][0] = missing
+    path = _write(tmp_path / "cells.csv", ["radius", "texture", "diagnosis"], rows)
+    with pytest.raises(ValueError) as info:
+        load_dataset(str(path))
+    message = str(info.value)
+    assert str(path) in message and "missing values" in message
+    assert "'texture' (rows 5, 10)" in message and "'radius' (row 8)" in message
+    assert "impute" in message and "drop" in message
+
+
+def test_a_missing_label_is_named(tmp_path):
+    rows = _cells()
+    rows[2][2] = ""
+    path = _write(tmp_path / "cells.csv", ["radius", "texture", "diagnosis"], rows)
+    with pytest.raises(ValueError, match=r"'diagnosis' \(row 3\)"):
+        load_dataset(str(path))
+
+
+def test_a_non_numeric_feature_names_the_column_row_and_value(tmp_path):
+    rows = _cells()
+    rows[3][0] = "big"
+    path = _write(tmp_path / "cells.csv", ["radius", "texture", "diagnosis"], rows)
+    with pytest.raises(ValueError) as info:
+        load_dataset(str(path), target="diagnosis")
+    message = str(info.value)
+    assert "'radius'" in message and "row 4" in message and "'big'" in message and "encode" in message
+
+
+def test_a_label_column_with_a_class_per_row_suggests_the_separator_or_target(tmp_path):
+    rows = [[r[2], r[0], r[1]] for r in _cells()]  # the label first, a continuous feature last
+    path = _write(tmp_path / "cells.csv", ["diagnosis", "radius", "texture"], rows)
+    with pytest.raises(ValueError) as info:
+        load_dataset(str(path))
+    message = str(info.value)
+    assert "'texture'" in message and "60 rows" in message
+    assert "--target" in message and "separator" in message
+    assert "--positive" not in message
+    assert set(load_dataset(str(path), target="diagnosis").y) == {"benign", "malignant"}
+
+
+def test_a_file_without_a_header_says_to_add_one(tmp_path):
+    path = tmp_path / "bare.csv"
+    path.write_text("".join(f"{i}.5,{i},{'ab'[i % 2]}\n" for i in range(1, 30)))
+    with pytest.raises(ValueError, match="header") as info:
+        load_dataset(str(path))
+    assert "1.5" in str(info.value)
+
+
+def test_fit_reports_a_csv_with_missing_values_cleanly(tmp_path, capsys):
+    rows = _cells()
+    rows[0][0] = "NA"
+    path = _write(tmp_path / "cells.csv", ["radius", "texture", "diagnosis"], rows, ";")
+    assert main(["fit", "lpboost", "--data", str(path), "--quiet"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "'radius' (row 1)" in err and "impute" in err
+
+
+@pytest.mark.parametrize("extra_field", [True, False])
+def test_a_row_with_another_number_of_fields_is_named(tmp_path, extra_field):
+    rows = _cells()
+    rows[5] = rows[5] + ["7.5"] if extra_field else rows[5][1:]
+    path = _write(tmp_path / "cells.csv", ["radius", "texture", "diagnosis"], rows)
+    with pytest.raises(ValueError) as info:
+        load_dataset(str(path))
+    message = str(info.value)
+    assert "header has 3 fields" in message and f"row 6 has {4 if extra_field else 2}" in message
+
+
+def test_a_decimal_comma_is_pointed_out(tmp_path):
+    rows = [[a.replace(".", ","), b.replace(".", ","), label] for a, b, label in _cells()]
+    path = _write(tmp_path / "cells.csv", ["radius", "texture", "diagnosis"], rows, ";")
+    with pytest.raises(ValueError, match="decimal comma") as info:
+        load_dataset(str(path))
+    assert "'radius'" in str(info.value)
