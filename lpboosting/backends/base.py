@@ -55,7 +55,27 @@ def check_column(column: Any, n_samples: int) -> np.ndarray:
         raise ValueError(f"a column must have shape ({n_samples},), got {u.shape}")
     if not np.all(np.isfinite(u)):
         raise ValueError("a column contains NaN or inf; margins y_n h(x_n) must be finite")
+    check_magnitude(float(np.max(np.abs(u))) if u.size else 0.0, "a column's")
     return u
+
+
+#: margins smaller than this (the largest |u| of a column or matrix) are below the LP solvers'
+#: absolute tolerances (about 1e-7 to 1e-9): the answer would not be about the data
+SMALLEST_MARGIN = 1e-6
+#: margins larger than this lose the solvers' relative accuracy
+LARGEST_MARGIN = 1e6
+
+
+def check_magnitude(largest: float, what: str) -> None:
+    """Refuse margins whose size the solvers cannot work with (0, an abstaining column, is fine)."""
+    if largest == 0.0:
+        return
+    if largest < SMALLEST_MARGIN or largest > LARGEST_MARGIN:
+        raise ValueError(
+            f"{what} largest margin |y h(x)| is {largest:.3g}: the solvers' tolerances are absolute "
+            f"(about 1e-7), so margins must lie within [{SMALLEST_MARGIN:g}, {LARGEST_MARGIN:g}] in size; "
+            "hypotheses are meant to output values in [-1, 1] (divide U by its largest entry: the "
+            "LPBoost optimum scales with it)")
 
 
 def _digest(u: np.ndarray) -> bytes:

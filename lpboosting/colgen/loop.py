@@ -141,8 +141,29 @@ class ColumnGenerationResult:
         return cls.from_dict(data)
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_real(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
 def _check_options(tol: float, max_rounds: int, columns_per_round: int, time_limit: float | None,
-                   stall_rounds: int | None) -> None:
+                   stall_rounds: int | None, callback: Any = None) -> None:
+    for name, value, integer, optional in (("tol", tol, False, False), ("max_rounds", max_rounds, True, False),
+                                            ("columns_per_round", columns_per_round, True, False),
+                                            ("time_limit", time_limit, False, True),
+                                            ("stall_rounds", stall_rounds, True, True)):
+        if value is None and optional:
+            continue
+        if not (_is_int(value) if integer else _is_real(value)):
+            kind = "an integer" if integer else "a number"
+            raise TypeError(f"{name} must be {kind}{' or None' if optional else ''}, got {value!r} "
+                            f"of type {type(value).__name__}")
+    if callback is not None and not callable(callback):
+        raise TypeError(f"callback must be a function callback(record) or callback(record, state), got "
+                        f"{type(callback).__name__}")
     if not (np.isfinite(tol) and tol >= 0):
         raise ValueError(f"tol must be a finite number >= 0, got {tol!r}")
     if int(max_rounds) != max_rounds or max_rounds < 1:
@@ -327,7 +348,7 @@ def column_generation(
     read-back does not know), the round records ``extra["duality_gap"]``
     and a RuntimeWarning says so, instead of a gap that only looks closed.
     """
-    _check_options(tol, max_rounds, columns_per_round, time_limit, stall_rounds)
+    _check_options(tol, max_rounds, columns_per_round, time_limit, stall_rounds, callback)
     oracle = as_oracle(oracle, master, n_samples)
     if resume is not None:
         state = _resumed(resume, master, oracle, initial_columns)

@@ -66,6 +66,14 @@ def shared_doc(cls: type) -> type:
 
 def encode_classes(estimator: BaseEstimator, y: np.ndarray) -> np.ndarray:
     """The sorted classes of y (at least two)."""
+    y = np.asarray(y)
+    if y.dtype == object:
+        kinds = {"text" if isinstance(v, (str, bytes)) else "number" for v in y.ravel()}
+        if len(kinds) > 1:
+            names = sorted({type(v).__name__ for v in y.ravel()})
+            raise TypeError(
+                f"{type(estimator).__name__}: the labels in y mix text and numbers ({', '.join(names)}), "
+                "which cannot be sorted into classes; give every label one type (e.g. y.astype(str))")
     check_classification_targets(y)
     classes = np.unique(y)
     if classes.size < 2:
@@ -287,6 +295,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             if not sample_weight.sum() > 0:
                 raise ValueError(f"{type(self).__name__}: sample_weight sums to 0; at least one row "
                                  "needs a positive weight")
+        encode_classes(self, y)  # the labels' checks first (mixed types, a single class)
         data = fingerprint(X, y, sample_weight)
         X, y, sample_weight, rows = merge_rows(X, y, sample_weight)
         classes = encode_classes(self, y)

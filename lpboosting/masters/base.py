@@ -139,8 +139,15 @@ def check_sample_weight(sample_weight: Any) -> np.ndarray | None:
 
 
 def check_margin_matrix(U: Any) -> np.ndarray:
-    """Validate a margin matrix (N x T, finite, entries in [-1, 1] not required)."""
-    U = np.asarray(U, dtype=float)
+    """Validate a margin matrix (N x T, finite, entries in [-1, 1] not required; a scipy sparse
+    matrix is made dense)."""
+    if hasattr(U, "toarray") and hasattr(U, "nnz"):  # scipy.sparse: the masters work on dense U
+        U = U.toarray()
+    try:
+        U = np.asarray(U, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"the margin matrix U must be numbers (N examples x T columns), got "
+                         f"{type(U).__name__}; pass U[n, m] = y_n * h_m(x_n) as a float array") from None
     if U.ndim == 1:
         U = U[:, None]
     if U.ndim != 2:
@@ -154,6 +161,9 @@ def check_margin_matrix(U: Any) -> np.ndarray:
         )
     if not np.all(np.isfinite(U)):
         raise ValueError("the margin matrix U contains NaN or inf; replace them with finite margins")
+    from lpboosting.backends.base import check_magnitude
+
+    check_magnitude(float(np.max(np.abs(U))), "the margin matrix U's")
     return U
 
 

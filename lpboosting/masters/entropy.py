@@ -45,7 +45,7 @@ from lpboosting.masters.base import (
     check_unit_interval,
 )
 from lpboosting.masters.capped_simplex import capped_softmax, relative_entropy
-from lpboosting.masters.lpboost import LPBoost, check_nu, soft_margin
+from lpboosting.masters.lpboost import LPBoost, check_nu, finite_cap, soft_margin
 from lpboosting.status import SolveStatus
 
 
@@ -150,12 +150,13 @@ class EntropyMaster(Master):
         self.sample_weight = check_sample_weight(sample_weight)
 
     def cap(self, n_samples: int) -> float:
-        """The cap 1/(nu N) of unweighted examples (see :meth:`caps` for weighted ones)."""
-        return 1.0 / (self.nu * n_samples)
+        """The cap 1/(nu N) of unweighted examples, at most 2 (see :meth:`caps`, :func:`finite_cap`)."""
+        return finite_cap(1.0 / (self.nu * n_samples))
 
     def caps(self, n_samples: int) -> np.ndarray:
-        """Per-example caps c_n = p_n / nu (all 1/(nu N) without sample weights)."""
-        return self.prior(n_samples) / self.nu
+        """Per-example caps c_n = p_n / nu (all 1/(nu N) without sample weights), at most 2."""
+        with np.errstate(over="ignore"):
+            return finite_cap(self.prior(n_samples) / self.nu)
 
     def uniform(self, n_samples: int) -> bool:
         """True when the examples count equally (no weights, or all weights equal)."""
@@ -237,9 +238,18 @@ class EntropyMaster(Master):
         return MasterSolution(status=status, objective=primal, primal_objective=primal,
                               dual_objective=dual, weights=mult, distribution=d)
 
+    #: the keywords of a stand-alone projection (:meth:`project`)
+    projection_keywords: tuple[str, ...] = ()
+
     def projection_state(self, n_samples: int, state: dict[str, Any]) -> dict[str, Any]:
         """Complete the parameters of a stand-alone projection (see :meth:`project`)."""
         return dict(state)
+
+    def check_projection_keywords(self, state: dict[str, Any]) -> None:
+        unknown = sorted(set(state) - set(self.projection_keywords))
+        if unknown:
+            raise TypeError(f"{self.name}.project got unknown keyword(s) {unknown}; it takes "
+                            f"{', '.join(self.projection_keywords) or 'none'}")
 
     def project(self, U: Any, backend: Any = None, **state: Any) -> ProjectionResult:
         """Solve one projection of this master on a given margin matrix U (N x T).

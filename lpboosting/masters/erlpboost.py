@@ -51,7 +51,10 @@ class ERLPBoost(EntropyMaster):
     def eta(self, n_samples: int) -> float:
         return max(0.5, 2.0 * self.log_spread(n_samples) / self.delta)
 
+    projection_keywords = ("eta",)
+
     def projection_state(self, n_samples, state):
+        self.check_projection_keywords(state)
         return {"eta": float(state.get("eta", self.eta(n_samples)))}
 
     def projection_value(self, d, U, record):

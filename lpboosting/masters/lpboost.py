@@ -7,6 +7,8 @@ Shawe-Taylor 2002).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from lpboosting.masters.base import (
@@ -29,6 +31,19 @@ def check_nu(nu: float) -> float:
     return check_unit_interval(nu, "nu", NU_MEANING, NU_ADVICE)
 
 
+#: caps above this are set to it: above 1 no cap binds on a distribution, and a huge cap (nu far
+#: below 1/N: 1/(nu N) overflows, or a bound HiGHS takes for infinite) would multiply round-off
+#: in psi into the objective; 2 keeps the bound away from the simplex's vertices
+CAP_CEILING = 2.0
+
+
+def finite_cap(cap: Any) -> Any:
+    """A cap, at most :data:`CAP_CEILING` (an overflow to inf included): the same LP."""
+    if np.ndim(cap) == 0:
+        return float(min(cap, CAP_CEILING)) if not np.isnan(cap) else CAP_CEILING
+    return np.minimum(cap, CAP_CEILING)
+
+
 def soft_margin(margins: np.ndarray, nu: float, sample_weight: np.ndarray | None = None) -> float:
     """The soft margin max_rho rho - sum_n c_n (rho - margin_n)^+ with c_n = p_n / nu.
 
@@ -42,7 +57,8 @@ def soft_margin(margins: np.ndarray, nu: float, sample_weight: np.ndarray | None
     m = margins[order]
     s = check_sample_weight(sample_weight)
     p = np.full(m.size, 1.0 / m.size) if s is None else (s / s.sum())[order]
-    c = p / check_nu(nu)
+    with np.errstate(over="ignore"):
+        c = finite_cap(p / check_nu(nu))
     before = np.concatenate(([0.0], np.cumsum(c)[:-1]))  # cap mass strictly before position k
     below = np.concatenate(([0.0], np.cumsum(c * m)[:-1]))
     values = m - (before * m - below)
@@ -105,14 +121,18 @@ class LPBoost(Master):
         self.sample_weight = check_sample_weight(sample_weight)
 
     def cap(self, n_samples: int) -> float:
-        """The cap 1/(nu N) of unweighted examples (see :meth:`caps` for weighted ones)."""
-        return 1.0 / (self.nu * n_samples)
+        """The cap 1/(nu N) of unweighted examples (see :meth:`caps` for weighted ones).
+
+        At most :data:`CAP_CEILING` (nu = 5e-324 overflows): a cap above 1 never binds.
+        """
+        return finite_cap(1.0 / (self.nu * n_samples))
 
     def caps(self, n_samples: int) -> np.ndarray:
-        """Per-example caps c_n = p_n / nu (all 1/(nu N) without sample weights)."""
+        """Per-example caps c_n = p_n / nu (all 1/(nu N) without sample weights), at most 2."""
         if self.sample_weight is None:
             return np.full(n_samples, self.cap(n_samples))  # the same floats as 1/(nu N)
-        return self.prior(n_samples) / self.nu
+        with np.errstate(over="ignore"):
+            return finite_cap(self.prior(n_samples) / self.nu)
 
     def params(self):
         return {"nu": self.nu} | ({"pool": self.pool.to_dict()} if self.pool else {})

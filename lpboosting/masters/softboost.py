@@ -96,7 +96,10 @@ class SoftBoost(EntropyMaster):
             return None, f"an edge exceeds the projection's bound by {worst:.3e} (d is not feasible)"
         return relative_entropy(d, self.simplex(d.size)[1]), ""
 
+    projection_keywords = ("bound",)
+
     def projection_state(self, n_samples, state):
+        self.check_projection_keywords(state)
         if "bound" not in state:
             raise ValueError(f"a stand-alone {self.name} projection needs bound=gamma_hat - delta")
         return {"bound": float(state["bound"])}

@@ -56,6 +56,30 @@ class Columns(Oracle):
         return Candidate(ref, self.U[:, m].copy(), float(edges[m]))
 
 
+def call_user_oracle(fn: Callable[..., Any], args: tuple, expected: str) -> Any:
+    """fn(*args), with a clear error when fn does not take these arguments."""
+    import inspect
+
+    try:
+        inspect.signature(fn).bind(*args)
+    except TypeError:
+        raise TypeError(f"the oracle function must take {expected}; {getattr(fn, '__name__', fn)!s} "
+                        f"takes {inspect.signature(fn)}") from None
+    except ValueError:  # no signature to read (a builtin): call it and see
+        pass
+    return fn(*args)
+
+
+def as_numbers(values: Any, what: str, n: int) -> np.ndarray:
+    """``values`` as a float vector of length n, or a TypeError/ValueError that says what came back."""
+    try:
+        out = np.asarray(values, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be {n} numbers, got {type(values).__name__} holding "
+                        f"{np.asarray(values, dtype=object).ravel()[:3].tolist()}...") from None
+    return out
+
+
 class CallableOracle(Oracle):
     """Wrap a user function ``fn(d) -> column`` or ``fn(d) -> (column, hypothesis)``.
 
@@ -73,9 +97,9 @@ class CallableOracle(Oracle):
 
     def price(self, distribution):
         d = self._check_distribution(distribution)
-        out = self.fn(d)
+        out = call_user_oracle(self.fn, (d,), "one argument, the distribution d")
         column, hyp = (out if isinstance(out, tuple) else (out, None))
-        column = np.asarray(column, dtype=float).ravel()
+        column = as_numbers(column, "the column returned by the oracle function", self.n_samples)
         if column.shape != (self.n_samples,) or not np.all(np.isfinite(column)):
             raise ValueError(
                 f"the oracle callable must return a finite column of length {self.n_samples}, "
@@ -104,13 +128,13 @@ class HypothesisOracle(Oracle):
 
     def price(self, distribution):
         d = self._check_distribution(distribution)
-        hyp = self.fn(self.X, self.y, d)
+        hyp = call_user_oracle(self.fn, (self.X, self.y, d), "three arguments (X, y, d)")
         if not hasattr(hyp, "predict"):
             raise TypeError(
                 "a callable oracle must return a hypothesis with a predict(X) method giving values "
                 f"in [-1, 1]; got {type(hyp).__name__}"
             )
-        h = np.asarray(hyp.predict(self.X), dtype=float).ravel()
+        h = as_numbers(hyp.predict(self.X), "the predictions of the oracle's hypothesis", self.n_samples)
         if h.shape != (self.n_samples,) or not np.all(np.isfinite(h)) or np.any(np.abs(h) > 1 + 1e-12):
             raise ValueError(
                 "the hypothesis returned by the callable oracle must predict one finite value in "

@@ -29,6 +29,33 @@ _FAST_ONLY = {"splitter": "best", "max_features": None, "class_weight": None,
 _CRITERIA = {"gini": "Gini", "entropy": "Entropy", "log_loss": "Entropy"}
 
 
+def check_float32_features(X: np.ndarray, X32: np.ndarray) -> None:
+    """Refuse features that float32 (scikit-learn's trees) cannot tell apart; warn when it merges some.
+
+    A feature scaled by 1e-40 or 1e-300 becomes all zeros in float32: every
+    tree would be one leaf and the fit a coin flip.  A feature whose distinct
+    values partly merge (fine differences near a large offset) loses splits.
+    """
+    import warnings
+
+    for j in range(X.shape[1]):
+        n64 = np.unique(X[:, j]).size
+        if n64 < 2:
+            continue
+        n32 = np.unique(X32[:, j]).size
+        if n32 == 1:
+            raise ValueError(
+                f"feature {j} has {n64} distinct values but they are all equal in float32, in which "
+                "scikit-learn's trees compare features (values below about 1e-38 in size, or "
+                "differences below 1e-7 of their size); rescale the feature (e.g. StandardScaler) "
+                "or use the stumps oracle, which compares in float64")
+        if n32 < n64:
+            warnings.warn(
+                f"feature {j}: {n64} distinct values, {n32} in float32 (scikit-learn's trees compare "
+                "features in float32): the trees cannot split between the merged values; rescale or "
+                "centre the feature to keep them", RuntimeWarning, stacklevel=4)
+
+
 class TreeHypothesis:
     """A fitted scikit-learn tree predicting -1/+1."""
 
@@ -165,6 +192,7 @@ class Trees(Oracle):
         self.X = X
         # the trees work in float32 (scikit-learn converts every fit and predict): convert once
         self._X32 = np.ascontiguousarray(X, dtype=np.float32)
+        check_float32_features(X, self._X32)
         self.tree_params = dict(max_depth=max_depth, max_leaf_nodes=max_leaf_nodes,
                                 random_state=random_state, **tree_params)
 
