@@ -79,7 +79,7 @@ def encode_classes(estimator: BaseEstimator, y: np.ndarray) -> np.ndarray:
     if classes.size < 2:
         raise ValueError(
             f"{type(estimator).__name__} needs two classes in y but only one class is present "
-            f"({classes[0]!r}); check the labels or the train/test split"
+            f"({_plain(classes[0])!r}); check the labels or the train/test split"
         )
     return classes
 

@@ -58,13 +58,9 @@ class TrainingData:
 def encode_labels(estimator: Any, y: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """Classes (sorted, at least two) and, for two classes, the labels as -1 (classes[0]) / +1
     (classes[1]); None for more than two classes (those are fitted one-vs-rest)."""
-    check_classification_targets(y)
-    classes = np.unique(y)
-    if classes.size < 2:
-        raise ValueError(
-            f"{type(estimator).__name__} needs two classes in y but only one class is present "
-            f"({_plain(classes[0])!r}); check the labels or the train/test split"
-        )
+    from lpboosting.estimators.base import encode_classes
+
+    classes = encode_classes(estimator, y)  # the same checks and messages as the LP classifiers
     if classes.size > 2:
         return classes, None
     return classes, np.where(y == classes[1], 1.0, -1.0)

@@ -616,6 +616,14 @@ class LeveragingClassifier(OneVsRest, DecisionClassifierMixin, ClassifierMixin, 
         ``release()``, then reported with ``run.report(record)``."""
         raise NotImplementedError
 
+    def _logistic_proba(self, X: Any) -> np.ndarray:
+        """expit(f) as P(classes_[1] | x), or per class normalised over the classes (K > 2)."""
+        f = self.decision_function(X)
+        p = expit(f)
+        if f.ndim == 2:
+            return self._ovr_normalise(p)
+        return np.column_stack([1.0 - p, p])
+
     def decision_function(self, X: Any) -> np.ndarray:
         """f(x) = sum_j lambda_j h_j(x); positive means ``classes_[1]``.
 
@@ -948,11 +956,7 @@ class LLMClassifier(LeveragingClassifier):
         the rest; these are normalised over the classes (uniform where they
         are all 0).
         """
-        f = self.decision_function(X)
-        p = expit(f)
-        if f.ndim == 2:
-            return self._ovr_normalise(p)
-        return np.column_stack([1.0 - p, p])
+        return self._logistic_proba(X)
 
     def predict_proba_observed(self, X: Any) -> np.ndarray:
         """P(y | x) of the observed (noisy) label under the fitted mixture (more than two classes:
@@ -1034,8 +1038,4 @@ class LogLossBoostClassifier(LeveragingClassifier):
         the rest; these are normalised over the classes (uniform where they
         are all 0).
         """
-        f = self.decision_function(X)
-        p = expit(f)
-        if f.ndim == 2:
-            return self._ovr_normalise(p)
-        return np.column_stack([1.0 - p, p])
+        return self._logistic_proba(X)
