@@ -347,6 +347,8 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
 @click.option("--data", "data", help="data set: softboost-synthetic, breast-cancer, sklearn:NAME, "
               "a KEEL name, or a CSV path")
 @click.option("--instance", help="a models/ instance name instead of a data set")
+@click.option("--catalog", "whole_catalog", is_flag=True,
+              help="every models/ instance (full solves and replays), instead of a data set")
 @click.option("--models-dir", type=click.Path(file_okay=False),
               help="catalog directory (default: models/ in a source checkout, else the installed copy)")
 @click.option("--target", help="CSV: the label column")
@@ -364,16 +366,29 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
 @click.option("--max-rounds", type=int, default=1000, show_default=True)
 @click.option("--tol", type=float, default=1e-6, show_default=True)
 @click.option("--no-replay", is_flag=True, help="skip the replay of the first backend's columns")
+@click.option("--repeat", type=int, default=1, show_default=True,
+              help="time every run this many times: median [min-max] of the wall time")
+@click.option("--time-limit", "time_limit", type=float,
+              help="seconds for each run of each backend (the solver's own limit where it has one); "
+                   "a backend that reaches it is reported as time_limit and the others go on")
+@click.option("--profile", "profile_path", type=click.Path(dir_okay=False),
+              help="with --catalog: draw the performance profile of the full solves to this image")
 @click.option("--loose", is_flag=True, help="conic solvers at their default tolerances")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write the table as CSV")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False),
               help="write the table and per-round objectives as JSON")
-def compare(data: str | None, instance: str | None, models_dir: str | None, target: str | None,
-            positive: str | None, master_name: str, nu: float | None, delta: float | None,
-            lam: float | None, oracle: str | None, backends: tuple[str, ...], max_rounds: int,
-            tol: float, no_replay: bool, loose: bool, csv_path: str | None,
+def compare(data: str | None, instance: str | None, whole_catalog: bool, models_dir: str | None,
+            target: str | None, positive: str | None, master_name: str, nu: float | None,
+            delta: float | None, lam: float | None, oracle: str | None, backends: tuple[str, ...],
+            max_rounds: int, tol: float, no_replay: bool, repeat: int, time_limit: float | None,
+            profile_path: str | None, loose: bool, csv_path: str | None,
             json_path: str | None) -> int:
-    """Run one master with several backends and print rounds, times, iterations and objectives."""
+    """Run one master with several backends and print rounds, times, iterations and objectives.
+
+    On a data set (--data), each backend runs column generation with its own columns, then
+    every backend replays the first one's columns; on a models/ instance (--instance), or every
+    one (--catalog), each backend solves the full instance and replays its columns.  --catalog
+    --profile FIG.png draws the performance profile of the full solves (Dolan and More)."""
     import numpy as np
 
     from lpboosting import compare as harness
@@ -387,12 +402,34 @@ def compare(data: str | None, instance: str | None, models_dir: str | None, targ
         else:
             console.print(f"... {text}", markup=False)
 
-    if (data is None) == (instance is None):
-        raise click.UsageError("give exactly one of --data NAME and --instance NAME")
+    if (data is not None) + (instance is not None) + whole_catalog != 1:
+        raise click.UsageError("give exactly one of --data NAME, --instance NAME and --catalog")
+    if repeat < 1:
+        raise click.BadParameter(f"{repeat} is not a number of runs; give --repeat 1 or more",
+                                 param_hint="--repeat")
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise click.BadParameter(f"{time_limit} is not a number of seconds; give a time limit > 0",
+                                 param_hint="--time-limit")
+    if profile_path is not None and not whole_catalog:
+        raise click.UsageError("--profile draws a performance profile over several instances: use "
+                               "it with --catalog (every models/ instance)")
+    if profile_path is not None:
+        _require_matplotlib("`lpboosting compare --profile`")
     if status is not None:
         status.start()
     try:
-        if instance is not None:
+        if whole_catalog:
+            from lpboosting import catalog
+
+            directory = Path(models_dir) if models_dir else catalog.default_directory()
+            for name in backends:
+                from lpboosting.backends import get_backend
+
+                get_backend(name).require()  # an unknown or missing backend is a usage error
+            results = harness.compare_catalog(directory, list(backends) or None, tight=not loose,
+                                              replay=not no_replay, repeat=repeat,
+                                              time_limit=time_limit, progress=progress)
+        elif instance is not None:
             from lpboosting import catalog
 
             directory = Path(models_dir) if models_dir else catalog.default_directory()
@@ -403,7 +440,8 @@ def compare(data: str | None, instance: str | None, models_dir: str | None, targ
             entry = entries[instance]
             chosen = list(backends) or list(catalog.capable_backends(entry))
             result = harness.compare_instance(entry, directory, chosen, tight=not loose,
-                                              progress=progress)
+                                              replay=not no_replay, repeat=repeat,
+                                              time_limit=time_limit, progress=progress)
         else:
             from lpboosting.datasets import load_dataset
             from lpboosting.oracles import make_oracle
@@ -420,12 +458,14 @@ def compare(data: str | None, instance: str | None, models_dir: str | None, targ
             chosen = list(backends) or _compared_backends(master)
             result = harness.compare(
                 master, pricing, chosen, tol=tol, max_rounds=max_rounds, replay=not no_replay,
-                tight=not loose, progress=progress,
+                tight=not loose, repeat=repeat, time_limit=time_limit, progress=progress,
                 title=f"{master!r} on {dataset.name} ({dataset.X.shape[0]} x {dataset.X.shape[1]}), "
                       f"oracle {name}")
     finally:
         if status is not None:
             status.stop()
+    if whole_catalog:
+        return _catalog_outputs(console, results, csv_path, json_path, profile_path)
     _print_comparison(console, result)
     if csv_path:
         result.write_csv(csv_path)
@@ -436,23 +476,111 @@ def compare(data: str | None, instance: str | None, models_dir: str | None, targ
     return 0
 
 
+def _require_matplotlib(what: str) -> None:
+    try:
+        import matplotlib
+    except ImportError:
+        raise click.UsageError(f'{what} draws with matplotlib, which is not installed; '
+                               'run `pip install "lpboosting[plot]"` (or `pip install matplotlib`)') from None
+    matplotlib.use("Agg")
+
+
+def _catalog_outputs(console: Any, results: list[Any], csv_path: str | None, json_path: str | None,
+                     profile_path: str | None) -> int:
+    """The catalog comparison: one line per instance and backend, the profile, the files."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from lpboosting import compare as harness
+
+    if not results:
+        raise click.UsageError("none of the named backends solves any instance of the catalog; "
+                               "`lpboosting backends` lists what each solves")
+    table = Table(title=f"full solves of {len(results)} catalog instances", title_justify="left")
+    for name, justify in (("instance", "left"), ("backend", "left"), ("total s", "right"),
+                          ("solve s", "right"), ("compile s", "right"), ("iterations", "right"),
+                          ("|objective - certified|", "right"), ("replay max dev", "right"),
+                          ("status", "left")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for result in results:
+        replays = {r.backend: r for r in result.runs if r.mode == "replay"}
+        for row in (r for r in result.rows() if r["mode"] == "full"):
+            replay = replays.get(row["backend"])
+            table.add_row(
+                result.meta["instance"], row["backend"], escape(harness.format_seconds(row)),
+                _seconds(row["solve_s"]), _seconds(row["compile_s"]), harness.format_iterations(row),
+                "-" if row["max_dev"] is None else f"{row['max_dev']:.1e}",
+                "-" if replay is None or replay.max_dev is None else f"{replay.max_dev:.1e}",
+                escape(row["status"] + (f": {row['message']}" if row["status"] not in harness.FINISHED else "")))
+    console.print(table)
+    # one profile per kind of problem: a backend that cannot state a kind of master at all
+    # would otherwise count as failing on every instance of it
+    groups: dict[str, list[Any]] = {}
+    for result in results:
+        groups.setdefault(result.meta.get("kind") or "other", []).append(result)
+    profiles = {kind: harness.performance_profile(group) for kind, group in groups.items()}
+    for kind, profile in profiles.items():
+        n = len(profile.instances)
+        order = sorted(profile.backends, key=lambda b: (-profile.solved[b], -profile.wins[b]))
+        summary = ", ".join(f"{b} {round(profile.solved[b] * n)}/{n} solved, fastest on "
+                            f"{round(profile.wins[b] * n)}" for b in order)
+        console.print(f"performance profile, {_PROFILE_KINDS.get(kind, kind)}: {summary}", markup=False)
+    if profile_path:
+        import matplotlib.pyplot as plt
+
+        from lpboosting import plots
+
+        figure, axes = plt.subplots(len(profiles), 1, figsize=(9, 4.6 * len(profiles)),
+                                    layout="constrained", squeeze=False)
+        for ax, (kind, profile) in zip(axes[:, 0], profiles.items()):
+            plots.plot_performance_profile(
+                profile, ax=ax, title=f"{_PROFILE_KINDS.get(kind, kind)}: {len(profile.instances)} "
+                                      "instances, full solves")
+        figure.savefig(profile_path, dpi=120, bbox_inches="tight")
+        console.print(f"wrote {profile_path}", markup=False)
+    if csv_path:
+        harness.write_catalog_csv(results, csv_path)
+        console.print(f"wrote {csv_path}", markup=False)
+    if json_path:
+        from lpboosting.benchmark.common import write_json
+
+        write_json(json_path, {"instances": [r.to_dict() for r in results]})
+        console.print(f"wrote {json_path}", markup=False)
+    return 0
+
+
+#: the panels of `compare --catalog --profile`, one per kind of problem
+_PROFILE_KINDS = {"lp": "LP masters (LPBoost, RMBoost)",
+                  "exp_cone": "entropy projections (SoftBoost, TotalBoost, ERLPBoost)"}
+
+
+def _seconds(value: Any) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
 def _print_comparison(console: Any, result: Any) -> None:
     from rich.table import Table
 
+    from rich.markup import escape
+
+    from lpboosting import compare as harness
+
+    repeated = any(r.repeats > 1 for r in result.runs)
     table = Table(title=result.title, title_justify="left")
     for name, justify in (("backend", "left"), ("mode", "left"), ("rounds", "right"),
-                          ("total s", "right"), ("x first", "right"), ("median master ms", "right"),
-                          ("iterations", "right"), ("objective", "right"), ("max dev", "right"),
-                          ("status", "left")):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+                          ("total s: median \\[min-max]" if repeated else "total s", "right"),
+                          ("x first", "right"), ("median master ms", "right"), ("solve s", "right"),
+                          ("compile s", "right"), ("iterations", "right"), ("objective", "right"),
+                          ("max dev", "right"), ("status", "left")):
+        table.add_column(name, justify=justify, no_wrap=name != "status")  # type: ignore[arg-type]
     for row in result.rows():
         table.add_row(
-            row["backend"], row["mode"], str(row["rounds"]), f"{row['seconds']:.3f}",
+            row["backend"], row["mode"], str(row["rounds"]), escape(harness.format_seconds(row)),
             "-" if row["x_first"] is None else f"{row['x_first']:.2f}",
-            f"{row['median_master_ms']:.3f}",
-            "-" if row["iterations"] is None else str(row["iterations"]),
+            f"{row['median_master_ms']:.3f}", _seconds(row["solve_s"]), _seconds(row["compile_s"]),
+            harness.format_iterations(row),
             f"{row['objective']:.10f}", "-" if row["max_dev"] is None else f"{row['max_dev']:.1e}",
-            row["status"] + (f": {row['message']}" if row["status"] == "error" else ""),
+            escape(row["status"] + (f": {row['message']}" if row["status"] in ("error", "time_limit") else "")),
         )
     console.print(table)
     console.print(f"largest objective deviation: {result.max_deviation():.2e}", markup=False)
@@ -697,7 +825,9 @@ def plot(source: str, out: str, kind: str, data: str | None, target: str | None,
 
 
 @cli.command(name="backends")
-@click.option("--all", "show_all", is_flag=True, help="also list known backends that are not installed")
+@click.option("--all", "show_all", is_flag=True,
+              help="also list known backends that are not installed, and those never picked "
+                   "automatically (named with -b only)")
 def backends_cmd(show_all: bool) -> int:
     """The installed backends and what each can solve."""
     from rich.table import Table
@@ -707,7 +837,7 @@ def backends_cmd(show_all: bool) -> int:
     table = Table(title="backends", title_justify="left")
     for name in ("name", "installed", "LP", "exp cone", "warm start", "install", "solvers"):
         table.add_column(name)
-    for info in available(include_missing=show_all):
+    for info in available(include_missing=show_all, include_unlisted=show_all):
         lp = "yes" if info.lp else (", ".join(info.masters) + " only" if info.masters else "-")
         table.add_row(info.name, "yes" if info.installed else "no", lp,
                       "yes" if info.exp_cone else "-", "yes" if info.incremental else "rebuild",

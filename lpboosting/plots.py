@@ -26,7 +26,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["plot_distribution", "plot_duality", "plot_margins", "plot_summary", "plot_timing"]
+__all__ = ["plot_distribution", "plot_duality", "plot_margins", "plot_performance_profile",
+           "plot_summary", "plot_timing"]
 
 # -- helpers ---------------------------------------------------------------------------
 def _pyplot() -> Any:
@@ -452,3 +453,68 @@ def plot_summary(source: Any, X: Any = None, y: Any = None, *, X_test: Any = Non
         _note(axes[1, 0], "margins: pass the fitted classifier with X and y")
     plot_timing(history, ax=axes[1, 1])
     return fig
+
+
+# -- 6. solver comparison ------------------------------------------------------------------
+#: line styles of the profile's curves, so that curves lying on one another stay apart
+_PROFILE_STYLES = ("-", "--", "-.", ":")
+_PROFILE_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def plot_performance_profile(comparisons: Any, ax: Axes | None = None, mode: str = "full",
+                             title: str | None = None) -> Axes:
+    """The performance profile (Dolan and More, 2002) of a comparison over several instances.
+
+    ``comparisons``: the :class:`~lpboosting.compare.Comparison` of each
+    instance (:func:`lpboosting.compare.compare_catalog`) or their
+    :class:`~lpboosting.compare.Profile`.  For each backend, the fraction of
+    the instances it solved within a factor tau of the best backend's time on
+    that instance (``mode`` rows: the full solves), against tau on a log2
+    axis: a step function that starts at the share of instances on which the
+    backend was fastest (tau = 1) and ends at the share it solved at all;
+    a backend that failed on an instance, was off its certified objective
+    by more than its tolerance, reached the time limit or was not run on it
+    never counts it.  The legend, beside the axes, gives the instances each
+    backend solved, ran on (when not all) and was fastest on.
+    """
+    from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator, PercentFormatter
+
+    from lpboosting.compare import Profile, performance_profile
+
+    profile = comparisons if isinstance(comparisons, Profile) else performance_profile(comparisons, mode)
+    ax = _axes(ax)
+    n = len(profile.instances)
+    top = max(2.0, profile.max_ratio * 1.25)
+    solved, wins, ran = profile.solved, profile.wins, profile.ran
+    # the most successful first: drawn widest, so that later curves on the same steps show on top
+    order = sorted(profile.backends, key=lambda b: (-solved[b], -wins[b]))
+    colors = _pyplot().get_cmap("tab10" if len(order) <= 10 else "tab20").colors
+    for i, backend in enumerate(order):
+        taus, fractions = profile.steps(backend)
+        x = np.concatenate([[1.0], taus, [top]])
+        y = np.concatenate([[profile.fraction(backend, 1.0)], fractions, [solved[backend]]])
+        label = f"{backend}: solved {round(solved[backend] * n)}/{n}"
+        if ran[backend] < 1.0:
+            label += f" (ran on {round(ran[backend] * n)})"
+        label += f", fastest on {round(wins[backend] * n)}"
+        color = colors[i % len(colors)]
+        ax.step(x, y, where="post", label=label, color=color, linewidth=max(3.2 - 0.3 * i, 1.2),
+                linestyle=_PROFILE_STYLES[i % len(_PROFILE_STYLES)], alpha=0.9)
+        ax.plot(taus, fractions, linestyle="none", marker=_PROFILE_MARKERS[i % len(_PROFILE_MARKERS)],
+                markersize=4, color=color)
+    ax.set_xscale("log", base=2)
+    ax.set_xlim(1.0, top)
+    ticks = 2.0 ** np.arange(0, int(np.floor(np.log2(top))) + 1)
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xticklabels([f"{t:g}" for t in ticks])
+    ax.set_ylim(0.0, 1.04)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.grid(True, which="major", alpha=0.3)
+    ax.set_xlabel("tau: time / the best backend's time on the instance (log2 scale)")
+    ax.set_ylabel("instances solved within tau of the best")
+    ax.set_title(title or f"performance profile of {len(profile.backends)} backends on {n} "
+                          f"instances ({mode} solves)")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+    return ax

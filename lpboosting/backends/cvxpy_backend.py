@@ -130,6 +130,10 @@ def solve_statement(statement: CvxpyStatement, solver: str | None, options: dict
         status, message = SolveStatus.ERROR, str(exc)
     seconds = time.perf_counter() - start
     problem = statement.problem
+    if not status.ok and not message:
+        message = (f"cvxpy status {problem.status!r} from {solver or 'the solver cvxpy chose'}"
+                   + (" (it stopped at one of its limits, iterations or time, or gave up)"
+                      if problem.status == "user_limit" else ""))
     stats = problem.solver_stats if status.ok else None
     solver_seconds = getattr(stats, "solve_time", None) if stats is not None else None
     if solver_seconds is None:  # a solver that reports no time: cvxpy's timing of its call
