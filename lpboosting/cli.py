@@ -18,6 +18,7 @@ input (the message says what was wrong and what to do), 130 when interrupted.
 
 from __future__ import annotations
 
+import json
 import math
 import pickle
 import sys
@@ -59,11 +60,22 @@ def _console(stderr: bool = False) -> Any:
 
 
 def _parse_value(text: str) -> Any:
-    lowered = text.strip().lower()
+    """A ``NAME=VALUE`` value: none/null, true/false, an integer, a number, JSON for a dict or a
+    list (``{"max_depth": 2}``, ``[1, 2]``), else the text; a ValueError for invalid JSON."""
+    stripped = text.strip()
+    lowered = stripped.lower()
     if lowered in ("none", "null"):
         return None
     if lowered in ("true", "false"):
         return lowered == "true"
+    if stripped[:1] in ("{", "["):
+        try:
+            return json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise ValueError(
+                f"{stripped!r} is not valid JSON ({exc.msg} at column {exc.colno}); write a dict as JSON "
+                """with double-quoted keys, e.g. '{"max_depth": 2}', and a list as e.g. [1, 2]"""
+            ) from None
     for kind in (int, float):
         try:
             return kind(text)
@@ -72,14 +84,95 @@ def _parse_value(text: str) -> Any:
     return text
 
 
-def _parse_params(items: Sequence[str]) -> dict[str, Any]:
+def _parse_params(items: Sequence[str], flag: str = "-p", example: str = "nu=0.2") -> dict[str, Any]:
+    """``NAME=VALUE`` items (of the option ``flag``) as a dict of parsed values (:func:`_parse_value`)."""
+    hint = "'-p' / '--param'" if flag == "-p" else f"'{flag}'"
     params = {}
     for item in items:
         if "=" not in item:
-            raise click.BadParameter(f"{item!r} is not NAME=VALUE (e.g. -p nu=0.2)", param_hint="--param")
+            raise click.BadParameter(f"{item!r} is not NAME=VALUE (e.g. {flag} {example})", param_hint=hint)
         key, value = item.split("=", 1)
-        params[key.strip()] = _parse_value(value)
+        try:
+            params[key.strip()] = _parse_value(value)
+        except ValueError as exc:
+            raise click.BadParameter(f"{flag} {key.strip()}: {exc}", param_hint=hint) from None
     return params
+
+
+def _cli_text(value: Any) -> str:
+    """A value as written after ``-p NAME=`` (JSON in single quotes for a dict or a list)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (dict, list)):
+        return f"'{json.dumps(value)}'"
+    return str(value)
+
+
+def _how_to_write(est: Any, name: str, value: Any) -> str:
+    """How to write parameter ``name`` on the command line, from its constraints: a valid example."""
+    from sklearn.utils._param_validation import _InstancesOf, make_constraint
+
+    allowed = type(est)._parameter_constraints[name]
+    if allowed == "no_validation":
+        return ""
+    shown = [c for c in map(make_constraint, allowed) if not c.hidden]
+    types = {c.type for c in shown if isinstance(c, _InstancesOf)}
+    if dict in types:
+        example: dict[str, Any] = {"NAME": "VALUE"}
+        if isinstance(value, str) and "=" in value:  # max_depth=2,min_samples_leaf=5 as meant
+            pairs = [part.split("=", 1) for part in value.split(",") if part.strip()]
+            if all(len(pair) == 2 for pair in pairs):
+                try:
+                    example = {k.strip(): _parse_value(v) for k, v in pairs}
+                except ValueError:
+                    pass
+        return f"a dict is written as JSON: -p {name}={_cli_text(example)}"
+    if list in types:
+        return f"a list is written as JSON: -p {name}='[1, 2]'"
+    default = type(est)().get_params(deep=False).get(name)
+    options = [o for c in shown for o in sorted(getattr(c, "options", ()), key=str)]
+    for candidate in [default, *options, 1, 0.5, 0.1, 10, 100, 0, True]:
+        if candidate is None or not isinstance(candidate, (bool, int, float, str)):
+            continue
+        if any(c.is_satisfied_by(candidate) for c in shown):
+            return f"write it like -p {name}={_cli_text(candidate)}"
+    none = f" (here only -p {name}=none)" if any(c.is_satisfied_by(None) for c in shown) else ""
+    return f"{name} takes a Python object: set it in Python{none}"
+
+
+def _check_given_params(est: Any, params: dict[str, Any]) -> None:
+    """The ``-p`` values against the estimator's ``_parameter_constraints`` before any work: a usage
+    error naming the parameter, what it must be and how to write it."""
+    from lpboosting.params import InvalidParameterError, check_params
+
+    constraints = getattr(type(est), "_parameter_constraints", None)
+    if not constraints or not params:
+        return
+    try:
+        check_params(est)
+    except InvalidParameterError as exc:
+        from sklearn.utils._param_validation import validate_parameter_constraints
+
+        message = str(exc)
+        for name in (n for n in constraints if n in params):  # check_params's order: its first failure
+            try:
+                validate_parameter_constraints({name: constraints[name]}, {name: params[name]},
+                                               caller_name=type(est).__name__)
+            except InvalidParameterError:
+                how = _how_to_write(est, name, params[name])
+                raise click.BadParameter(f"{message}; {how}" if how else message,
+                                         param_hint="'-p' / '--param'") from None
+        raise click.UsageError(message) from None
+
+
+def _test_fraction(ctx: Any, param: Any, value: float) -> float:
+    """``--test-size``: a fraction in [0, 1), else a usage error saying what to give."""
+    if not 0 <= value < 1:
+        raise click.BadParameter(f"{value} is not in the range 0<=x<1: give the held-out fraction "
+                                 "(e.g. 0.25), or 0 to fit on every row")
+    return value
 
 
 def _solver_backend(algorithm: str, est: Any, options: dict[str, Any], log: str | None) -> Any:
@@ -220,9 +313,10 @@ def demo(nu: float, oracle: str, backend: str, tol: float, max_rounds: int, test
 @click.option("--target", help="CSV: the label column (default: the last)")
 @click.option("--positive", help="the positive class for a one-vs-rest task on multi-class data")
 @click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
-              help="estimator parameter, repeatable (e.g. -p nu=0.2 -p oracle=trees)")
-@click.option("--test-size", type=float, default=0.25, show_default=True,
-              help="held-out fraction (sets with a fixed split use theirs); 0 = none")
+              help="estimator parameter, repeatable (e.g. -p nu=0.2 -p oracle=trees); a dict or a list "
+                   """as JSON (e.g. -p oracle_params='{"max_depth": 2}')""")
+@click.option("--test-size", type=float, default=0.25, show_default=True, callback=_test_fraction,
+              help="held-out fraction in [0, 1) (sets with a fixed split use theirs); 0 = none")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the split")
 @click.option("--save", "save", type=click.Path(dir_okay=False), help="pickle the fitted model here")
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
@@ -243,9 +337,12 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
     from lpboosting.datasets import load_dataset
 
     console = _console()
-    est = _estimator(algorithm, _parse_params(params))
+    given = _parse_params(params)
+    est = _estimator(algorithm, given)
+    _check_given_params(est, given)
     if solver_options or solver_log:
-        est.set_params(backend=_solver_backend(algorithm, est, _parse_params(solver_options), solver_log))
+        est.set_params(backend=_solver_backend(algorithm, est, _parse_params(
+            solver_options, flag="-o", example="simplex_strategy=4"), solver_log))
     dataset = load_dataset(data, target=target, positive=positive)
     X_train, X_test, y_train, y_test, test_rows = _split(dataset, test_size, seed)
     console.print(f"{type(est).__name__} on {dataset.description or dataset.name}: "
@@ -758,6 +855,54 @@ def solve_file(path: str, backends: tuple[str, ...], json_path: str | None) -> i
     return 0
 
 
+#: what `plot` reads, for the messages about files it cannot
+_PLOT_READS = ("`lpboosting plot` draws a model saved by `lpboosting fit --save` (a pickle) or a "
+               "history written by `lpboosting fit --history` (JSON)")
+
+
+def _plot_source(source: str) -> Any:
+    """The model or history in ``source``: a history (or a model) as JSON, else a pickle; a usage
+    error naming the file and what is wrong when it is neither."""
+    from lpboosting.colgen import ColumnGenerationResult, History
+
+    with open(source, "rb") as fh:
+        head = fh.read(64).lstrip()
+    if not head:
+        raise click.BadParameter(f"{source} is empty; {_PLOT_READS}", param_hint="SOURCE")
+    if source.lower().endswith(".json") or head[:1] in (b"{", b"["):
+        try:
+            return History.load(source)
+        except ValueError as exc:
+            if "model file" not in str(exc):
+                raise click.BadParameter(f"{exc}; `lpboosting plot` also draws a model saved by "
+                                         "`lpboosting fit --save`", param_hint="SOURCE") from None
+        from lpboosting.model_io import load_model
+
+        return load_model(source)
+    try:
+        with open(source, "rb") as fh:  # only open models you saved yourself: pickle runs code
+            obj = pickle.load(fh)
+    except (ImportError, AttributeError) as exc:
+        raise click.BadParameter(
+            f"{source} is a pickle of classes this installation does not have ({exc}): written by "
+            f"another version of lpboosting or another program?; {_PLOT_READS}", param_hint="SOURCE") from None
+    except Exception as exc:  # a file that is not a pickle, or one cut short, fails in many ways
+        raise click.BadParameter(
+            f"{source} does not read as a pickle ({type(exc).__name__}: {exc}): it is cut short or "
+            f"not a model file; {_PLOT_READS}", param_hint="SOURCE") from None
+    if isinstance(obj, (History, ColumnGenerationResult)):
+        return obj
+    if isinstance(getattr(obj, "history_", None), History):
+        return obj
+    kind = type(obj).__name__
+    kind = f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
+    if hasattr(obj, "fit") and hasattr(obj, "get_params"):
+        raise click.BadParameter(f"{source} holds {kind} without a per-round history (not fitted?); "
+                                 f"{_PLOT_READS}", param_hint="SOURCE")
+    raise click.BadParameter(f"{source} holds {kind}, not a fitted model or a history; {_PLOT_READS}",
+                             param_hint="SOURCE")
+
+
 @cli.command()
 @click.argument("source", type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
@@ -781,13 +926,8 @@ def plot(source: str, out: str, kind: str, data: str | None, target: str | None,
                                'run `pip install "lpboosting[plot]"` (or `pip install matplotlib`)') from None
     matplotlib.use("Agg")
     from lpboosting import plots
-    from lpboosting.colgen import History
 
-    if source.endswith(".json"):
-        obj: Any = History.load(source)
-    else:
-        with open(source, "rb") as fh:  # only open models you saved yourself: pickle runs code
-            obj = pickle.load(fh)
+    obj = _plot_source(source)
     recorded = getattr(obj, "data_split_", None)
     if data is None and isinstance(recorded, dict) and kind in ("summary", "margins"):
         data, target, positive = recorded["data"], recorded["target"], recorded["positive"]

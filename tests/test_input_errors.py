@@ -10,11 +10,12 @@ from __future__ import annotations
 import csv
 import json
 import pickle
+import warnings
 
 import numpy as np
 import pytest
 
-from lpboosting.cli import main
+from lpboosting.cli import _parse_value, main
 from lpboosting.colgen import History
 from lpboosting.colgen.history import RoundRecord
 from lpboosting.datasets import breast_cancer, load_dataset
@@ -115,6 +116,103 @@ def test_a_history_saved_and_loaded_is_unchanged_and_silent(history_file, recwar
     loaded = History.load(history_file)
     assert loaded.meta["status"] == "converged" and loaded["loss"] == [0.3, 0.2, 0.1]
     assert not recwarn.list
+
+
+# -- the command line: -p NAME=VALUE and --test-size ----------------------------------------------
+
+def test_a_parameter_of_the_wrong_type_is_a_usage_error_before_any_work(capsys):
+    assert main(["fit", "lpboost", "-p", "max_rounds=abc"]) == 2
+    captured = capsys.readouterr()
+    assert "train" not in captured.out  # refused before the data was read
+    err = " ".join(captured.err.split())
+    assert "max_rounds must be an integer >= 1, got 'abc'" in err
+    assert "-p max_rounds=1000" in err
+
+
+def test_a_dict_parameter_given_as_text_says_to_write_json(capsys):
+    assert main(["fit", "lpboost", "-p", "oracle_params=max_depth=2"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "oracle_params must be None or a dict, got 'max_depth=2'" in err
+    assert """-p oracle_params='{"max_depth": 2}'""" in err and "JSON" in err
+
+
+def test_invalid_json_says_where(capsys):
+    assert main(["fit", "lpboost", "-p", "oracle_params={max_depth: 2}"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "oracle_params" in err and "not valid JSON" in err and "double-quoted" in err
+
+
+def test_json_values_are_read_as_dicts_and_lists(tmp_path):
+    assert _parse_value('{"max_depth": 2, "min_samples_leaf": 5}') == {"max_depth": 2, "min_samples_leaf": 5}
+    assert _parse_value("[1, 2.5, null]") == [1, 2.5, None]
+    assert _parse_value(" 3 ") == 3 and _parse_value("none") is None and _parse_value("trees") == "trees"
+    model = tmp_path / "m.pkl"
+    assert main(["fit", "lpboost", "-p", "oracle=trees", "-p", 'oracle_params={"max_depth": 2}',
+                 "-p", "max_rounds=3", "--quiet", "--save", str(model)]) == 0
+    with model.open("rb") as fh:
+        clf = pickle.load(fh)
+    assert clf.oracle_params == {"max_depth": 2}
+    assert all(h.tree.get_depth() <= 2 for h in clf.hypotheses_ if hasattr(h, "tree"))
+
+
+@pytest.mark.parametrize("value", ["-0.2", "1", "1.5", "nan"])
+def test_test_size_out_of_range_is_refused(value, capsys):
+    assert main(["fit", "lpboost", "--test-size", value, "-p", "max_rounds=2", "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert "train" not in captured.out
+    assert "--test-size" in captured.err and "0<=x<1" in captured.err
+
+
+def test_test_size_zero_fits_on_every_row(capsys):
+    assert main(["fit", "lpboost", "--test-size", "0", "-p", "max_rounds=2", "--quiet"]) == 0
+    assert "no test split" in capsys.readouterr().out
+
+
+# -- plot: files that are not models or histories ----------------------------------------------------
+
+def _not_models(tmp_path):
+    from lpboosting.estimators import LPBoostClassifier
+
+    X, y = breast_cancer()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # three rounds do not converge, and need not
+        whole = pickle.dumps(LPBoostClassifier(max_rounds=3).fit(X[:80], y[:80]))
+    files = {
+        "random.pkl": bytes(range(7, 250, 3)),
+        "empty.pkl": b"",
+        "truncated.pkl": whole[: len(whole) // 2],
+        "list.pkl": pickle.dumps([1, 2, 3]),
+        "notes.txt": b"these are not the droids\n",
+        "other.json": b'{"rows": [1, 2]}',
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    return files
+
+
+def test_plot_of_a_file_that_is_not_a_model_is_a_clear_error(tmp_path, capsys):
+    for name in _not_models(tmp_path):
+        path = tmp_path / name
+        assert main(["plot", str(path), "--out", str(tmp_path / "x.png")]) == 2, name
+        err = " ".join(capsys.readouterr().err.split())
+        assert str(path) in err, (name, err)
+        assert "fit --save" in err and "fit --history" in err, (name, err)
+        assert "Traceback" not in err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_plot_names_what_a_foreign_pickle_holds(tmp_path, capsys):
+    _not_models(tmp_path)
+    assert main(["plot", str(tmp_path / "list.pkl"), "--out", str(tmp_path / "x.png")]) == 2
+    assert "holds a list" in " ".join(capsys.readouterr().err.split())
+
+
+def test_plot_reads_a_history_whatever_its_name(tmp_path, history_file, capsys):
+    pytest.importorskip("matplotlib")
+    renamed = tmp_path / "run.history"
+    renamed.write_text(history_file.read_text())
+    assert main(["plot", str(renamed), "--kind", "duality", "--out", str(tmp_path / "d.png")]) == 0
+    assert (tmp_path / "d.png").stat().st_size > 0
 
 
 # -- CSV files --------------------------------------------------------------------------------------
