@@ -24,6 +24,7 @@ _EXPORTS: dict[str, str] = {
     "History": "lpboosting.colgen",
     "RoundRecord": "lpboosting.colgen",
     "column_generation": "lpboosting.colgen",
+    "nu_path": "lpboosting.colgen",
     "solve_master": "lpboosting.colgen",
     "export_model": "lpboosting.export",
     "ERLPBoostClassifier": "lpboosting.estimators",

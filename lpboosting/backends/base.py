@@ -20,7 +20,7 @@ import numpy as np
 from lpboosting.backends import table
 from lpboosting.columns import compact
 from lpboosting.errors import BackendCapabilityError
-from lpboosting.masters.base import Master, MasterSolution
+from lpboosting.masters.base import Master, MasterSolution, check_magnitude
 
 
 class MasterSession(ABC):
@@ -47,6 +47,17 @@ class MasterSession(ABC):
     def solve(self) -> MasterSolution:
         """Solve the master over the columns added so far."""
 
+    def refresh_caps(self) -> None:
+        """Take the master's caps again (its ``nu`` changed) and keep everything else.
+
+        The warm step of a regularisation path: the caps are bounds on d, so
+        a live model keeps its columns and its basis and the next solve goes
+        on from there.  Sessions that cannot say so.
+        """
+        raise NotImplementedError(
+            f"the {self.backend_name or type(self).__name__} session cannot change its master's caps in "
+            "place; start a new run for the new nu (or use the highspy or cvxpy backends)")
+
 
 def check_column(column: Any, n_samples: int) -> np.ndarray:
     """A margin column as a float vector of length ``n_samples`` with finite entries."""
@@ -57,25 +68,6 @@ def check_column(column: Any, n_samples: int) -> np.ndarray:
         raise ValueError("a column contains NaN or inf; margins y_n h(x_n) must be finite")
     check_magnitude(float(np.max(np.abs(u))) if u.size else 0.0, "a column's")
     return u
-
-
-#: margins smaller than this (the largest |u| of a column or matrix) are below the LP solvers'
-#: absolute tolerances (about 1e-7 to 1e-9): the answer would not be about the data
-SMALLEST_MARGIN = 1e-6
-#: margins larger than this lose the solvers' relative accuracy
-LARGEST_MARGIN = 1e6
-
-
-def check_magnitude(largest: float, what: str) -> None:
-    """Refuse margins whose size the solvers cannot work with (0, an abstaining column, is fine)."""
-    if largest == 0.0:
-        return
-    if largest < SMALLEST_MARGIN or largest > LARGEST_MARGIN:
-        raise ValueError(
-            f"{what} largest margin |y h(x)| is {largest:.3g}: the solvers' tolerances are absolute "
-            f"(about 1e-7), so margins must lie within [{SMALLEST_MARGIN:g}, {LARGEST_MARGIN:g}] in size; "
-            "hypotheses are meant to output values in [-1, 1] (divide U by its largest entry: the "
-            "LPBoost optimum scales with it)")
 
 
 def _digest(u: np.ndarray) -> bytes:

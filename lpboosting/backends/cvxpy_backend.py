@@ -255,6 +255,9 @@ class CvxpyRebuildSession(ColumnStoreSession):
     def add_column(self, column, edge=None):
         self.remember(check_column(column, self.n_samples))
 
+    def refresh_caps(self) -> None:
+        """Nothing to do: the statement is rebuilt, with the master's caps, on every solve."""
+
     def solve(self) -> MasterSolution:
         self.require_columns()
         U = self.store.active_columns()

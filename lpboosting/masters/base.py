@@ -138,6 +138,25 @@ def check_sample_weight(sample_weight: Any) -> np.ndarray | None:
     return s
 
 
+#: margins smaller than this (the largest |u| of a column or matrix) are below the LP solvers'
+#: absolute tolerances (about 1e-7 to 1e-9): the answer would not be about the data
+SMALLEST_MARGIN = 1e-6
+#: margins larger than this lose the solvers' relative accuracy
+LARGEST_MARGIN = 1e6
+
+
+def check_magnitude(largest: float, what: str) -> None:
+    """Refuse margins whose size the solvers cannot work with (0, an abstaining column, is fine)."""
+    if largest == 0.0:
+        return
+    if largest < SMALLEST_MARGIN or largest > LARGEST_MARGIN:
+        raise ValueError(
+            f"{what} largest margin |y h(x)| is {largest:.3g}: the solvers' tolerances are absolute "
+            f"(about 1e-7), so margins must lie within [{SMALLEST_MARGIN:g}, {LARGEST_MARGIN:g}] in size; "
+            "hypotheses are meant to output values in [-1, 1] (divide U by its largest entry: the "
+            "LPBoost optimum scales with it)")
+
+
 def check_margin_matrix(U: Any) -> np.ndarray:
     """Validate a margin matrix (N x T, finite, entries in [-1, 1] not required; a scipy sparse
     matrix is made dense)."""
@@ -161,8 +180,6 @@ def check_margin_matrix(U: Any) -> np.ndarray:
         )
     if not np.all(np.isfinite(U)):
         raise ValueError("the margin matrix U contains NaN or inf; replace them with finite margins")
-    from lpboosting.backends.base import check_magnitude
-
     check_magnitude(float(np.max(np.abs(U))), "the margin matrix U's")
     return U
 

@@ -186,8 +186,8 @@ class LPBoost(Master):
         caps = self.caps(n)
         if d.min() < -tol * caps.max():
             return f"d has a negative entry ({d.min():.3e})"
-        over = float(np.max(d - caps * (1.0 + tol)))
-        if over > 1e-15:
+        over = float(np.max(d - caps))
+        if over > tol * float(np.max(caps)):  # absolute: a cap of 0 (weight 0) allows round-off only
             return f"d exceeds its cap by {over:.3e}"
         if abs(d.sum() - 1.0) > tol:
             return f"d sums to {d.sum():.12g}, not 1"

@@ -33,6 +33,12 @@ def capped_simplex_model(backend, n: int, cap: float | np.ndarray):
     return h, inf
 
 
+def set_d_bounds(h, caps: np.ndarray) -> None:
+    """Bounds 0 <= d_n <= caps_n on columns 0..N-1 of a model of :func:`capped_simplex_model`."""
+    n = caps.size
+    h.changeColsBounds(n, np.arange(n, dtype=np.int32), np.zeros(n), np.asarray(caps, dtype=float))
+
+
 class HighsEdgeLP(ColumnStoreSession):
     """The LPBoost dual in one live HiGHS model; a new hypothesis is a new row.
 
@@ -54,6 +60,11 @@ class HighsEdgeLP(ColumnStoreSession):
         u = check_column(column, self.n_samples)
         self._h.addRow(-self._inf, 0.0, self.n_samples + 1, self._index, np.append(u, -1.0))
         self.remember(u)
+
+    def refresh_caps(self) -> None:
+        """The master's new caps as the bounds of d (the basis is kept)."""
+        set_d_bounds(self._h, self.master.caps(self.n_samples))
+        self.caps = self.master.caps(self.n_samples)
 
     def solve(self) -> MasterSolution:
         self.require_columns()
@@ -116,6 +127,11 @@ class HighsDeltaEdgeLP(ColumnStoreSession):
 
     def _var(self, j: int) -> int:
         return self.n_samples + 1 + j
+
+    def refresh_caps(self) -> None:
+        """The master's new caps as the bounds of d (the basis is kept)."""
+        set_d_bounds(self._h, self.master.caps(self.n_samples))
+        self.caps = self.master.caps(self.n_samples)
 
     def add_column(self, column, edge=None):
         u = check_column(column, self.n_samples)

@@ -265,6 +265,36 @@ class HighsSiftingLP(ColumnStoreSession):
         self._h.deleteCols(gone.size, gone)
         self._cols = np.delete(self._cols, gone)
 
+    def refresh_caps(self) -> None:
+        """The master's new caps: bounds of the working set's d, the sum row and every hypothesis
+        row's constant over L_c recomputed; the basis is kept.  When the fixed sets no longer fit
+        the new caps (the caps of L_c sum above 1, or those of W and L_c below 1), the examples
+        at the cap, then those at 0 nearest rho, enter the working set first."""
+        self.caps = self.master.caps(self.n_samples)
+        if self.state is None:
+            return
+        capped = np.flatnonzero(self.state == FIXED_CAP)
+        if capped.size and float(self.caps[capped].sum()) > 1.0:
+            self._enter(capped)
+        capacity = float(self.caps[self.state != FIXED_ZERO].sum())
+        if capacity < 1.0:
+            zero = np.flatnonzero(self.state == FIXED_ZERO)
+            order = zero if self._watch is None else np.concatenate(
+                [np.intersect1d(self._watch, zero), np.setdiff1d(zero, self._watch)])
+            need = np.searchsorted(np.cumsum(self.caps[order]), 1.0 - capacity + 1e-12) + 1
+            self._enter(np.sort(order[:need]))
+        cols = np.flatnonzero(self._cols >= 0)
+        upper = self.caps[self._cols[cols]]
+        self._h.changeColsBounds(cols.size, cols.astype(np.int32), np.zeros(cols.size), upper)
+        self._set_sum_row()
+        if self._ref:
+            capped = np.flatnonzero(self.state == FIXED_CAP)
+            constant = (self.caps[capped] @ self._differences(capped) if capped.size
+                        else np.zeros(len(self._ref)))
+            self._constant = np.asarray(constant, dtype=float).tolist()
+            rows = (1 + np.arange(len(self._ref))).astype(np.int32)
+            self._h.changeRowsBounds(rows.size, rows, np.asarray(self._constant), np.asarray(self._constant))
+
     # ---- solve ----------------------------------------------------------------------------
 
     def solve(self) -> MasterSolution:
