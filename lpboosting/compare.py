@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from lpboosting.backends import Backend, get_backend
-from lpboosting.backends.base import MasterSession
+from lpboosting.backends.base import MasterSession, with_time_limit
 from lpboosting.backends.cvxpy_backend import TIGHT_OPTIONS
 from lpboosting.masters import MASTERS, Master, MasterSolution, RMBoost, make_master
 from lpboosting.status import SolveStatus
@@ -91,16 +91,7 @@ def time_limit_options(backend: Backend, seconds: float) -> dict[str, Any]:
     return dict(options(seconds)) if callable(options) else {}
 
 
-def _limited(backend: Backend, time_limit: float | None) -> Backend:
-    """``backend`` with its solver's time-limit options (a copy; the given object is left as it is)."""
-    if time_limit is None:
-        return backend
-    options = time_limit_options(backend, time_limit)
-    if not options:
-        return backend
-    limited = copy.copy(backend)
-    limited.options = {**backend.options, **options}
-    return limited
+_limited = with_time_limit
 
 
 def _for_run(backend: Backend) -> Backend:
@@ -407,7 +398,8 @@ def _own_run(master: Master, oracle: Any, backend: Backend, tol: float, max_roun
     run.objective = objective_of(result.solution) if result.solution is not None else float("nan")
     run.status, run.message = result.status, result.message
     if time_limit is not None and (watch.timed_out or result.status == "time_limit"):
-        detail = result.message if result.status == "solver_error" else ""
+        # what stopped the run, as the loop says it (a solver's TIME_LIMIT status ends it too)
+        detail = result.message if result.status in ("solver_error", "time_limit") else ""
         run.status = "time_limit"
         run.message = _time_limit_message(time_limit, run.rounds, "rounds", detail)
     return run, result

@@ -244,3 +244,40 @@ def test_the_classifier_keeps_the_partial_fit_or_stays_unfitted(monkeypatch):
         FailingStumps.fail_at = 4
     with pytest.raises(NotFittedError):
         clf.predict(X)
+
+
+# -- a time limit reaches the solver ------------------------------------------------------------------
+def test_the_time_limit_reaches_the_solver():
+    from lpboosting.backends.base import with_time_limit
+
+    highs = with_time_limit(get_backend("highspy"), 7.0)
+    assert highs.options["time_limit"] == 7.0 and "time_limit" not in get_backend("highspy").options
+    scs = with_time_limit(get_backend("cvxpy:SCS"), 7.0)
+    assert scs.options["time_limit_secs"] == 7.0
+    dedicated = get_backend("dedicated")
+    assert with_time_limit(dedicated, 7.0) is dedicated  # no limit of its own: the loop's clock
+
+
+def test_a_solve_stopped_by_its_time_limit_keeps_the_last_round():
+    X, y = DATASETS["cancer-60x8"]()
+
+    class Timed(CorruptingBackend):
+        def open(self, master, n_samples):
+            session = super().open(master, n_samples)
+            inner_solve = session.inner.solve
+
+            def solve():
+                solution = inner_solve()
+                if session.solves == 3:
+                    from lpboosting.masters.base import MasterSolution
+
+                    return MasterSolution.failed(n_samples, SolveStatus.TIME_LIMIT, "time limit reached")
+                return solution
+
+            session.inner.solve = solve
+            return session
+
+    result = column_generation(LPBoost(0.2), Stumps(X, y), backend=Timed("highspy", "none", 0))
+    assert result.status == "time_limit" and result.n_rounds == 3
+    assert result.solution is not None and result.history[1].status == "added"
+    assert "stopped at its time limit (time limit reached); kept the master of round 2" in result.message

@@ -229,6 +229,24 @@ class ColumnStoreSession(MasterSession):
         return positions
 
 
+def with_time_limit(backend: "Backend", seconds: float | None) -> "Backend":
+    """``backend`` with its solver's time limit set to ``seconds`` (a copy; the given object is left
+    as it is), through the backend's ``time_limit_options`` (HiGHS's ``time_limit``, which counts
+    every run of a session's model; the cvxpy solvers' options).  A backend without a limit of its
+    own (the dedicated solvers, ECOS) comes back as it is: the loop's clock between rounds stops it."""
+    import copy
+
+    options = getattr(backend, "time_limit_options", None)
+    if seconds is None or not callable(options):
+        return backend
+    extra = dict(options(seconds))
+    if not extra:
+        return backend
+    limited = copy.copy(backend)
+    limited.options = {**backend.options, **extra}
+    return limited
+
+
 class Backend(ABC):
     """A solver for master problems, found by name in the registry.
 

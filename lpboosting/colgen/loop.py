@@ -12,7 +12,7 @@ from typing import Any, Callable
 import numpy as np
 
 from lpboosting.backends import Backend, get_backend
-from lpboosting.backends.base import ColumnStore
+from lpboosting.backends.base import ColumnStore, with_time_limit
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.colgen.stabilization import Smoothing, make_stabilization
 from lpboosting.masters.base import Master, MasterSolution
@@ -393,6 +393,10 @@ def callback_arity(callback: Any) -> int:
     return 1
 
 
+#: the least time limit handed to a solver (the loop's own clock, checked after each round, stops
+#: a run at its time_limit; the solver's stops one long solve)
+SOLVER_TIME_FLOOR = 1.0
+
 #: primal and dual values of a master answer may differ by this much (relative to 1 + |dual|)
 DUALITY_TOL = 1e-6
 
@@ -411,6 +415,10 @@ def _start(master, oracle, backend, tol, columns_per_round, stabilization, time_
     stab = make_stabilization(stabilization)
     k = int(columns_per_round)
     backend = get_backend(master.default_backend if backend is None else backend)
+    # the solver's own limit too (HiGHS, the cvxpy solvers), so that one long solve stops in time;
+    # at least SOLVER_TIME_FLOOR seconds, so that the first round (a small master) always completes
+    if time_limit is not None:
+        backend = with_time_limit(backend, max(float(time_limit), SOLVER_TIME_FLOOR))
     session = backend.open(master, oracle.n_samples)
     history = History(meta={
         "master": master.name, "params": master.params(), "oracle": oracle.name,
@@ -565,6 +573,17 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
             else:
                 message = (f"round {rnd}: {solution.backend} returned {solution.status.value} "
                            f"({solution.info.get('message', '')}); kept the master of round {rnd - 1}")
+            if solution.status is SolveStatus.TIME_LIMIT:  # the solver's own clock: keep the last round
+                status = "time_limit"
+                message = (f"round {rnd}: {solution.backend} stopped at its time limit "
+                           f"({solution.info.get('message', '')}); kept the master of round {rnd - 1}")
+                if time_limit is not None:
+                    message += "; " + _advice("time_limit", master, oracle, stab, k, rnd - 1, stall_rounds,
+                                              tol, time_limit)
+                history.append(RoundRecord(
+                    rnd, state.n_columns, None, None, None, None, bool(oracle.exact),
+                    solution.seconds, 0.0, solution.iterations, status))
+                break
             if not solution.ok or (notes and "fallback" not in notes):
                 status = "solver_error"
                 history.append(RoundRecord(
