@@ -23,7 +23,7 @@ from sklearn.exceptions import NotFittedError
 from lpboosting import LPBoostClassifier, RMBoostClassifier, column_generation
 from lpboosting.backends.base import Backend, MasterSession
 from lpboosting.backends.registry import get_backend
-from lpboosting.masters import ERLPBoost, LPBoost, RMBoost, SoftBoost
+from lpboosting.masters import ERLPBoost, LPBoost, RMBoost, SoftBoost, TotalBoost
 from lpboosting.oracles import Stumps
 from lpboosting.status import SolveStatus
 from tests.test_column_generation import DATASETS
@@ -98,6 +98,11 @@ CASES = {
     "lpboost-highspy": (lambda: LPBoost(0.2), "highspy"),
     "lpboost-delta": (lambda: LPBoost(0.2), "highspy:delta"),
     "lpboost-clarabel": (lambda: LPBoost(0.2), "cvxpy:CLARABEL"),
+    "lpboost-rows": (lambda: LPBoost(0.2), "highspy:rows"),
+    "lpboost-cvxpy-highs": (lambda: LPBoost(0.2), "cvxpy:HIGHS"),
+    "rmboost-highspy": (lambda: RMBoost(), "highspy"),
+    "totalboost": (lambda: TotalBoost(0.1), "dedicated"),
+    "softboost-clarabel": (lambda: SoftBoost(0.2, 0.1), "cvxpy:CLARABEL"),
     "rmboost-ipm": (lambda: RMBoost(), "highspy:ipm"),
     "rmboost-dedicated": (lambda: RMBoost(), "dedicated"),
     "softboost": (lambda: SoftBoost(0.2, 0.1), "dedicated"),
@@ -121,7 +126,7 @@ def run(case: str, kind: str, at_round: int, max_rounds: int = 8):
     return master, result, accepted
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(case=st.sampled_from(sorted(CASES)), kind=st.sampled_from(CORRUPTIONS), at_round=st.integers(1, 6))
 def test_no_accepted_round_is_unverified(case, kind, at_round):
     master, result, accepted = run(case, kind, at_round)
