@@ -5,10 +5,11 @@ from lpboosting.estimators.entropy import (
     SoftBoostClassifier,
     TotalBoostClassifier,
 )
+from lpboosting.estimators.cv import ERLPBoostCV, LPBoostCV, SoftBoostCV
 from lpboosting.estimators.lpboost import LPBoostClassifier
 from lpboosting.estimators.rmboost import RMBoostClassifier
 
 __all__ = [
-    "ERLPBoostClassifier", "LPBoostClassifier", "RMBoostClassifier", "SoftBoostClassifier",
-    "TotalBoostClassifier",
+    "ERLPBoostCV", "ERLPBoostClassifier", "LPBoostCV", "LPBoostClassifier", "RMBoostClassifier",
+    "SoftBoostCV", "SoftBoostClassifier", "TotalBoostClassifier",
 ]

@@ -26,7 +26,7 @@ from lpboosting.oracles import make_oracle
 from lpboosting.params import Explain, Integral, Interval, Real, StrOptions, check_params
 
 #: ``nu`` of the capped masters (LPBoost, SoftBoost, ERLPBoost): constraint and wording
-NU = [Interval(Real, 0, 1, closed="right")]
+NU = [Interval(Real, 0, 1, closed="right"), StrOptions({"auto"})]
 NU_MESSAGE = Explain(what=NU_MEANING, advice=NU_ADVICE)
 #: ``delta`` of the entropy masters (SoftBoost, TotalBoost, ERLPBoost)
 DELTA = [Interval(Real, 0, 1, closed="right")]
@@ -246,6 +246,13 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         "random_state": ["random_state"],
     }
     _parameter_messages: dict[str, Explain] = {}
+    #: True for masters whose folds run the warm nu path (LPBoost) when nu is chosen by CV
+    _warm_path = False
+    #: how ``nu="auto"`` chooses nu (:mod:`lpboosting.estimators.cv`; the CV classifiers' parameters)
+    nus: Any = None
+    cv: Any = 3
+    scoring: Any = None
+    n_jobs: Any = None
     #: parameters a warm start may change (the others define the model being continued)
     _warm_changeable = frozenset({"max_rounds", "tol", "callback", "time_limit", "verbose", "warm_start",
                                   "stall_rounds"})
@@ -297,11 +304,18 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
                                  "needs a positive weight")
         encode_classes(self, y)  # the labels' checks first (mixed types, a single class)
         data = fingerprint(X, y, sample_weight)
+        given = (X, y, sample_weight)  # for choosing nu by cross-validation (nu="auto")
         X, y, sample_weight, rows = merge_rows(X, y, sample_weight)
         classes = encode_classes(self, y)
         if self.warm_start and self._warm_fitted(data):
             return self._continue(classes)
         self._forget_fit()  # a new fit: nothing of the previous one may answer for it
+        if getattr(self, "nu", None) == "auto":
+            from lpboosting.estimators.cv import select_nu
+
+            X0, y0, w0 = given
+            self.nu_, self.nus_, self.cv_scores_ = select_nu(self, X0, y0, w0, self.nus, self.cv,
+                                                            self.scoring, self.n_jobs)
         self.classes_ = classes
         self._data = data
         self._rows = self.row_map_ = rows
@@ -311,6 +325,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         y_pm = np.where(y == classes[1], 1.0, -1.0)
         oracle = make_oracle(self.oracle, X, y_pm, **self._oracle_params())
         return self._fit_binary(oracle, sample_weight)
+
+    def _nu(self) -> float:
+        """nu of the master: the parameter, or the one cross-validation chose (``nu="auto"``)."""
+        return self.nu_ if self.nu == "auto" else self.nu
 
     def _forget_fit(self) -> None:
         """Remove every fitted attribute (those ending in ``_`` and the private run state)."""
@@ -457,6 +475,8 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             else:
                 oracle = base.relabel(y_pm)
             model = clone(self).set_params(warm_start=False)
+            if getattr(self, "nu", None) == "auto":
+                model.nu_ = self.nu_  # chosen once, for every class
             model._verbose_prefix = f"[{_plain(label)!r} vs rest] "
             model.classes_ = np.array([False, True])  # True: this class (its +1 side)
             model.n_features_in_ = self.n_features_in_
@@ -492,15 +512,20 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         """Outputs of the chosen hypotheses, shape (n_samples, T)."""
         return np.column_stack([h.predict(X) for h in self.hypotheses_])
 
+    #: decisions are rounded to this many decimals: the master's weights are accurate to about
+    #: 1e-9, and decisions that are equal up to round-off (-1/3 summed in two orders) then compare
+    #: equal, so that predict, the argmax of decision_function and of predict_proba agree
+    decision_decimals: int = 12
+
     def _decision(self, X: np.ndarray, weights: np.ndarray, outputs: dict[int, np.ndarray]) -> np.ndarray:
-        """sum_m w_m h_m(X) over the nonzero weights, in the order of the hypotheses; ``outputs``
-        caches h_m(X) by m."""
+        """sum_m w_m h_m(X) over the nonzero weights, in the order of the hypotheses, rounded to
+        :attr:`decision_decimals`; ``outputs`` caches h_m(X) by m."""
         f = np.zeros(X.shape[0])
         for m in np.flatnonzero(weights):
             if m not in outputs:
                 outputs[m] = np.asarray(self.hypotheses_[m].predict(X), dtype=float)
             f += weights[m] * outputs[m]
-        return f
+        return np.round(f, self.decision_decimals) + 0.0  # + 0.0: no -0.0
 
     def decision_function(self, X: Any) -> np.ndarray:
         """f(x) = sum_m w_m h_m(x) in [-1, 1]; positive means ``classes_[1]``.
@@ -515,13 +540,18 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         return self._decision(X, self.weights_, {})
 
     def predict(self, X: Any) -> np.ndarray:
-        """The class of largest decision (two classes: ``classes_[1]`` where f > 0)."""
+        """``classes_[1]`` where f > 0 (two classes); the class of largest probability (more)."""
         return self._label(self.decision_function(X))
 
     def _label(self, decision: np.ndarray) -> np.ndarray:
         if decision.ndim == 2:
-            return self.classes_[np.argmax(decision, axis=1)]
+            # the class of largest probability: exactly predict_proba's argmax (ties to the first)
+            return self.classes_[np.argmax(self._proba(decision), axis=1)]
         return self.classes_[(decision > 0).astype(int)]
+
+    def _proba(self, decision: np.ndarray) -> np.ndarray:
+        """:meth:`predict_proba` from decisions (AdaBoost's form)."""
+        return adaboost_proba(decision, len(self.classes_))
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Class probabilities in scikit-learn AdaBoostClassifier's form (columns as ``classes_``).
@@ -532,8 +562,9 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         (f is a convex combination of hypotheses in [-1, 1], so the
         probabilities stay within expit(+-1)); wrap the classifier in
         ``sklearn.calibration.CalibratedClassifierCV`` for calibrated ones.
+        With more than two classes ``predict`` is the class of largest probability.
         """
-        return adaboost_proba(self.decision_function(X), len(self.classes_))
+        return self._proba(self.decision_function(X))
 
     def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
         """The decision function of the model after each round (the last equals ``decision_function``).
@@ -569,7 +600,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
     def staged_predict_proba(self, X: Any) -> Iterator[np.ndarray]:
         """:meth:`predict_proba` of the model after each round."""
         for decision in self.staged_decision_function(X):
-            yield adaboost_proba(decision, len(self.classes_))
+            yield self._proba(decision)
 
     # -- the fitted ensemble --------------------------------------------------------------
     @property

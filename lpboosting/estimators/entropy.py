@@ -90,7 +90,7 @@ class SoftBoostClassifier(_CappedEntropyClassifier):
     """ + _SHARED_DOC
 
     def _make_master(self, n_samples: int, sample_weight=None) -> SoftBoost:
-        return SoftBoost(self.nu, self.delta, sample_weight=sample_weight)
+        return SoftBoost(self._nu(), self.delta, sample_weight=sample_weight)
 
 
 @shared_doc
@@ -144,4 +144,4 @@ class ERLPBoostClassifier(_CappedEntropyClassifier):
     """ + _SHARED_DOC
 
     def _make_master(self, n_samples: int, sample_weight=None) -> ERLPBoost:
-        return ERLPBoost(self.nu, self.delta, sample_weight=sample_weight)
+        return ERLPBoost(self._nu(), self.delta, sample_weight=sample_weight)

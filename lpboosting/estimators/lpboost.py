@@ -19,8 +19,12 @@ class LPBoostClassifier(ColumnGenerationClassifier):
 
     Parameters
     ----------
-    nu : float in (0, 1], default 0.1
-        Soft-margin parameter: the distribution is capped at 1/(nu N).
+    nu : float in (0, 1] or "auto", default 0.1
+        Soft-margin parameter: the distribution is capped at 1/(nu N); at
+        most a fraction nu of the examples can have margin below rho, so nu
+        should exceed the fraction of wrong labels.  "auto" chooses it by
+        3-fold cross-validation over :data:`~lpboosting.estimators.cv.DEFAULT_NUS`
+        along the warm nu path (as :class:`LPBoostCV`; ``nu_`` holds the choice).
     oracle : {"stumps", "binned-stumps", "features", "trees"} or callable, default "stumps"
         Pricing oracle ("binned-stumps": thresholds at up to 255 count-quantile
         bin edges a feature, exact over that class; for N in the millions); a callable ``fn(X, y, d)`` returns a hypothesis with
@@ -76,6 +80,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
     _parameter_constraints: dict[str, Any] = {**ColumnGenerationClassifier._parameter_constraints, "nu": NU,
                                               "pool": [None, dict, ColumnPool]}
     _parameter_messages = {"nu": NU_MESSAGE}
+    _warm_path = True
 
     def __init__(
         self,
@@ -112,4 +117,4 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         self.random_state = random_state
 
     def _make_master(self, n_samples: int, sample_weight=None) -> LPBoost:
-        return LPBoost(self.nu, pool=self.pool, sample_weight=sample_weight)
+        return LPBoost(self._nu(), pool=self.pool, sample_weight=sample_weight)

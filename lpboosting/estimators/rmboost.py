@@ -185,14 +185,18 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         Column k is the probability of ``classes_[k]`` (y = -1 for
         ``classes_[0]``, +1 for ``classes_[1]``); the rows sum to one.  With
         more than two classes each one-vs-rest model's probability of its
-        class, normalised over the classes (uniform where all are 0).
+        class, normalised over the classes (uniform where all are 0); ``predict``
+        is then the class of largest probability.
         """
-        f = self.decision_function(X)
-        positive = np.clip(f + 0.5, 0.0, 1.0)
-        if f.ndim == 1:
+        return self._proba(self.decision_function(X))
+
+    def _proba(self, decision: np.ndarray) -> np.ndarray:
+        positive = np.clip(decision + 0.5, 0.0, 1.0)
+        if decision.ndim == 1:
             return np.column_stack([1.0 - positive, positive])
         total = positive.sum(axis=1, keepdims=True)
         uniform = np.full_like(positive, 1.0 / positive.shape[1])
+        return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
         return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
 
     def staged_predict_proba(self, X: Any):
