@@ -31,11 +31,28 @@ def test_lpboostcv_picks_the_best_mean_score_and_refits_there():
     assert clf.objective_ == plain.objective_
 
 
-def test_fold_scores_are_those_of_separate_fits_at_each_nu():
-    # SoftBoostCV fits each nu on its own: its scores are the scores of plain fits, exactly
+def test_the_entropy_masters_choose_nu_on_lpboosts_path_and_refit_as_themselves():
     X, y = DATASETS["cancer-60x8"]()
     folds = StratifiedKFold(3)
-    clf = SoftBoostCV(nus=[0.5, 0.1], cv=folds, delta=0.1).fit(X, y)
+    soft = SoftBoostCV(nus=[0.5, 0.1], cv=folds, delta=0.1).fit(X, y)
+    lp = LPBoostCV(nus=[0.5, 0.1], cv=folds).fit(X, y)
+    np.testing.assert_array_equal(soft.cv_scores_, lp.cv_scores_)
+    assert soft.nu_ == lp.nu_
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = SoftBoostClassifier(nu=soft.nu_, delta=0.1).fit(X, y)
+    np.testing.assert_array_equal(soft.decision_function(X), plain.decision_function(X))
+
+
+def test_fold_scores_of_separate_fits_when_a_master_asks_for_them():
+    # a classifier that fits each nu of each fold itself: its scores are those of plain fits
+    X, y = DATASETS["cancer-60x8"]()
+    folds = StratifiedKFold(3)
+
+    class Separate(SoftBoostCV):
+        _choose_on_path = False
+
+    clf = Separate(nus=[0.5, 0.1], cv=folds, delta=0.1).fit(X, y)
     for f, (train, test) in enumerate(folds.split(X, y)):
         for i, nu in enumerate(clf.nus_):
             with warnings.catch_warnings():

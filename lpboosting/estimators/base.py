@@ -246,8 +246,11 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         "random_state": ["random_state"],
     }
     _parameter_messages: dict[str, Explain] = {}
-    #: True for masters whose folds run the warm nu path (LPBoost) when nu is chosen by CV
+    #: True for LPBoost: its own solver settings run the nu path when nu is chosen by CV
     _warm_path = False
+    #: nu chosen by CV on LPBoost's warm path (True for every master with a cap, see estimators.cv);
+    #: False fits each nu of each fold with the classifier itself
+    _choose_on_path = True
     #: how ``nu="auto"`` chooses nu (:mod:`lpboosting.estimators.cv`; the CV classifiers' parameters)
     nus: Any = None
     cv: Any = 3
