@@ -168,8 +168,10 @@ def _model(method: str, params: dict[str, Any]) -> Any:
     if method == "LPBoost":
         from lpboosting.estimators import LPBoostClassifier
 
+        from lpboosting.experiments.softboost_paper import LP_BACKEND
+
         return LPBoostClassifier(nu=0.1, oracle="trees", oracle_params={"max_leaf_nodes": leaves, "max_depth": None},
-                                 max_rounds=rounds)
+                                 max_rounds=rounds, backend=LP_BACKEND)
     if method == "AdaBoost":
         from sklearn.ensemble import AdaBoostClassifier
         from sklearn.tree import DecisionTreeClassifier
