@@ -452,7 +452,7 @@ def _resumed(resume: Any, master: Master, oracle: Oracle, initial_columns: Any) 
 #: backends that re-solve a rejected answer, by master kind, in order (the one that failed is
 #: skipped; a backend that is not installed is skipped too).  The entropy masters have none: their
 #: projections are verified, with a conic fallback, by the dedicated solver itself.
-FALLBACKS: dict[str, tuple[str, ...]] = {"lp": ("highspy:rows", "cvxpy:CLARABEL", "cvxpy:ECOS")}
+FALLBACKS: dict[str, tuple[str, ...]] = {"lp": ("highspy", "highspy:rows", "cvxpy:CLARABEL", "cvxpy:ECOS")}
 
 
 def _fallback_chain(master: Master, failed: str) -> list[str]:
@@ -467,7 +467,9 @@ def _fallback_chain(master: Master, failed: str) -> list[str]:
     chain = ["highspy:ipm", "highspy", "cvxpy:CLARABEL"] if master.name == "RMBoost" else list(FALLBACKS["lp"])
     if not type(master).__module__.startswith("lpboosting."):
         chain = [name for name in chain if name.startswith("cvxpy:")]
-    return [name for name in chain if name != failed and get_backend(name).is_available()]
+    # a fresh model of the failed backend comes first for the default HiGHS (the live one may have
+    # drifted); other backends are not asked twice
+    return [name for name in chain if (name != failed or name == "highspy") and get_backend(name).is_available()]
 
 
 def _resolve(master: Master, U: np.ndarray, active: np.ndarray | None, name: str) -> MasterSolution | None:

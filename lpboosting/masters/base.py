@@ -267,8 +267,11 @@ class Master(ABC):
         return {}
 
     # -- verification of an answer -----------------------------------------------------
-    #: tolerance of :meth:`verify`: feasibility, and primal = dual, relative to 1 + |value|
+    #: tolerance of :meth:`verify`: sums, edges and primal = dual, relative to 1 + |value|
     verify_tol: float = 1e-6
+    #: how far a variable may lie outside its bounds in a verified answer: the solvers' own primal
+    #: feasibility tolerance (HiGHS's default is 1e-7, absolute)
+    bound_tol: float = 1e-7
 
     def verify(self, solution: MasterSolution, U: np.ndarray, active: np.ndarray | None = None) -> str:
         """'' when ``solution`` is a verified answer of this master over the columns U, else why not.

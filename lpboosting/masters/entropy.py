@@ -296,12 +296,12 @@ class EntropyMaster(Master):
         d, w = solution.distribution, solution.weights
         caps, _ = self.simplex(n)
         caps = np.broadcast_to(np.asarray(caps, dtype=float), (n,))
-        if d.min() < -tol / n or abs(d.sum() - 1.0) > tol:
+        if d.min() < -self.bound_tol or abs(d.sum() - 1.0) > tol:
             return f"d is not a distribution (min {d.min():.3e}, sum {d.sum():.12g})"
         over = float(np.max(d - caps))
-        if over > tol * float(np.max(caps)):  # absolute: a cap of 0 (weight 0) allows round-off only
+        if over > self.bound_tol:
             return f"d exceeds its cap by {over:.3e}"
-        if w.min() < -tol or abs(w.sum() - 1.0) > tol:
+        if w.min() < -self.bound_tol or abs(w.sum() - 1.0) > tol:
             return f"the LP's w is not in the simplex (min {w.min():.3e}, sum {w.sum():.12g})"
         positive = np.flatnonzero(w)
         margin = soft_margin(weighted_sum(U, positive, w[positive]), self.lp_nu(n), self.sample_weight)

@@ -184,14 +184,14 @@ class LPBoost(Master):
         tol = self.verify_tol
         d, w, gamma = solution.distribution, solution.weights, float(solution.dual_objective)
         caps = self.caps(n)
-        if d.min() < -tol * caps.max():
+        if d.min() < -self.bound_tol:
             return f"d has a negative entry ({d.min():.3e})"
         over = float(np.max(d - caps))
-        if over > tol * float(np.max(caps)):  # absolute: a cap of 0 (weight 0) allows round-off only
+        if over > self.bound_tol:
             return f"d exceeds its cap by {over:.3e}"
         if abs(d.sum() - 1.0) > tol:
             return f"d sums to {d.sum():.12g}, not 1"
-        if w.min() < -tol or abs(w.sum() - 1.0) > tol:
+        if w.min() < -self.bound_tol or abs(w.sum() - 1.0) > tol:
             return f"w is not in the simplex (min {w.min():.3e}, sum {w.sum():.12g})"
         columns = np.arange(t) if active is None else np.asarray(active, dtype=np.intp)
         solution.info["verified"] = "full"
