@@ -44,9 +44,9 @@ def load(name: str) -> tuple[np.ndarray, np.ndarray]:
 
         X, y = load_breast_cancer(return_X_y=True)
     else:
-        from lpboosting.datasets.loaders import load_keel
+        from lpboosting.experiments.data import load_set  # KEEL, nominal columns one-hot
 
-        X, y = load_keel(name)
+        X, y = load_set(name)
     if X.shape[0] > MAX_ROWS:
         rows = np.random.default_rng(0).choice(X.shape[0], MAX_ROWS, replace=False)
         X, y = X[rows], y[rows]
