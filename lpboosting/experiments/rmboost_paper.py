@@ -168,10 +168,10 @@ def _model(method: str, params: dict[str, Any]) -> Any:
     if method == "LPBoost":
         from lpboosting.estimators import LPBoostClassifier
 
-        from lpboosting.experiments.softboost_paper import LP_BACKEND
+        from lpboosting.experiments.softboost_paper import lp_backend
 
         return LPBoostClassifier(nu=0.1, oracle="trees", oracle_params={"max_leaf_nodes": leaves, "max_depth": None},
-                                 max_rounds=rounds, backend=LP_BACKEND)
+                                 max_rounds=rounds, backend=lp_backend())
     if method == "AdaBoost":
         from sklearn.ensemble import AdaBoostClassifier
         from sklearn.tree import DecisionTreeClassifier
@@ -244,7 +244,7 @@ class RMBoostNoise(Experiment):
              "clean, uniform and adversarial label noise")
     default_splits = 25
     paper_splits = "100 stratified 90/10 splits"
-    version = 1
+    version = 2
     work = staticmethod(_work)
 
     def config(self, splits: int | None = None, sets: Any = None, conditions: Any = None,

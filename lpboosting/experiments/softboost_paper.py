@@ -84,6 +84,13 @@ ERROR_ALGORITHMS = ("LPBoost", "SoftBoost")
 BENCHMARK_ALGORITHMS = ("AdaBoost", "LPBoost", "SoftBoost")
 
 
+def _count(values: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        out[str(v)] = out.get(str(v), 0) + 1
+    return dict(sorted(out.items()))
+
+
 def _check_nus(nus: Any, name: str = "nus") -> list[float]:
     values = [float(v) for v in nus]
     if not values or any(not (0.0 < v <= 1.0) for v in values):
@@ -128,9 +135,20 @@ def _master(algorithm: str, nu: float, delta: float) -> Any:
     raise ValueError(f"unknown algorithm {algorithm!r}")
 
 
-#: LPBoost's master is solved by HiGHS over all N examples: the default session (sifting over a
-#: working set of examples) did not finish its first solves on one draw of the synthetic set
-LP_BACKEND = "highspy:delta"
+#: LPBoost's master on the synthetic set: HiGHS's primal simplex over all N examples.  On two
+#: draws (raw columns, nu/N = 0.1 and 0.2, where the soft margin's maximum is 0) the warm-started
+#: dual simplex of the default session (and of highspy:delta) did not return.
+SYNTHETIC_LP_BACKEND = "highspy:primal"
+#: a HiGHS solve that has not returned after this many seconds ends the fit with status
+#: "time_limit" (the model of the round before is kept; the summaries count the statuses)
+SOLVE_TIME_LIMIT = 300.0
+
+
+def lp_backend(name: str = "highspy") -> Any:
+    """The HiGHS backend ``name`` with the time limit :data:`SOLVE_TIME_LIMIT` on every solve."""
+    from lpboosting.backends import get_backend
+
+    return get_backend(name, time_limit=SOLVE_TIME_LIMIT)
 
 
 def _optimum(U: np.ndarray, nu: float) -> float:
@@ -138,7 +156,7 @@ def _optimum(U: np.ndarray, nu: float) -> float:
     from lpboosting.colgen import solve_master
     from lpboosting.masters import LPBoost
 
-    return float(solve_master(LPBoost(nu), U, backend=LP_BACKEND).objective)
+    return float(solve_master(LPBoost(nu), U, backend=lp_backend(SYNTHETIC_LP_BACKEND)).objective)
 
 
 class DeltaStop:
@@ -172,7 +190,7 @@ def _column_generation(algorithm: str, U: np.ndarray, nu: float, delta: float, m
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return column_generation(_master(algorithm, nu, delta), Columns(U), max_rounds=max_rounds,
-                                 backend=LP_BACKEND if algorithm == "LPBoost" else None,
+                                 backend=lp_backend(SYNTHETIC_LP_BACKEND) if algorithm == "LPBoost" else None,
                                  columns_per_round=1, stabilization=None,
                                  callback=DeltaStop(delta) if algorithm == "LPBoost" else None)
 
@@ -249,7 +267,7 @@ class SoftBoostSynthetic(Experiment):
              "Sec. 5: synthetic data, Figures 2 and 3")
     default_splits = 20
     paper_splits = "one draw of the data set"
-    version = 2
+    version = 3
     work = staticmethod(_synthetic_work)
 
     def config(self, splits: int | None = None, nus: Any = SYNTHETIC_NUS, n_train: int = 500,
@@ -292,7 +310,8 @@ class SoftBoostSynthetic(Experiment):
                         and e["params"]["algorithm"] == a and e["params"]["nu"] == nu]
                 m, s, k = mean_std(e["result"]["test_error"] for e in runs)
                 errors[a].append({"nu": nu, "mean": m, "std": s, "n": k,
-                                  "degenerate": sum(e["result"]["optimum"] <= 1e-9 for e in runs)})
+                                  "degenerate": sum(e["result"]["optimum"] <= 1e-9 for e in runs),
+                                  "statuses": _count(e["result"]["status"] for e in runs)})
         objective = {}
         delta = config["delta_objective"]
         for a in OBJECTIVE_ALGORITHMS:
@@ -417,7 +436,7 @@ def _column_classifier(algorithm: str, nu: float, params: dict[str, Any], delta_
               "max_rounds": int(params["max_rounds"])}
     if algorithm == "LPBoost":
         return LPBoostClassifier(callback=DeltaStop(params["delta"]) if delta_stop else None,
-                                 backend=LP_BACKEND, **common)
+                                 backend=lp_backend(), **common)
     return SoftBoostClassifier(delta=float(params["delta"]), **common)
 
 
@@ -481,7 +500,7 @@ class SoftBoostBenchmarks(Experiment):
              "Table 1: benchmark sets")
     default_splits = 10
     paper_splits = "100 fixed splits per set"
-    version = 1
+    version = 2
     work = staticmethod(_benchmark_work)
 
     def config(self, splits: int | None = None, sets: Any = None, base: str = "trees",
@@ -528,7 +547,9 @@ class SoftBoostBenchmarks(Experiment):
                 m, s, k = mean_std(r["test_error"] for r in runs)
                 chosen = [r["chosen"] for r in runs]
                 table[name][a] = {"mean": m, "std": s, "n": k,
-                                  "chosen_median": float(np.median(chosen)) if chosen else float("nan")}
+                                  "chosen_median": float(np.median(chosen)) if chosen else float("nan"),
+                                  "rounds": mean_std(r.get("rounds") for r in runs)[:2],
+                                  "statuses": _count(r.get("status", "done") for r in runs)}
                 if a == "SoftBoost":
                     for r in runs:
                         if r.get("lp_optimum") is not None:
