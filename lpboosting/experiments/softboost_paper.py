@@ -498,7 +498,7 @@ class SoftBoostBenchmarks(Experiment):
     name = "softboost-benchmarks"
     title = ("Warmuth, Glocer, Rätsch, Boosting algorithms for maximizing the soft margin (NIPS 2007), "
              "Table 1: benchmark sets")
-    default_splits = 10
+    default_splits = 8
     paper_splits = "100 fixed splits per set"
     version = 2
     work = staticmethod(_benchmark_work)
