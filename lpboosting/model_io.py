@@ -40,6 +40,22 @@ FORMAT_VERSION = 1
 
 #: scalar fitted attributes written with the model
 _FITTED = ("objective_", "n_rounds_", "status_", "minimax_risk_", "lam_")
+#: what cross-validation chose (nu="auto", oracle="auto"; lpboosting.estimators.cv)
+_CHOSEN = ("nu_", "nus_", "cv_scores_", "oracle_", "oracle_params_", "cv_scores_by_oracle_")
+
+
+def _chosen_value(name: str, value: Any) -> Any:
+    """A chosen value read back: the grid and the scores as float arrays (null is NaN: not scored)."""
+    def array(v: Any) -> np.ndarray:
+        return np.array([[np.nan if x is None else x for x in row] for row in v], dtype=float)
+
+    if name == "nus_":
+        return np.asarray(value, dtype=float)
+    if name == "cv_scores_":
+        return array(value)
+    if name == "cv_scores_by_oracle_":
+        return {k: array(v) for k, v in value.items()}
+    return value
 
 
 # -- hypotheses ---------------------------------------------------------------------------
@@ -135,6 +151,9 @@ def model_to_dict(estimator: Any) -> dict[str, Any]:
                              if hasattr(estimator, "feature_names_in_") else None),
         "versions": versions(),
     }
+    chosen = {name: getattr(estimator, name) for name in _CHOSEN if hasattr(estimator, name)}
+    if chosen:  # what cross-validation chose (nu="auto", oracle="auto")
+        out["chosen"] = chosen
     if len(classes) > 2:
         out["one_vs_rest"] = [_binary_to_dict(m) for m in estimator.one_vs_rest_]
     else:
@@ -165,6 +184,10 @@ def model_from_dict(data: dict[str, Any]) -> Any:
     estimator.n_features_in_ = int(data["n_features_in"])
     if data.get("feature_names_in") is not None:
         estimator.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
+    chosen = data.get("chosen") or {}
+    for name, value in chosen.items():
+        if name in _CHOSEN:
+            setattr(estimator, name, _chosen_value(name, value))
     if "one_vs_rest" in data:
         models = []
         for label, part in zip(estimator.classes_, data["one_vs_rest"]):
@@ -173,6 +196,9 @@ def model_from_dict(data: dict[str, Any]) -> Any:
             model.n_features_in_ = estimator.n_features_in_
             if hasattr(estimator, "feature_names_in_"):
                 model.feature_names_in_ = estimator.feature_names_in_
+            for name in ("nu_", "oracle_", "oracle_params_"):
+                if name in chosen:
+                    setattr(model, name, _chosen_value(name, chosen[name]))
             _binary_from_dict(model, part)
             models.append(model)
         estimator.one_vs_rest_ = models

@@ -22,7 +22,8 @@ def test_sklearn_contract(estimator, check):
 
 def test_lpboostcv_picks_the_best_mean_score_and_refits_there():
     X, y = DATASETS["cancer-80x5"]()
-    clf = LPBoostCV(nus=[0.4, 0.2, 0.1, 0.05], cv=StratifiedKFold(3)).fit(X, y)
+    clf = LPBoostCV(nus=[0.4, 0.2, 0.1, 0.05], cv=StratifiedKFold(3), oracle="stumps",
+                    early_stopping=False).fit(X, y)
     mean = clf.cv_scores_.mean(axis=0)
     assert clf.cv_scores_.shape == (3, 4) and list(clf.nus_) == [0.4, 0.2, 0.1, 0.05]
     assert clf.nu_ == clf.nus_[np.flatnonzero(mean == mean.max())[0]]  # the largest of the best
@@ -61,12 +62,99 @@ def test_fold_scores_of_separate_fits_when_a_master_asks_for_them():
             assert clf.cv_scores_[f, i] == model.score(X[test], y[test])
 
 
-def test_nu_auto_is_lpboostcv():
+def test_nu_auto_is_lpboostcv_at_the_same_oracle():
     X, y = DATASETS["cancer-80x5"]()
     auto = LPBoostClassifier(nu="auto").fit(X, y)
-    cv = LPBoostCV().fit(X, y)
-    assert auto.nu_ == cv.nu_ and np.array_equal(auto.cv_scores_, cv.cv_scores_)
+    cv = LPBoostCV(oracle="stumps").fit(X, y)
+    assert auto.nu_ == cv.nu_ and np.array_equal(auto.cv_scores_, cv.cv_scores_, equal_nan=True)
     np.testing.assert_array_equal(auto.decision_function(X), cv.decision_function(X))
+    assert not hasattr(cv, "oracle_")  # the oracle was named, not chosen
+
+
+def test_early_stopping_scores_a_prefix_of_the_full_path_and_stops_by_its_rule():
+    from lpboosting.estimators.cv import PATIENCE, _stop_early
+
+    X, y = DATASETS["cancer-80x5"]()
+    noisy = flip_labels(y, 0.3, random_state=1)
+    nus = [0.8, 0.6, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01]
+    full = LPBoostCV(nus=nus, oracle="stumps", early_stopping=False).fit(X, noisy)
+    early = LPBoostCV(nus=nus, oracle="stumps").fit(X, noisy)
+    scored = np.flatnonzero(~np.isnan(early.cv_scores_[0]))
+    k = scored[-1] + 1
+    assert np.array_equal(scored, np.arange(k)) and not np.isnan(full.cv_scores_).any()
+    assert np.isnan(early.cv_scores_[:, k:]).all()
+    # the same paths: the scores of the nus evaluated are those of the full run
+    np.testing.assert_array_equal(early.cv_scores_[:, :k], full.cv_scores_[:, :k])
+    # it stopped where the rule says and not before
+    assert not any(_stop_early(full.cv_scores_[:, :j]) for j in range(1, k))
+    if k < len(nus):
+        assert _stop_early(full.cv_scores_[:, :k])
+        mean = full.cv_scores_[:, :k].mean(axis=0)
+        assert mean[-1] < mean.max()  # it stops on a fall, never on a rise
+    best = early.cv_scores_[:, :k].mean(axis=0)
+    assert early.nu_ == early.nus_[np.flatnonzero(best == best.max())[0]]
+    assert PATIENCE >= 1
+
+
+def test_stop_rule_on_known_scores():
+    from lpboosting.estimators.cv import _stop_early
+
+    rising = np.array([[0.6, 0.7, 0.8], [0.6, 0.7, 0.8]])
+    assert not _stop_early(rising)
+    # (rows: folds; columns: the nus so far) one nu slightly below a noisy best: go on; two in a row: stop
+    slightly = np.array([[0.9, 0.85, 0.85], [0.7, 0.74, 0.74], [0.8, 0.79, 0.79]])
+    assert not _stop_early(slightly[:, :2]) and _stop_early(slightly)
+    # far below the best (beyond its standard error): stop at once
+    noisy_best = np.array([[0.9, 0.78], [0.7, 0.78], [0.8, 0.8]])
+    assert not _stop_early(noisy_best)
+    assert _stop_early(np.array([[0.9, 0.6], [0.7, 0.6], [0.8, 0.6]]))
+
+
+def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them():
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(160, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)  # XOR: no sum of stumps separates it
+    clf = LPBoostCV(nus=[0.4, 0.2, 0.1]).fit(X, y)
+    assert clf.oracle_ == "trees" and clf.oracle_params_ == {"max_depth": 5}
+    assert set(clf.cv_scores_by_oracle_) == {"stumps", "trees(max_depth=5)"}
+    stumps = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_["stumps"], axis=0))
+    trees = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_["trees(max_depth=5)"], axis=0))
+    assert trees > stumps and np.array_equal(clf.cv_scores_, clf.cv_scores_by_oracle_["trees(max_depth=5)"],
+                                             equal_nan=True)
+    plain = LPBoostClassifier(nu=clf.nu_, oracle="trees", oracle_params={"max_depth": 5}).fit(X, y)
+    np.testing.assert_array_equal(clf.decision_function(X), plain.decision_function(X))
+    # on additive data the exact stumps win (or tie, and are preferred)
+    Xa, ya = DATASETS["cancer-80x5"]()
+    additive = LPBoostCV(nus=[0.4, 0.2]).fit(Xa, ya)
+    s = np.nanmax(np.nanmean(additive.cv_scores_by_oracle_["stumps"], axis=0))
+    t = np.nanmax(np.nanmean(additive.cv_scores_by_oracle_["trees(max_depth=5)"], axis=0))
+    assert additive.oracle_ == ("stumps" if s >= t else "trees")
+
+
+def test_oracle_auto_refuses_what_it_cannot_choose():
+    from lpboosting import RMBoostClassifier
+
+    X, y = DATASETS["cancer-60x8"]()
+    with pytest.raises(ValueError, match="has no nu"):
+        RMBoostClassifier(oracle="auto").fit(X, y)
+    with pytest.raises(ValueError, match="name the oracle"):
+        LPBoostCV(oracle_params={"max_depth": 2}).fit(X, y)
+
+
+def test_threads_give_the_same_choice_and_the_chosen_values_are_saved(tmp_path):
+    from lpboosting import load_model, save_model
+
+    X, y = DATASETS["cancer-60x8"]()
+    one = LPBoostCV(nus=[0.5, 0.2, 0.05]).fit(X, y)
+    two = LPBoostCV(nus=[0.5, 0.2, 0.05], n_jobs=2).fit(X, y)
+    assert one.nu_ == two.nu_ and one.oracle_ == two.oracle_
+    for name in one.cv_scores_by_oracle_:
+        np.testing.assert_array_equal(one.cv_scores_by_oracle_[name], two.cv_scores_by_oracle_[name])
+    save_model(one, tmp_path / "m.json")
+    back = load_model(tmp_path / "m.json")
+    assert back.nu_ == one.nu_ and back.oracle_ == one.oracle_ and back.oracle_params_ == one.oracle_params_
+    np.testing.assert_array_equal(back.cv_scores_, one.cv_scores_)
+    np.testing.assert_array_equal(back.decision_function(X), one.decision_function(X))
 
 
 def test_a_larger_nu_is_chosen_under_label_noise():

@@ -36,7 +36,7 @@ from lpboosting.colgen.loop import (
 from lpboosting.colgen.stabilization import make_stabilization
 from lpboosting.masters.lpboost import LPBoost, check_nu
 
-__all__ = ["NuPath", "nu_path"]
+__all__ = ["NuPath", "NuPathRun", "nu_path"]
 
 
 @dataclass
@@ -78,6 +78,66 @@ class NuPath:
         return int(sum(r.iterations or 0 for res in self.results for r in res.history))
 
 
+class NuPathRun:
+    """LPBoost's live master moved from one nu to the next on request (what :func:`nu_path` steps).
+
+    ``solve(nu)`` continues column generation at ``nu`` from everything found
+    so far (session, basis, columns, oracle) and returns that nu's
+    :class:`~lpboosting.colgen.ColumnGenerationResult`; callers that decide
+    after each nu whether to go on (early stopping on a validation score,
+    :class:`~lpboosting.estimators.LPBoostCV`) step it themselves.
+    ``hypotheses`` is the growing list the results' weights refer to.
+    """
+
+    def __init__(self, oracle: Any, *, sample_weight: Any = None, backend: Any = None, tol: float = 1e-6,
+                 max_rounds: int = 1000, columns_per_round: int = 20, stabilization: Any = "smoothing",
+                 stall_rounds: int | None = None, time_limit: float | None = None) -> None:
+        self.oracle, self.sample_weight, self.backend = oracle, sample_weight, backend
+        self.options = dict(tol=tol, columns_per_round=columns_per_round, stabilization=stabilization,
+                            stall_rounds=stall_rounds, time_limit=time_limit)
+        self.max_rounds = int(max_rounds)
+        self.master: LPBoost | None = None
+        self.state: Any = None
+        self.results: list[ColumnGenerationResult] = []
+
+    @property
+    def hypotheses(self) -> list[Any]:
+        if self.state is not None:
+            return list(self.state.hypotheses)
+        return list(self.results[-1].hypotheses) if self.results else []
+
+    def solve(self, nu: float) -> ColumnGenerationResult:
+        """Column generation at ``nu``, warm from the previous nu (the first nu starts afresh)."""
+        nu = check_nu(nu)
+        if self.master is None:
+            self.master = LPBoost(nu, sample_weight=self.sample_weight)
+            result = column_generation(self.master, self.oracle, backend=self.backend,
+                                       max_rounds=self.max_rounds, **self.options)
+            result.history.meta["nu"] = nu
+        else:
+            state = self.state
+            if state is None or state.best is None:
+                last = self.results[-1]
+                raise RuntimeError(f"the path stopped at nu={last.history.meta['nu']}: {last.message}")
+            self.master.nu = nu
+            state.session.refresh_caps()
+            # what depends on nu starts afresh; the session, the columns and the oracle go on
+            state.history = History(meta={**state.history.meta, "nu": nu, "params": self.master.params(),
+                                          "path_columns": state.n_columns})
+            for key in ("status", "seconds", "initial_edge", "initial_pricing_seconds", "initial_columns"):
+                state.history.meta.pop(key, None)
+            state.weight_path, state.best, state.best_bound, state.last_gap = [], None, np.inf, None
+            stabilization, tol = self.options["stabilization"], self.options["tol"]
+            state.stab = make_stabilization(stabilization)
+            state.stall = _Stall(self.options["stall_rounds"], tol)
+            state.tol, state.next_round, state.pending, state.status = tol, 1, [], "added"
+            result = _run(state, self.max_rounds, None, self.options["time_limit"],
+                          self.options["stall_rounds"], None, fresh=False)
+        self.state = result.state
+        self.results.append(result)
+        return result
+
+
 def nu_path(nus: Sequence[float], oracle: Any, *, sample_weight: Any = None, backend: Any = None,
             tol: float = 1e-6, max_rounds: int = 1000, columns_per_round: int = 20,
             stabilization: Any = "smoothing", stall_rounds: int | None = None,
@@ -90,33 +150,14 @@ def nu_path(nus: Sequence[float], oracle: Any, *, sample_weight: Any = None, bac
     solved in the order given; any order gives the same optima (going from
     large to small nu moves from the smoother, cheaper problems to the
     harder ones, and is what :class:`~lpboosting.estimators.LPBoostCV` does).
+    :class:`NuPathRun` steps the same path one nu at a time.
     """
     nus = np.asarray([check_nu(nu) for nu in nus], dtype=float)
     if nus.size == 0:
         raise ValueError("nus is empty; give at least one nu in (0, 1]")
-    master = LPBoost(float(nus[0]), sample_weight=sample_weight)
-    options = dict(tol=tol, columns_per_round=columns_per_round, stabilization=stabilization,
-                   stall_rounds=stall_rounds, time_limit=time_limit)
-    first = column_generation(master, oracle, backend=backend, max_rounds=max_rounds, **options)
-    first.history.meta["nu"] = float(nus[0])
-    results = [first]
-    state = first.state
-    for nu in nus[1:]:
-        if state is None or state.best is None:
-            raise RuntimeError(f"the path stopped at nu={results[-1].history.meta['nu']}: "
-                               f"{results[-1].message}")
-        master.nu = float(nu)
-        state.session.refresh_caps()
-        # what depends on nu starts afresh; the session, the columns and the oracle go on
-        state.history = History(meta={**state.history.meta, "nu": float(nu), "params": master.params(),
-                                      "path_columns": state.n_columns})
-        for key in ("status", "seconds", "initial_edge", "initial_pricing_seconds", "initial_columns"):
-            state.history.meta.pop(key, None)
-        state.weight_path, state.best, state.best_bound, state.last_gap = [], None, np.inf, None
-        state.stab = make_stabilization(stabilization)
-        state.stall = _Stall(stall_rounds, tol)
-        state.tol, state.next_round, state.pending, state.status = tol, 1, [], "added"
-        result = _run(state, int(max_rounds), None, time_limit, stall_rounds, None, fresh=False)
-        results.append(result)
-        state = result.state
-    return NuPath(nus=nus, results=results, hypotheses=list(state.hypotheses if state else first.hypotheses))
+    run = NuPathRun(oracle, sample_weight=sample_weight, backend=backend, tol=tol, max_rounds=max_rounds,
+                    columns_per_round=columns_per_round, stabilization=stabilization,
+                    stall_rounds=stall_rounds, time_limit=time_limit)
+    for nu in nus:
+        run.solve(float(nu))
+    return NuPath(nus=nus, results=run.results, hypotheses=run.hypotheses)

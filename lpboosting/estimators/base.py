@@ -256,6 +256,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
     cv: Any = 3
     scoring: Any = None
     n_jobs: Any = None
+    early_stopping: Any = True
     #: parameters a warm start may change (the others define the model being continued)
     _warm_changeable = frozenset({"max_rounds", "tol", "callback", "time_limit", "verbose", "warm_start",
                                   "stall_rounds"})
@@ -263,14 +264,49 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
     def _make_master(self, n_samples: int, sample_weight: np.ndarray | None = None) -> Master:
         raise NotImplementedError  # pragma: no cover - abstract
 
-    def _oracle_params(self) -> dict[str, Any]:
-        """Keyword arguments of the oracle (subclasses add their own defaults); a tree oracle gets
-        ``random_state`` unless it is None (the oracle's own default, seed 0, stays)."""
-        params = dict(self.oracle_params or {})
-        if (self.random_state is not None and isinstance(self.oracle, str)
-                and self.oracle.strip().lower() == "trees"):
+    def _oracle_auto(self) -> bool:
+        return isinstance(self.oracle, str) and self.oracle.strip().lower() == "auto"
+
+    def _oracle_spec(self) -> Any:
+        """The oracle of the fit: the parameter, or the one cross-validation chose (``oracle="auto"``)."""
+        return self.oracle_ if self._oracle_auto() else self.oracle
+
+    def _oracle_params(self, oracle: Any = None, oracle_params: dict | None = None) -> dict[str, Any]:
+        """Keyword arguments of the oracle ``oracle`` with ``oracle_params`` (default: the fit's;
+        subclasses add their own defaults); a tree oracle gets ``random_state`` unless it is None
+        (the oracle's own default, seed 0, stays)."""
+        if oracle is None:
+            spec = self._oracle_spec()
+            params = dict((self.oracle_params_ if self._oracle_auto() else self.oracle_params) or {})
+        else:
+            spec, params = oracle, dict(oracle_params or {})
+        if self.random_state is not None and isinstance(spec, str) and spec.strip().lower() == "trees":
             params.setdefault("random_state", self.random_state)
         return params
+
+    def _select(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None) -> None:
+        """nu and/or the oracle chosen by cross-validation (``nu="auto"``, ``oracle="auto"``)."""
+        from lpboosting.estimators.cv import AUTO_ORACLES, oracle_name, select
+
+        nu = getattr(self, "nu", None)
+        if self._oracle_auto():
+            if nu is None:
+                raise ValueError(f"oracle='auto' chooses between {' and '.join(oracle_name(*o) for o in AUTO_ORACLES)} by cross-"
+                                 f"validation together with nu; {type(self).__name__} has no nu: choose "
+                                 "oracle='stumps' or oracle='trees'")
+            if self.oracle_params:
+                raise ValueError("oracle_params are the parameters of one named oracle; with oracle='auto' "
+                                 "the oracle is chosen among "
+                                 f"{', '.join(oracle_name(*o) for o in AUTO_ORACLES)}: name the oracle to set its "
+                                 "parameters")
+        oracles = list(AUTO_ORACLES) if self._oracle_auto() else [(self.oracle, self.oracle_params)]
+        chosen = select(self, X, y, sample_weight, self.nus if nu == "auto" else [nu], oracles, self.cv,
+                        self.scoring, self.n_jobs, self.early_stopping)
+        if nu == "auto":
+            self.nu_, self.nus_, self.cv_scores_ = chosen.nu, chosen.nus, chosen.chosen_scores
+        if self._oracle_auto():
+            self.oracle_, self.oracle_params_ = chosen.oracle, chosen.oracle_params
+            self.cv_scores_by_oracle_ = chosen.scores
 
     def _store_extra(self, result) -> None:
         """Subclasses set their own fitted attributes from the loop's result."""
@@ -313,12 +349,8 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         if self.warm_start and self._warm_fitted(data):
             return self._continue(classes)
         self._forget_fit()  # a new fit: nothing of the previous one may answer for it
-        if getattr(self, "nu", None) == "auto":
-            from lpboosting.estimators.cv import select_nu
-
-            X0, y0, w0 = given
-            self.nu_, self.nus_, self.cv_scores_ = select_nu(self, X0, y0, w0, self.nus, self.cv,
-                                                            self.scoring, self.n_jobs)
+        if getattr(self, "nu", None) == "auto" or self._oracle_auto():
+            self._select(*given)
         self.classes_ = classes
         self._data = data
         self._rows = self.row_map_ = rows
@@ -326,7 +358,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         if classes.size > 2:
             return self._fit_one_vs_rest(X, y, sample_weight)
         y_pm = np.where(y == classes[1], 1.0, -1.0)
-        oracle = make_oracle(self.oracle, X, y_pm, **self._oracle_params())
+        oracle = make_oracle(self._oracle_spec(), X, y_pm, **self._oracle_params())
         return self._fit_binary(oracle, sample_weight)
 
     def _nu(self) -> float:
@@ -473,13 +505,15 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         for k, label in enumerate(self.classes_):
             y_pm = np.where(y == label, 1.0, -1.0)
             if base is None:
-                base = make_oracle(self.oracle, X, y_pm, **self._oracle_params())
+                base = make_oracle(self._oracle_spec(), X, y_pm, **self._oracle_params())
                 oracle = base
             else:
                 oracle = base.relabel(y_pm)
             model = clone(self).set_params(warm_start=False)
             if getattr(self, "nu", None) == "auto":
                 model.nu_ = self.nu_  # chosen once, for every class
+            if self._oracle_auto():
+                model.oracle_, model.oracle_params_ = self.oracle_, self.oracle_params_
             model._verbose_prefix = f"[{_plain(label)!r} vs rest] "
             model.classes_ = np.array([False, True])  # True: this class (its +1 side)
             model.n_features_in_ = self.n_features_in_

@@ -169,9 +169,10 @@ class RMBoostClassifier(ColumnGenerationClassifier):
     def _make_master(self, n_samples: int, sample_weight=None) -> RMBoost:
         return RMBoost(self.lam, prune=self.prune, sample_weight=sample_weight)
 
-    def _oracle_params(self) -> dict[str, Any]:
-        params = super()._oracle_params()
-        if isinstance(self.oracle, str) and self.oracle.strip().lower() == "trees":
+    def _oracle_params(self, oracle: Any = None, oracle_params: dict | None = None) -> dict[str, Any]:
+        params = super()._oracle_params(oracle, oracle_params)
+        spec = self._oracle_spec() if oracle is None else oracle
+        if isinstance(spec, str) and spec.strip().lower() == "trees":
             params = {"max_depth": None, "max_leaf_nodes": self.max_leaf_nodes, **params}
         return params
 
