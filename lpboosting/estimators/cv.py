@@ -181,6 +181,20 @@ def _score(scorer: Any, classes: np.ndarray, decision: np.ndarray, X_val: np.nda
     return float(scorer(frozen, X_val, y_val, sample_weight=w_val))
 
 
+def _dominated(tables: list[np.ndarray], o: int, k: int) -> bool:
+    """Whether oracle ``o``'s mean score has been below another oracle's at the same nu for the last
+    PATIENCE nus (up to index ``k``): its path is dropped, the other goes on."""
+    if k + 1 < PATIENCE:
+        return False
+    last = slice(k + 1 - PATIENCE, k + 1)
+    mine = tables[o][:, last].mean(axis=0)
+    for other, table in enumerate(tables):
+        theirs = table[:, last]
+        if other != o and not np.isnan(theirs).any() and np.all(mine < theirs.mean(axis=0) - 1e-12):
+            return True
+    return False
+
+
 def _stop_early(scores: np.ndarray) -> bool:
     """Whether the path should stop after the last nu evaluated (``scores``: folds x nus so far).
 
@@ -227,12 +241,14 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
            oracles: Any, cv: Any, scoring: Any, n_jobs: int | None, early_stopping: bool = True) -> Selection:
     """nu (and the oracle) of best mean cross-validation score of ``estimator``.
 
-    For each (oracle, its parameters) of ``oracles`` the folds run in lockstep along the nu
-    grid (large to small): every fold's path is moved to the next nu, the
-    folds' validation scores are taken, and with ``early_stopping`` the path
-    stops as :func:`_stop_early` says.  The best (oracle, nu) has the largest
-    mean score; on a tie the earlier oracle and the larger nu (more of the
-    examples count).  ``n_jobs`` moves the folds in threads.
+    Every (oracle, its parameters) of ``oracles`` and every fold run in
+    lockstep along the nu grid (large to small): each fold's path is moved
+    to the next nu and the folds' validation scores are taken.  With
+    ``early_stopping`` an oracle's path stops as :func:`_stop_early` says,
+    or when its mean score has been below another oracle's at the same nu
+    for PATIENCE nus in a row (:func:`_dominated`).  The best (oracle, nu)
+    has the largest mean score; on a tie the earlier oracle and the larger
+    nu (more of the examples count).  ``n_jobs`` moves the folds in threads.
     """
     import warnings
 
@@ -247,25 +263,30 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     folds = list(check_cv(cv, y, classifier=True).split(X, y))
     scorer = get_scorer(scoring if scoring is not None else "accuracy")
     weights = (lambda rows: None) if sample_weight is None else (lambda rows: sample_weight[rows])
-    scores: dict[str, np.ndarray] = {}
-    best: tuple[float, int, int] | None = None  # (mean score, oracle index, nu index)
+    tables = [np.full((len(folds), grid.size), np.nan) for _ in oracles]
     with warnings.catch_warnings(), Parallel(n_jobs=n_jobs, backend="threading") as parallel:
         warnings.simplefilter("ignore", ConvergenceWarning)  # the refit says what it has to
         warnings.filterwarnings("ignore", message=".*float32", category=RuntimeWarning)  # the refit, too
-        for o, oracle in enumerate(oracles):
-            table = scores[oracle_name(*oracle)] = np.full((len(folds), grid.size), np.nan)
-            paths = parallel(delayed(_FoldPath)(estimator, oracle, X[train], y[train], weights(train), X[test],
+        paths = {o: parallel(delayed(_FoldPath)(estimator, oracle, X[train], y[train], weights(train), X[test],
                                                 classes) for train, test in folds)
-            for k, nu in enumerate(grid):
-                decisions = parallel(delayed(path.decisions)(float(nu)) for path in paths)
+                 for o, oracle in enumerate(oracles)}
+        for k, nu in enumerate(grid):
+            for o in sorted(paths):
+                decisions = parallel(delayed(path.decisions)(float(nu)) for path in paths[o])
                 for f, ((_, test), decision) in enumerate(zip(folds, decisions)):
-                    table[f, k] = _score(scorer, classes, decision, X[test], y[test], weights(test))
-                mean = float(table[:, k].mean())
-                if best is None or mean > best[0] + 1e-12:
-                    best = (mean, o, k)
-                if early_stopping and k + 1 < grid.size and _stop_early(table[:, :k + 1]):
-                    break
-            del paths  # the fold sessions of this oracle
+                    tables[o][f, k] = _score(scorer, classes, decision, X[test], y[test], weights(test))
+            if early_stopping and k + 1 < grid.size:
+                for o in [o for o in paths if _stop_early(tables[o][:, :k + 1]) or _dominated(tables, o, k)]:
+                    del paths[o]  # this oracle's fold sessions
+            if not paths:
+                break
+    scores = {oracle_name(*oracle): table for oracle, table in zip(oracles, tables)}
+    best: tuple[float, int, int] | None = None  # (mean score, oracle index, nu index)
+    for o, table in enumerate(tables):  # the earlier oracle, then the larger nu, on equal scores
+        mean = table.mean(axis=0)
+        for k in np.flatnonzero(~np.isnan(mean)):
+            if best is None or mean[k] > best[0] + 1e-12:
+                best = (float(mean[k]), o, int(k))
     _, o, k = best
     return Selection(nu=float(grid[k]), oracle=oracles[o][0], oracle_params=oracles[o][1], nus=grid,
                      scores=scores)

