@@ -185,6 +185,23 @@ def format_table(table: list[dict[str, Any]], chosen: list[str]) -> str:
     return "\n".join(lines)
 
 
+def format_markdown(table: list[dict[str, Any]], chosen: list[str]) -> str:
+    """The table as markdown: test error (mean ± std) per method, and ours' fit time x AdaBoost's."""
+    ours = [m for m in OURS if m in chosen]
+    head = ["set", "noise"] + list(chosen) + [f"{m} time x AdaBoost" for m in ours]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join([":---", "---:"] + ["---:"] * (len(head) - 2)) + "|"]
+    for e in table:
+        best = e.get("best_of_theirs")
+        cells = []
+        for m in chosen:
+            text = f"{e[m]['error']:.3f} ± {e[m]['std']:.3f}"
+            cells.append(f"**{text}**" if m == best else text)
+        cells += [f"{e[m].get('x_adaboost', float('nan')):.1f}" + ("" if e[m].get("within_one_std", True) else " (error not within)")
+                  for m in ours]
+        lines.append(f"| {e['set']} | {int(round(100 * e['noise']))} % | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lpboosting.benchmark.accuracy", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -194,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--methods", nargs="+", default=list(OURS + THEIRS), choices=list(OURS + THEIRS))
     parser.add_argument("--jobs", type=int, default=1, help="splits run in parallel (joblib; default 1)")
     parser.add_argument("--json", help="also write the rows, the table and the machine here")
+    parser.add_argument("--from-json", metavar="FILE",
+                        help="print the table of an earlier run's --json file (and --markdown) without fitting")
+    parser.add_argument("--markdown", action="store_true", help="also print the table as markdown")
     parser.add_argument("--nu-sweep", action="store_true",
                         help="instead: LPBoost's test error at each fixed nu of the CV grid (the data for "
                              "a default nu)")
@@ -202,6 +222,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--splits must be >= 1 and every --noise rate in [0, 0.5)")
     from joblib import Parallel, delayed
 
+    if args.from_json:
+        import json
+
+        data = json.loads(open(args.from_json).read())
+        chosen = [m for m in OURS + THEIRS if m in data["rows"][0]]
+        print(format_table(data["table"], chosen))
+        if args.markdown:
+            print()
+            print(format_markdown(data["table"], chosen))
+        return 0
     if args.nu_sweep:
         from lpboosting.estimators.cv import DEFAULT_NUS
 
@@ -229,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     table = summarise(rows, args.methods)
     print()
     print(format_table(table, args.methods), flush=True)
+    if args.markdown:
+        print()
+        print(format_markdown(table, args.methods), flush=True)
     if args.json:
         write_json(args.json, {"rows": rows, "table": table, "machine": machine_info("scikit-learn", "highspy")})
     return 0
