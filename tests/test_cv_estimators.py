@@ -110,22 +110,6 @@ def test_stop_rule_on_known_scores():
     assert _stop_early(np.array([[0.9, 0.6], [0.7, 0.6], [0.8, 0.6]]))
 
 
-def test_an_oracle_below_another_at_the_same_nus_is_dropped():
-    from lpboosting.estimators.cv import PATIENCE, _dominated
-
-    high = np.array([[0.9, 0.92, 0.93], [0.88, 0.9, 0.91]])
-    low = high - 0.1
-    crossing = np.array([[0.8, 0.95, 0.95], [0.8, 0.95, 0.95]])  # below at the first nu only
-    tables = [high, low, crossing]
-    k = PATIENCE - 1
-    assert _dominated(tables, 1, k) and not _dominated(tables, 0, k)
-    assert not _dominated([high, crossing], 1, 1) and not _dominated([high, crossing], 0, 1)
-    # a comparison needs the other oracle's scores at those nus
-    unscored = np.full_like(high, np.nan)
-    assert not _dominated([unscored, low], 1, k)
-    assert not _dominated(tables, 1, PATIENCE - 2)  # too few nus yet
-
-
 def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them():
     rng = np.random.default_rng(0)
     X = rng.uniform(-1, 1, size=(160, 2))
