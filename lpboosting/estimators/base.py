@@ -290,15 +290,13 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
 
         nu = getattr(self, "nu", None)
         if self._oracle_auto():
+            names = " and ".join(oracle_name(*o) for o in AUTO_ORACLES)
             if nu is None:
-                raise ValueError(f"oracle='auto' chooses between {' and '.join(oracle_name(*o) for o in AUTO_ORACLES)} by cross-"
-                                 f"validation together with nu; {type(self).__name__} has no nu: choose "
-                                 "oracle='stumps' or oracle='trees'")
+                raise ValueError(f"oracle='auto' chooses between {names} by cross-validation together with "
+                                 f"nu; {type(self).__name__} has no nu: choose oracle='stumps' or oracle='trees'")
             if self.oracle_params:
-                raise ValueError("oracle_params are the parameters of one named oracle; with oracle='auto' "
-                                 "the oracle is chosen among "
-                                 f"{', '.join(oracle_name(*o) for o in AUTO_ORACLES)}: name the oracle to set its "
-                                 "parameters")
+                raise ValueError("oracle_params are the parameters of one named oracle; with oracle='auto' the "
+                                 f"oracle is chosen between {names}: name the oracle to set its parameters")
         oracles = list(AUTO_ORACLES) if self._oracle_auto() else [(self.oracle, self.oracle_params)]
         chosen = select(self, X, y, sample_weight, self.nus if nu == "auto" else [nu], oracles, self.cv,
                         self.scoring, self.n_jobs, self.early_stopping)
