@@ -71,15 +71,21 @@ def methods() -> dict[str, Callable[[], Any]]:
     }
 
 
-def one_split(name: str, X: np.ndarray, y: np.ndarray, noise: float, split: int,
-              chosen: list[str]) -> dict[str, Any]:
-    """Test error and fit time of each method on one split (training labels flipped at ``noise``)."""
+def split_rows(X: np.ndarray, y: np.ndarray, noise: float, split: int) -> tuple[np.ndarray, ...]:
+    """X_train, X_test, the training labels flipped at ``noise`` and the clean test labels of one
+    stratified 70/30 split (seeded by ``split``)."""
     from sklearn.model_selection import train_test_split
 
     from lpboosting.datasets.noise import flip_labels
 
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y, random_state=split)
-    y_noisy = flip_labels(y_tr, noise, random_state=split) if noise > 0 else y_tr
+    return X_tr, X_te, (flip_labels(y_tr, noise, random_state=split) if noise > 0 else y_tr), y_te
+
+
+def one_split(name: str, X: np.ndarray, y: np.ndarray, noise: float, split: int,
+              chosen: list[str]) -> dict[str, Any]:
+    """Test error and fit time of each method on one split (training labels flipped at ``noise``)."""
+    X_tr, X_te, y_noisy, y_te = split_rows(X, y, noise, split)
     out: dict[str, Any] = {"set": name, "noise": noise, "split": split}
     makers = methods()
     for method in chosen:
@@ -103,14 +109,10 @@ def nu_sweep(name: str, X: np.ndarray, y: np.ndarray, noise: float, split: int,
     gives every nu's model; the split and the noise are those of
     :func:`one_split`.
     """
-    from sklearn.model_selection import train_test_split
-
     from lpboosting.colgen import nu_path
-    from lpboosting.datasets.noise import flip_labels
     from lpboosting.oracles import Stumps
 
-    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y, random_state=split)
-    y_noisy = flip_labels(y_tr, noise, random_state=split) if noise > 0 else y_tr
+    X_tr, X_te, y_noisy, y_te = split_rows(X, y, noise, split)
     positive = np.unique(y)[1]
     path = nu_path(nus, Stumps(X_tr, np.where(y_noisy == positive, 1.0, -1.0)))
     F = path.decision_function(X_te)
@@ -224,8 +226,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.from_json:
         import json
+        from pathlib import Path
 
-        data = json.loads(open(args.from_json).read())
+        data = json.loads(Path(args.from_json).read_text())
         chosen = [m for m in OURS + THEIRS if m in data["rows"][0]]
         print(format_table(data["table"], chosen))
         if args.markdown:

@@ -58,8 +58,7 @@ from sklearn.model_selection import check_cv
 from lpboosting.colgen.path import NuPathRun
 from lpboosting.oracles import make_oracle
 
-__all__ = ["AUTO_ORACLES", "DEFAULT_NUS", "ERLPBoostCV", "LPBoostCV", "Selection", "SoftBoostCV", "select",
-           "select_nu"]
+__all__ = ["AUTO_ORACLES", "DEFAULT_NUS", "ERLPBoostCV", "LPBoostCV", "Selection", "SoftBoostCV", "select"]
 
 #: the nu grid of ``nu="auto"`` and the CV classifiers, from large to small (the path's order)
 DEFAULT_NUS = (0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01)
@@ -280,15 +279,6 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     _, o, k = best
     return Selection(nu=float(grid[k]), oracle=oracles[o][0], oracle_params=oracles[o][1], nus=grid,
                      scores=scores)
-
-
-def select_nu(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None,
-              nus: Any, cv: Any, scoring: Any, n_jobs: int | None) -> tuple[float, np.ndarray, np.ndarray]:
-    """(best nu, the grid, scores of shape (n_folds, n_nus)) by cross-validation of ``estimator`` at its
-    own oracle, every nu evaluated (no early stopping)."""
-    chosen = select(estimator, X, y, sample_weight, nus, [(estimator.oracle, estimator.oracle_params)], cv,
-                    scoring, n_jobs, early_stopping=False)
-    return chosen.nu, chosen.nus, chosen.chosen_scores
 
 
 # -- the classifiers -----------------------------------------------------------------------------

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from lpboosting.experiments.runner import Experiment, require_keel
+from lpboosting.experiments.runner import Experiment, choose, require_keel
 from lpboosting.experiments.tables import cell, markdown_table, mean_std, text_table
 
 __all__ = ["CONDITIONS", "EXPERIMENTS", "METHODS", "PAPER_TABLE3", "RMBOOST_SETS", "RMBoostNoise"]
@@ -251,24 +251,12 @@ class RMBoostNoise(Experiment):
                methods: Any = None, rounds: int = 200, leaves: int = 11, boost_rounds: int = 100,
                seed: int = 0) -> dict[str, Any]:
         require_keel()
-        sets = list(DEFAULT_SETS) if sets is None else [str(s).strip().lower() for s in sets]
-        unknown = [s for s in sets if s not in RMBOOST_SETS]
-        if unknown or not sets:
-            raise ValueError(f"unknown set(s) {', '.join(unknown) or '(none given)'}; choose from "
-                             f"{', '.join(RMBOOST_SETS)}")
-        conditions = list(CONDITIONS) if conditions is None else [str(c).strip().lower() for c in conditions]
-        bad = [c for c in conditions if c not in CONDITIONS]
-        if bad or not conditions:
-            raise ValueError(f"unknown noise condition(s) {', '.join(bad) or '(none given)'}; choose from "
-                             f"{', '.join(CONDITIONS)}")
+        sets = choose(sets, RMBOOST_SETS, DEFAULT_SETS, "set(s)")
+        conditions = choose(conditions, CONDITIONS, CONDITIONS, "noise condition(s)")
         if methods is None:
             methods = [m for m in METHODS if m != "XGB-Quad" or xgboost_installed()]
         else:
-            methods = [str(m) for m in methods]
-            bad = [m for m in methods if m not in METHODS]
-            if bad or not methods:
-                raise ValueError(f"unknown method(s) {', '.join(bad) or '(none given)'}; choose from "
-                                 f"{', '.join(METHODS)}")
+            methods = choose(methods, METHODS, METHODS, "method(s)", lower=False)
             if "XGB-Quad" in methods and not xgboost_installed():
                 raise ImportError("the XGB-Quad method needs xgboost, which is not installed; run "
                                   "`pip install xgboost` or leave XGB-Quad out")

@@ -19,10 +19,21 @@ from typing import Any
 from lpboosting.experiments.cache import DEFAULT_CACHE, ResultCache, to_json
 from lpboosting.provenance import versions
 
-__all__ = ["Experiment", "Progress", "execute", "require_keel"]
+__all__ = ["Experiment", "Progress", "choose", "execute", "require_keel"]
 
 #: ``progress(done, total, label)``: called once before the first unit and after each unit
 Progress = Callable[[int, int, str], Any]
+
+
+def choose(given: Any, known: Sequence[str], default: Sequence[str], what: str, lower: bool = True) -> list[str]:
+    """The names ``given`` (``default`` when None), each one of ``known``; a clear error otherwise."""
+    if given is None:
+        return list(default)
+    names = [str(g).strip().lower() if lower else str(g) for g in given]
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        raise ValueError(f"unknown {what} {', '.join(unknown) or '(none given)'}; choose from {', '.join(known)}")
+    return names
 
 
 def require_keel() -> None:

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from lpboosting.experiments.runner import Experiment, require_keel
+from lpboosting.experiments.runner import Experiment, choose, require_keel
 from lpboosting.experiments.tables import cell, markdown_table, mean_std, text_table
 
 __all__ = ["BENCHMARK_SETS", "EXPERIMENTS", "PAPER_TABLE1", "SoftBoostBenchmarks", "SoftBoostSynthetic"]
@@ -507,11 +507,7 @@ class SoftBoostBenchmarks(Experiment):
                nus: Any = BENCHMARK_NUS, delta: float = 1e-2, folds: int = 5,
                ada_rounds: Any = ADA_ROUNDS, max_rounds: int = 1000, seed: int = 0) -> dict[str, Any]:
         require_keel()
-        sets = list(BENCHMARK_SETS) if sets is None else [str(s).strip().lower() for s in sets]
-        unknown = [s for s in sets if s not in BENCHMARK_SETS]
-        if unknown or not sets:
-            raise ValueError(f"unknown benchmark set(s) {', '.join(unknown) or '(none given)'}; "
-                             f"choose from {', '.join(BENCHMARK_SETS)}")
+        sets = choose(sets, BENCHMARK_SETS, BENCHMARK_SETS, "benchmark set(s)")
         if base not in ("stumps", "trees"):
             raise ValueError(f"base must be 'stumps' or 'trees' (CART, at most 10 leaves), got {base!r}")
         rounds = sorted({int(r) for r in ada_rounds})
