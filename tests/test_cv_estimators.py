@@ -173,3 +173,41 @@ def test_cv_with_weights_multiclass_and_a_scorer():
     assert clf.decision_function(X).shape == (len(y), 3) and clf.score(X, y) > 0.9
     with pytest.raises(ValueError, match="nu must be"):
         LPBoostCV(nus=[0.5, 2.0]).fit(X, y)
+
+
+@pytest.mark.parametrize("make, first", [
+    (lambda: LPBoostCV(nus=[0.4, 0.2, 0.1], oracle="stumps"), "0.4"),
+    (lambda: LPBoostClassifier(nu="auto"), "0.8"),  # the default grid's first
+    (lambda: type("Separate", (SoftBoostCV,), {"_choose_on_path": False})(nus=[0.4, 0.2, 0.1], oracle="stumps",
+                                                                         delta=0.1), "0.4")])
+def test_ctrl_c_while_choosing_nu_stops_and_names_the_best_nu_scored(monkeypatch, make, first):
+    # Ctrl-C once the first nu is scored on every fold, while the second is being fitted: the fold's
+    # loop keeps its rounds (as a plain fit does), the search must stop rather than go on
+    import lpboosting.estimators.cv as cv
+    from sklearn.exceptions import NotFittedError
+
+    from lpboosting.oracles.stumps import Stumps
+
+    X, y = DATASETS["cancer-80x5"]()
+    score, price_many, scored = cv._score, Stumps.price_many, []
+
+    def counted(*args):
+        scored.append(1)
+        return score(*args)
+
+    def pressed(self, distribution, k):
+        if len(scored) == 3:  # the three folds of nu=0.4 are scored
+            raise KeyboardInterrupt
+        return price_many(self, distribution, k)
+
+    monkeypatch.setattr(cv, "_score", counted)
+    monkeypatch.setattr(Stumps, "price_many", pressed)
+    clf = make()
+    with pytest.raises(KeyboardInterrupt, match=r"interrupted while choosing nu by 3-fold cross-validation; "
+                       rf"no model was fitted; the best so far is nu={first} with stumps \(mean score .*\); "
+                       rf"fit with nu={first}, oracle='stumps' to use it"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a separate fit warns that it was interrupted
+        clf.fit(X, y)
+    assert len(scored) == 3
+    with pytest.raises(NotFittedError):
+        clf.predict(X)

@@ -143,14 +143,20 @@ class _FoldPath:
         if not self.estimator._choose_on_path:
             model = at_nu(self.estimator, nu, self.oracle, self.oracle_params).set_params(
                 warm_start=False, verbose=0, callback=None)
-            return model.fit(*self.given[:2], sample_weight=self.given[2]).decision_function(self.X_val)
+            model.fit(*self.given[:2], sample_weight=self.given[2])
+            if getattr(model, "status_", None) == "interrupted":  # Ctrl-C: the fit kept its rounds
+                raise KeyboardInterrupt
+            return model.decision_function(self.X_val)
         out = []
         for run in self.runs:
             if isinstance(run, float):
                 out.append(np.full(self.X_val.shape[0], run))
                 continue
             path, predictions = run
-            weights = path.solve(nu).weights
+            result = path.solve(nu)
+            if result.status == "interrupted":  # the loop caught a Ctrl-C and kept its rounds: stop here
+                raise KeyboardInterrupt
+            weights = result.weights
             hypotheses = path.hypotheses
             f = np.zeros(self.X_val.shape[0])
             for m in np.flatnonzero(weights):
@@ -221,6 +227,18 @@ class Selection:
         return self.scores[oracle_name(self.oracle, self.oracle_params)]
 
 
+def _best(tables: list[np.ndarray]) -> tuple[int, int] | None:
+    """(oracle index, nu index) of the largest mean score over the folds, None when none is
+    complete; on equal scores the earlier oracle, then the larger nu (the earlier column)."""
+    best: tuple[float, int, int] | None = None
+    for o, table in enumerate(tables):
+        mean = table.mean(axis=0)  # NaN where a fold is missing
+        for k in np.flatnonzero(~np.isnan(mean)):
+            if best is None or mean[k] > best[0] + 1e-12:
+                best = (float(mean[k]), o, int(k))
+    return None if best is None else best[1:]
+
+
 def oracle_name(oracle: Any, params: dict | None = None) -> str:
     """A name for an oracle and its parameters: "stumps", "trees(max_depth=5)", a function's name."""
     name = oracle.strip().lower() if isinstance(oracle, str) else getattr(oracle, "__name__", repr(oracle))
@@ -253,30 +271,36 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     scorer = get_scorer(scoring if scoring is not None else "accuracy")
     weights = (lambda rows: None) if sample_weight is None else (lambda rows: sample_weight[rows])
     tables = [np.full((len(folds), grid.size), np.nan) for _ in oracles]
-    with warnings.catch_warnings(), Parallel(n_jobs=n_jobs, backend="threading") as parallel:
-        warnings.simplefilter("ignore", ConvergenceWarning)  # the refit says what it has to
-        warnings.filterwarnings("ignore", message=".*float32", category=RuntimeWarning)  # the refit, too
-        paths = {o: parallel(delayed(_FoldPath)(estimator, oracle, X[train], y[train], weights(train), X[test],
-                                                classes) for train, test in folds)
-                 for o, oracle in enumerate(oracles)}
-        for k, nu in enumerate(grid):
-            for o in sorted(paths):
-                decisions = parallel(delayed(path.decisions)(float(nu)) for path in paths[o])
-                for f, ((_, test), decision) in enumerate(zip(folds, decisions)):
-                    tables[o][f, k] = _score(scorer, classes, decision, X[test], y[test], weights(test))
-            if early_stopping and k + 1 < grid.size:
-                for o in [o for o in paths if _stop_early(tables[o][:, :k + 1])]:
-                    del paths[o]  # this oracle's fold sessions
-            if not paths:
-                break
+    try:
+        with warnings.catch_warnings(), Parallel(n_jobs=n_jobs, backend="threading") as parallel:
+            warnings.simplefilter("ignore", ConvergenceWarning)  # the refit says what it has to
+            warnings.filterwarnings("ignore", message=".*float32", category=RuntimeWarning)  # the refit, too
+            paths = {o: parallel(delayed(_FoldPath)(estimator, oracle, X[train], y[train], weights(train),
+                                                    X[test], classes) for train, test in folds)
+                     for o, oracle in enumerate(oracles)}
+            for k, nu in enumerate(grid):
+                for o in sorted(paths):
+                    decisions = parallel(delayed(path.decisions)(float(nu)) for path in paths[o])
+                    for f, ((_, test), decision) in enumerate(zip(folds, decisions)):
+                        tables[o][f, k] = _score(scorer, classes, decision, X[test], y[test], weights(test))
+                if early_stopping and k + 1 < grid.size:
+                    for o in [o for o in paths if _stop_early(tables[o][:, :k + 1])]:
+                        del paths[o]  # this oracle's fold sessions
+                if not paths:
+                    break
+    except KeyboardInterrupt:
+        best = _best(tables)
+        if best is None:
+            so_far = "no nu was scored on every fold yet"
+        else:
+            (oracle, params), nu = oracles[best[0]], grid[best[1]]
+            given = f"nu={nu:g}, oracle={oracle!r}" + (f", oracle_params={params!r}" if params else "")
+            so_far = (f"the best so far is nu={nu:g} with {oracle_name(oracle, params)} (mean score "
+                      f"{np.mean(tables[best[0]][:, best[1]]):.4g}); fit with {given} to use it without the search")
+        raise KeyboardInterrupt(f"{type(estimator).__name__}: interrupted while choosing nu by "
+                                f"{len(folds)}-fold cross-validation; no model was fitted; {so_far}") from None
     scores = {oracle_name(*oracle): table for oracle, table in zip(oracles, tables)}
-    best: tuple[float, int, int] | None = None  # (mean score, oracle index, nu index)
-    for o, table in enumerate(tables):  # the earlier oracle, then the larger nu, on equal scores
-        mean = table.mean(axis=0)
-        for k in np.flatnonzero(~np.isnan(mean)):
-            if best is None or mean[k] > best[0] + 1e-12:
-                best = (float(mean[k]), o, int(k))
-    _, o, k = best
+    o, k = _best(tables)
     return Selection(nu=float(grid[k]), oracle=oracles[o][0], oracle_params=oracles[o][1], nus=grid,
                      scores=scores)
 
@@ -328,6 +352,9 @@ _CV_DOC = """{base} with nu (and the oracle) chosen by cross-validation ({style}
         scores; ``oracle_params`` then must be None.
 
     The other parameters are :class:`~lpboosting.{base}`'s.  {how}
+    Ctrl-C while nu is being chosen stops the search with no model
+    (KeyboardInterrupt); its message names the best nu and oracle scored so
+    far.  Ctrl-C in the refit keeps the refit's rounds, as in the plain fit.
 
     Attributes
     ----------
