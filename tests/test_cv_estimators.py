@@ -211,3 +211,41 @@ def test_ctrl_c_while_choosing_nu_stops_and_names_the_best_nu_scored(monkeypatch
     assert len(scored) == 3
     with pytest.raises(NotFittedError):
         clf.predict(X)
+
+
+def test_outscored_rule_on_known_scores():
+    from lpboosting.estimators.cv import _outscored
+
+    first = np.array([[0.90, 0.94], [0.92, 0.96], [0.91, 0.95]])  # best 0.95 at the 2nd nu, se 0.0058
+    assert _outscored(first, np.array([[0.90, np.nan], [0.93, np.nan], [0.92, np.nan]]))  # 0.917 < 0.944
+    assert not _outscored(first, np.array([[0.95, 0.90], [0.94, 0.90], [0.95, 0.90]]))  # its best 0.947
+    assert not _outscored(np.full((3, 2), np.nan), first)  # nothing to compare with yet
+
+
+def test_the_trees_path_stops_once_outscored_by_the_stumps_and_never_the_reverse():
+    # the later (costlier) oracle stops after PATIENCE nus in a row with its best score below the
+    # stumps' best by more than its standard error; the scores it has are those of the full run
+    from lpboosting.estimators.cv import PATIENCE, _outscored, _stop_early
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(240, 10))
+    y = np.where(X.sum(axis=1) > 0, 1, -1)  # additive: the stumps' sum follows it, a few trees cannot
+    nus = [0.8, 0.6, 0.4, 0.3, 0.2, 0.1, 0.05]
+    full = LPBoostCV(nus=nus, early_stopping=False).fit(X, y)
+    early = LPBoostCV(nus=nus).fit(X, y)
+    stumps, trees = (full.cv_scores_by_oracle_[k] for k in ("stumps", "trees(max_depth=5)"))
+    # where each path stops by the rules, from the full tables
+    own = next((j + 1 for j in range(1, len(nus)) if _stop_early(stumps[:, :j])), len(nus))
+    stumps_seen = np.where(np.arange(len(nus)) < own, 0, np.nan) + stumps
+    behind, stop = 0, len(nus)
+    for j in range(1, len(nus)):
+        behind = behind + 1 if _outscored(stumps_seen[:, :j], trees[:, :j]) else 0
+        if _stop_early(trees[:, :j]) or behind >= PATIENCE:
+            stop = j
+            break
+    assert behind >= PATIENCE and stop < len(nus)  # the rule is what stopped the trees here
+    got = early.cv_scores_by_oracle_["trees(max_depth=5)"]
+    np.testing.assert_array_equal(got[:, :stop], trees[:, :stop])
+    assert np.isnan(got[:, stop:]).all()
+    np.testing.assert_array_equal(early.cv_scores_by_oracle_["stumps"][:, :own], stumps[:, :own])
+    assert np.isnan(early.cv_scores_by_oracle_["stumps"][:, own:]).all()  # the stumps: their own rule only
