@@ -430,3 +430,20 @@ def test_sample_weight_errors_are_clear():
         project_softboost(U, 0.5, 0.5, prior=np.ones(4))
     with pytest.raises(ValueError, match="capped simplex is empty"):
         capped_softmax(np.zeros(3), np.array([0.2, 0.2, 0.9]), np.array([1.0, 1.0, 0.0]))
+
+
+@pytest.mark.skipif("ECOS" not in CONIC, reason="ECOS is not installed")
+def test_ecos_solves_a_projection_over_equal_columns_as_over_one():
+    # ECOS fails on the repeated KKT rows of equal columns (found by the property test above): the
+    # projection is solved again over the distinct columns, the multiplier on the first copy
+    s = np.array([0, 0, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3], dtype=float)
+    master = make_master("ERLPBoost", 0.810546875, s)
+    backend = CvxpyBackend("ECOS", **TIGHT["ECOS"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        five = master.project(-np.ones((12, 5)), backend=backend, eta=5.0)
+        one = master.project(-np.ones((12, 1)), backend=backend, eta=5.0)
+    assert five.status.ok and one.status.ok, (five.message, one.message)
+    np.testing.assert_array_equal(five.distribution, one.distribution)
+    assert five.objective == one.objective
+    np.testing.assert_array_equal(five.multipliers, np.r_[one.multipliers, np.zeros(4)])

@@ -222,15 +222,35 @@ def project_with_cvxpy(master: EntropyMaster, U: np.ndarray, state: dict[str, An
                        options: dict[str, Any] | None = None,
                        times: SolveTimes | None = None) -> ProjectionResult:
     """An entropy master's projection over U solved by a conic solver through cvxpy
-    (``times``, when given, adds the solve's compile and solver time)."""
+    (``times``, when given, adds the solve's compile and solver time).
+
+    Equal columns of U state the same constraint d . u <= gamma.  ECOS can
+    fail on the repeated rows they make in its KKT system (five equal columns
+    of -1 did, one did not): a failed solve over U with equal columns is
+    solved again with each column once, its multiplier read back onto the
+    first copy and 0 onto the others (equal columns may share their
+    multiplier in any way).
+    """
     start = time.perf_counter()
+    n, t = U.shape
     statement = master.projection_problem(U, state)
     run = solve_statement(statement, solver, options or {})
     if times is not None:
         times.add(run)
-    n, t = U.shape
+    first = np.arange(t)
+    if not run.status.ok:
+        first = np.sort(np.unique(U, axis=1, return_index=True)[1])
+        if first.size < t:
+            statement = master.projection_problem(U[:, first], state)
+            run = solve_statement(statement, solver, options or {})
+            if times is not None:
+                times.add(run)
     if run.status.ok:
-        d, mult, primal, dual = master.read_projection(statement, U)
+        d, kept, primal, dual = master.read_projection(statement, U[:, first] if first.size < t else U)
+        mult = kept
+        if first.size < t:
+            mult = np.zeros(t)
+            mult[first] = kept
     else:
         d, mult, primal, dual = np.full(n, np.nan), np.full(t, np.nan), np.nan, np.nan
     gamma = float(np.max(d @ U)) if run.status.ok else np.nan
