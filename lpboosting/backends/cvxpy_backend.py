@@ -237,18 +237,19 @@ def project_with_cvxpy(master: EntropyMaster, U: np.ndarray, state: dict[str, An
     run = solve_statement(statement, solver, options or {})
     if times is not None:
         times.add(run)
-    first = np.arange(t)
+    distinct = U
     if not run.status.ok:
         first = np.sort(np.unique(U, axis=1, return_index=True)[1])
         if first.size < t:
-            statement = master.projection_problem(U[:, first], state)
+            distinct = U[:, first]
+            statement = master.projection_problem(distinct, state)
             run = solve_statement(statement, solver, options or {})
             if times is not None:
                 times.add(run)
     if run.status.ok:
-        d, kept, primal, dual = master.read_projection(statement, U[:, first] if first.size < t else U)
+        d, kept, primal, dual = master.read_projection(statement, distinct)
         mult = kept
-        if first.size < t:
+        if distinct is not U:  # each multiplier onto its column's first copy, 0 onto the others
             mult = np.zeros(t)
             mult[first] = kept
     else:

@@ -210,26 +210,22 @@ def _stop_early(scores: np.ndarray) -> bool:
     if mean.size - 1 - last_best >= PATIENCE:
         return True
     first_best = int(np.flatnonzero(mean >= best - 1e-12)[0])
-    folds = scores.shape[0]
-    se = float(scores[:, first_best].std(ddof=1) / np.sqrt(folds)) if folds > 1 else 0.0
-    return bool(mean[-1] < best - se)
+    return bool(mean[-1] < best - _se(scores[:, first_best]))
 
 
 def _outscored(first: np.ndarray, other: np.ndarray) -> bool:
     """Whether ``other``'s best mean score so far is below ``first``'s best so far by more than the
     standard error (across folds) of ``first``'s best (folds x nus, NaN where not scored)."""
-    def best(table: np.ndarray) -> tuple[float, int]:
-        mean = table.mean(axis=0)
-        if np.isnan(mean).all():
-            return -np.inf, -1
-        k = int(np.nanargmax(mean))
-        return float(mean[k]), k
-
-    (top, k), (theirs, _) = best(first), best(other)
-    if k < 0:
+    mean = first.mean(axis=0)
+    if np.isnan(mean).all():
         return False
-    se = float(first[:, k].std(ddof=1) / np.sqrt(first.shape[0])) if first.shape[0] > 1 else 0.0
-    return theirs < top - se
+    k = int(np.nanargmax(mean))
+    return bool(np.nanmax(other.mean(axis=0)) < mean[k] - _se(first[:, k]))
+
+
+def _se(scores: np.ndarray) -> float:
+    """The standard error of the mean of one nu's fold scores (0 for a single fold)."""
+    return float(scores.std(ddof=1) / np.sqrt(scores.size)) if scores.size > 1 else 0.0
 
 
 @dataclass
