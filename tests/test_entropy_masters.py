@@ -15,7 +15,7 @@ from lpboosting.datasets import softboost_synthetic
 from lpboosting.masters import ERLPBoost, LPBoost, SoftBoost, TotalBoost
 from lpboosting.backends.cvxpy_backend import project_with_cvxpy
 from lpboosting.masters.capped_simplex import relative_entropy
-from lpboosting.oracles import Columns, Features, Stumps
+from lpboosting.oracles import Columns, Features, Stumps, Trees
 from tests.conftest import all_stump_columns, soft_margin_lp
 from tests.test_column_generation import cancer_subset
 
@@ -294,3 +294,62 @@ def test_stand_alone_projection_for_or_users():
     assert np.max(np.abs(a.distribution - b.distribution)) <= 1e-6
     with pytest.raises(NotImplementedError, match="project"):
         sb.solve(U)
+
+
+def noisy_moons(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    from sklearn.datasets import make_moons
+
+    from lpboosting.datasets.noise import flip_labels
+
+    X, y = make_moons(300, noise=0.3, random_state=seed)
+    return X, flip_labels(np.where(y == 1, 1, -1), 0.2, random_state=seed)
+
+
+def test_erlpboost_with_trees_stops_only_when_the_tree_cannot_improve_the_lp_over_its_columns(monkeypatch):
+    X, y = noisy_moons()
+    nu, n = 0.3, X.shape[0]
+    oracle = Trees(X, y, max_depth=3)
+    res = column_generation(ERLPBoost(nu, 0.01), oracle)
+    assert res.status == "converged"
+    assert any("recheck_edge" in r.extra for r in res.history)
+    # the final weights solve the LP over the chosen columns, stated independently ...
+    lp = soft_margin_lp(res.columns, nu)
+    assert res.objective == pytest.approx(lp["value"], abs=1e-7)
+    # ... and the distribution last priced is an optimal dual of that LP, where the tree finds no
+    # column improving it
+    d = res.solution.info["lp_distribution"]
+    assert d.sum() == pytest.approx(1.0) and d.min() >= -1e-9 and d.max() <= 1 / (nu * n) + 1e-9
+    assert np.max(d @ res.columns) == pytest.approx(lp["value"], abs=1e-7)
+    assert oracle.price(d).edge <= lp["value"] + 1e-6
+    # the instance needs the recheck: ERLPBoost's own rule stops where the tree still improves the LP
+    monkeypatch.setattr(ERLPBoost, "recheck_point", lambda self, solution: None)
+    early = column_generation(ERLPBoost(nu, 0.01), Trees(X, y, max_depth=3))
+    assert early.status == "converged"
+    d = early.solution.info["lp_distribution"]
+    assert oracle.price(d).edge > soft_margin_lp(early.columns, nu)["value"] + 1e-2
+
+
+def test_an_exact_oracles_stop_is_not_rechecked(monkeypatch):
+    def recheck_point(self, solution):
+        raise AssertionError("an exact oracle's stop was rechecked")
+
+    monkeypatch.setattr(ERLPBoost, "recheck_point", recheck_point)
+    res = column_generation(ERLPBoost(0.1, 0.05), make_oracle("cancer-stumps"))
+    assert res.status == "converged"
+    assert not any("recheck_edge" in r.extra for r in res.history)
+
+
+def test_erlpboost_pairs_every_column_with_the_entropy_it_was_priced_at():
+    # several columns a round: the upper bound P^q(d^(q-1)) needs each column's own pricing point
+    master = ERLPBoost(0.1, 0.05)
+    res = column_generation(master, make_oracle("cancer-stumps"), columns_per_round=3)
+    session = res.state.session
+    expected = [0.0] * res.history[0].n_columns  # priced at the prior
+    for record in res.history:
+        expected += [record.extra["entropy"]] * record.extra["new_columns"]
+    assert len(session.edges) == len(session.entropies) == len(expected) == res.columns.shape[1]
+    np.testing.assert_allclose(session.entropies, expected, rtol=0, atol=1e-12)
+    assert res.status == "converged" and res.history[-1].extra["new_columns"] == 0
+    eta = master.eta(res.columns.shape[0])
+    upper = min(e + h / eta for e, h in zip(session.edges, expected))
+    assert res.history[-1].extra["upper"] == pytest.approx(upper, abs=1e-12)

@@ -59,7 +59,8 @@ class EntropySession(MasterSession):
         self._lp: MasterSession | None = None
         self.columns: list[np.ndarray] = []
         self.edges: list[float] = []
-        self.entropies: list[float] = [0.0]  # Delta(d_{t-1}) for each column's pricing; d_0 = the prior
+        self.entropies: list[float] = []  # Delta(d) at each column's pricing (a round may add several)
+        self.entropy = 0.0  # Delta(d) of the last distribution; d_0 = the prior
         self.multipliers: np.ndarray | None = None
 
     @property
@@ -76,6 +77,7 @@ class EntropySession(MasterSession):
         if edge is None:
             raise ValueError(f"{self.master.name} needs the edge d_(t-1).u of every new column")
         self.edges.append(float(edge))
+        self.entropies.append(self.entropy)
         self.n_columns += 1
 
     def _project(self, U: np.ndarray, state: dict[str, Any]) -> ProjectionResult:
@@ -113,7 +115,7 @@ class EntropySession(MasterSession):
             solver = projection.solver + (" (fallback)" if projection.fallback else "")
             self.multipliers = projection.multipliers
         entropy = relative_entropy(d, self.master.simplex(self.n_samples)[1])
-        self.entropies.append(entropy)
+        self.entropy = entropy
         margins = U @ lp.weights
         record.update({
             "entropy": entropy,
@@ -138,5 +140,5 @@ class EntropySession(MasterSession):
             iterations=iters,
             seconds=time.perf_counter() - start,
             backend=self.backend_name,
-            info={"record": record, "stop": stop, "projection": projection},
+            info={"record": record, "stop": stop, "projection": projection, "lp_distribution": lp.distribution},
         )

@@ -332,7 +332,13 @@ def column_generation(
     ``fn(d) -> column`` (or ``-> (column, hypothesis)``), wrapped as an
     inexact :class:`~lpboosting.oracles.CallableOracle`; a function needs
     ``n_samples`` (the number of examples) unless the master's sample
-    weights say it.
+    weights say it.  With an inexact oracle, a master whose final weights
+    solve another problem than the one its distribution comes from
+    (ERLPBoost: the LP over its columns, :meth:`~lpboosting.masters.Master.
+    recheck_point`) is also priced at that problem's distribution every
+    round; a column found there that improves it is added too (the history
+    records its edge as ``extra["recheck_edge"]``), and the run stops only
+    when neither point gives a column.
 
     ``callback(record)`` is called after every round; returning a truthy
     value stops the loop.  A callback of two arguments, ``callback(record,
@@ -630,6 +636,16 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
                     "solve): the gaps of this run do not certify it"))
             pending = [(c, e) for c, e in zip(found, true_edges) if not master.converged(solution, e, tol)]
             pending = pending or [(found[0], true_edges[0])]
+            t0 = time.perf_counter()
+            recheck = _recheck(oracle, master, solution, k, tol, [] if done else [c.column for c, _ in pending])
+            pricing += time.perf_counter() - t0
+            if recheck:
+                # the master's bookkeeping pairs each column with the best edge found at d_t
+                d = solution.distribution
+                added = [(c, max(true_edges[0], float(d @ c.column))) for c in recheck]
+                pending = added if done else pending + added
+                extra["recheck_edge"] = recheck[0].edge
+                done = False
             if k > 1:
                 extra["new_columns"] = 0 if done else len(pending)
             record = RoundRecord(
@@ -758,6 +774,20 @@ def _price(oracle: Oracle, master: Master, solution: MasterSolution, stab: Smoot
     found = oracle.price_many(d, k)
     stab.update(d, _lagrangian_bound(master, oracle, solution, found[0].edge))
     return found, [c.edge for c in found], "true (mis-pricing)"
+
+
+def _recheck(oracle: Oracle, master: Master, solution: MasterSolution, k: int, tol: float,
+             found: list[np.ndarray]) -> list[Candidate]:
+    """The columns an inexact oracle finds at the master's :meth:`~lpboosting.masters.Master.
+    recheck_point` that improve its final weights and are not among ``found`` (the columns
+    the round adds at d_t); empty when there is none, no such point, or the oracle is exact (an exact
+    oracle's stop is certified).
+    """
+    point = None if oracle.exact else master.recheck_point(solution)
+    if point is None:
+        return []
+    return [c for c in oracle.price_many(point, k) if master.recheck_violated(solution, c.edge, tol)
+            and not any(np.array_equal(c.column, u) for u in found)]
 
 
 def _initial(initial: Any, d0: np.ndarray) -> list[tuple[Candidate, float]]:

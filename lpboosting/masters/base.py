@@ -245,6 +245,22 @@ class Master(ABC):
         """
         return None
 
+    def recheck_point(self, solution: MasterSolution) -> np.ndarray | None:
+        """A second point where an inexact oracle prices every round, or None (the default).
+
+        A master whose final weights solve another problem than the one its
+        distribution comes from (ERLPBoost: the LP over its columns) returns
+        that problem's distribution; the columns the oracle finds there for
+        which :meth:`recheck_violated` holds are added too, and the run stops
+        only when neither point gives a column.  An exact oracle's stop is
+        certified and is never rechecked.
+        """
+        return None
+
+    def recheck_violated(self, solution: MasterSolution, edge: float, tol: float) -> bool:
+        """Whether a column of this ``edge`` at :meth:`recheck_point` improves the final weights."""
+        return False
+
     @abstractmethod
     def gap(self, solution: MasterSolution, edge: float) -> float:
         """Column-generation gap certified by an exact oracle's best edge."""

@@ -72,7 +72,7 @@ class ERLPBoost(EntropyMaster):
 
     def finish(self, session, lp, state, projection):
         eta = state["eta"]
-        # upper bound min_q P^q(d^{q-1}): edges[q] was priced under d^{q-1}, entropies[q] = Delta(d^{q-1})
+        # upper bound min_q P^q(d^{q-1}): column q was priced under d^{q-1}, entropies[q] = Delta(d^{q-1})
         upper = min(e + h / eta for e, h in zip(session.edges, session.entropies))
         lower = projection.objective if projection is not None and projection.status.ok else np.nan
         return {"eta": eta, "upper": upper, "lower": lower, "stop": False}
@@ -84,6 +84,23 @@ class ERLPBoost(EntropyMaster):
             return False
         upper = min(record["upper"], edge + record["entropy"] / eta)
         return bool(upper - lower <= self.delta / 2.0)
+
+    def recheck_point(self, solution):
+        """The LP's distribution over the same columns: the final weights are that LP's.
+
+        With an inexact oracle (trees) the stopping rule's upper bound is not
+        one (the oracle's edge may be below the best), and under ERLPBoost's
+        smoother d a greedy tree stops finding violated columns long before
+        the LP over the columns is optimal for it (on noisy data the LP then
+        lacks the columns LPBoost would have found).  The loop therefore also
+        prices at the LP's d every round and goes on while a column improves
+        the LP.  An exact oracle's stop is certified and never rechecked.
+        """
+        return solution.info.get("lp_distribution")
+
+    def recheck_violated(self, solution, edge, tol):
+        gamma_star = solution.info.get("record", {}).get("gamma_star")
+        return gamma_star is not None and bool(edge > gamma_star + tol)
 
     def projection_problem(self, U: np.ndarray, state: dict[str, Any]) -> CvxpyStatement:
         """min gamma + sum_n rel_entr(d_n, p_n) / eta s.t. U^T d <= gamma, d in the capped simplex.
