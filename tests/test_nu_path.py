@@ -74,3 +74,29 @@ def test_path_decisions_are_each_nus_model():
         nu_path([0.2, 1.5], Stumps(X, y))
     with pytest.raises(ValueError, match="empty"):
         nu_path([], Stumps(X, y))
+
+
+def test_ctrl_c_ends_the_path_at_the_nu_being_solved(monkeypatch):
+    X, y = DATASETS["cancer-80x5"]()
+    nus = [0.5, 0.1, 0.02]  # 0.1 takes several rounds after 0.5
+    calls, limit, price_many = [], [None], Stumps.price_many
+
+    def pressed(self, distribution, k):
+        calls.append(1)
+        if len(calls) == limit[0]:
+            raise KeyboardInterrupt
+        return price_many(self, distribution, k)
+
+    monkeypatch.setattr(Stumps, "price_many", pressed)
+    first = nu_path(nus[:1], Stumps(X, y))
+    limit[0], priced = len(calls) + 3, len(calls)  # the third pricing at nu = 0.1
+    calls.clear()
+    path = nu_path(nus, Stumps(X, y))
+    assert list(path.nus) == nus[:2] and len(path.results) == 2
+    assert path.results[0].status == "converged"
+    assert path.results[0].objective == pytest.approx(first.results[0].objective, abs=1e-12)
+    # the last master solved at nu = 0.1 is kept, and nothing was priced after the Ctrl-C
+    assert path.results[1].status == "interrupted" and len(path.results[1].history) == 2
+    kept = path.results[1]
+    assert kept.objective == pytest.approx(soft_margin_lp(kept.columns, 0.1)["value"], abs=1e-9)
+    assert len(calls) == priced + 3

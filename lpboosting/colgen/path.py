@@ -151,6 +151,10 @@ def nu_path(nus: Sequence[float], oracle: Any, *, sample_weight: Any = None, bac
     large to small nu moves from the smoother, cheaper problems to the
     harder ones, and is what :class:`~lpboosting.estimators.LPBoostCV` does).
     :class:`NuPathRun` steps the same path one nu at a time.
+
+    Ctrl-C ends the path at the nu being solved: the result holds the nus
+    solved so far, the last one's run with status ``"interrupted"`` (its last
+    master solved, as :func:`column_generation` keeps it).
     """
     nus = np.asarray([check_nu(nu) for nu in nus], dtype=float)
     if nus.size == 0:
@@ -159,5 +163,6 @@ def nu_path(nus: Sequence[float], oracle: Any, *, sample_weight: Any = None, bac
                     columns_per_round=columns_per_round, stabilization=stabilization,
                     stall_rounds=stall_rounds, time_limit=time_limit)
     for nu in nus:
-        run.solve(float(nu))
-    return NuPath(nus=nus, results=run.results, hypotheses=run.hypotheses)
+        if run.solve(float(nu)).status == "interrupted":
+            break
+    return NuPath(nus=nus[:len(run.results)], results=run.results, hypotheses=run.hypotheses)
