@@ -637,7 +637,8 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
             pending = [(c, e) for c, e in zip(found, true_edges) if not master.converged(solution, e, tol)]
             pending = pending or [(found[0], true_edges[0])]
             t0 = time.perf_counter()
-            recheck = _recheck(oracle, master, solution, k, tol, [] if done else [c.column for c, _ in pending])
+            adding = [] if done else [c.column for c, _ in pending]
+            recheck = _recheck(oracle, master, solution, k, tol, adding)
             pricing += time.perf_counter() - t0
             if recheck:
                 # the master's bookkeeping pairs each column with the best edge found at d_t
@@ -780,8 +781,8 @@ def _recheck(oracle: Oracle, master: Master, solution: MasterSolution, k: int, t
              found: list[np.ndarray]) -> list[Candidate]:
     """The columns an inexact oracle finds at the master's :meth:`~lpboosting.masters.Master.
     recheck_point` that improve its final weights and are not among ``found`` (the columns
-    the round adds at d_t); empty when there is none, no such point, or the oracle is exact (an exact
-    oracle's stop is certified).
+    the round adds at d_t); empty when there is none, when the master has no such point, or
+    when the oracle is exact (an exact oracle's stop is certified).
     """
     point = None if oracle.exact else master.recheck_point(solution)
     if point is None:
