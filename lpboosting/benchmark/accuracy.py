@@ -204,6 +204,14 @@ def format_markdown(table: list[dict[str, Any]], chosen: list[str]) -> str:
     return "\n".join(lines)
 
 
+def print_tables(table: list[dict[str, Any]], chosen: list[str], markdown: bool) -> None:
+    """The text table, and the markdown one after it when asked."""
+    print(format_table(table, chosen), flush=True)
+    if markdown:
+        print()
+        print(format_markdown(table, chosen), flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lpboosting.benchmark.accuracy", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -229,11 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         from pathlib import Path
 
         data = json.loads(Path(args.from_json).read_text())
-        chosen = [m for m in OURS + THEIRS if m in data["rows"][0]]
-        print(format_table(data["table"], chosen))
-        if args.markdown:
-            print()
-            print(format_markdown(data["table"], chosen))
+        print_tables(data["table"], [m for m in OURS + THEIRS if m in data["rows"][0]], args.markdown)
         return 0
     if args.nu_sweep:
         from lpboosting.estimators.cv import DEFAULT_NUS
@@ -261,10 +265,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{m} {np.mean([r[m]['error'] for r in done]):.3f}" for m in args.methods), flush=True)
     table = summarise(rows, args.methods)
     print()
-    print(format_table(table, args.methods), flush=True)
-    if args.markdown:
-        print()
-        print(format_markdown(table, args.methods), flush=True)
+    print_tables(table, args.methods, args.markdown)
     if args.json:
         write_json(args.json, {"rows": rows, "table": table, "machine": machine_info("scikit-learn", "highspy")})
     return 0
