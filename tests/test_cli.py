@@ -301,3 +301,24 @@ def test_fit_progress_bar_counts_rounds_not_the_round_cap(monkeypatch):
     assert "/1000" not in out, out
     assert re.search(rf"round {rounds}\b", out), out  # its last frame: the real round count
     assert re.search(r"gap\s+(-?\d\.\d+e[+-]\d+|0)", out), out
+
+
+# -- the ledger's numbers --------------------------------------------------------------------------
+def test_the_ledger_prints_no_negative_zero():
+    """A value that rounds to zero at the ledger's precision prints as 0, without a minus sign."""
+    from lpboosting.colgen import RoundRecord
+
+    record = RoundRecord(round=3, n_columns=3, primal=-4e-9, dual=-0.0, gap=-0.0, edge=-2e-8,
+                         exact=True, master_seconds=0.001, pricing_seconds=0.002, iterations=7,
+                         status="added")
+    line = History.format_record(record)
+    assert "-0.0" not in line, line
+    fields = line.split()
+    assert fields[2:6] == ["0.0000000", "0.0000000", "0.00e+00", "0.000000"], line
+    assert len(line) == len(History.format_record(RoundRecord(
+        round=3, n_columns=3, primal=0.5, dual=0.5, gap=1e-3, edge=0.25, exact=True,
+        master_seconds=0.001, pricing_seconds=0.002, iterations=7, status="added")))
+    # a negative value that does not round to zero keeps its sign
+    assert History.format_record(RoundRecord(
+        round=1, n_columns=1, primal=-0.25, dual=-0.25, gap=None, edge=-0.5, exact=True,
+        master_seconds=0.0, pricing_seconds=0.0, iterations=None, status="added")).split()[2] == "-0.2500000"

@@ -291,7 +291,12 @@ class History:
     def format_record(r: RoundRecord) -> str:
         def num(v: float | None, width: int, spec: str) -> str:
             # a missing value, None or NaN (JSON reads NaN back as null), is a dash
-            return f"{'-':>{width}}" if _missing(v) else f"{v:>{width}{spec}}"
+            if _missing(v):
+                return f"{'-':>{width}}"
+            text = format(v, spec)
+            if text.startswith("-") and float(text) == 0:  # -1e-9 as -0.0000000: print 0
+                text = text[1:]
+            return f"{text:>{width}}"
 
         return (
             f"{r.round:>5} {r.n_columns:>5} {num(r.primal, 12, '.7f')} {num(r.dual, 12, '.7f')} "
