@@ -322,3 +322,20 @@ def test_the_ledger_prints_no_negative_zero():
     assert History.format_record(RoundRecord(
         round=1, n_columns=1, primal=-0.25, dual=-0.25, gap=None, edge=-0.5, exact=True,
         master_seconds=0.0, pricing_seconds=0.0, iterations=None, status="added")).split()[2] == "-0.2500000"
+
+
+def test_every_backend_name_the_listing_shows_is_accepted_by_b(capsys):
+    """`lpboosting backends --all` lists names (and single solvers) that `-b NAME` accepts."""
+    from lpboosting.backends import get_backend
+
+    assert main(["backends", "--all"]) == 0
+    out = capsys.readouterr().out
+    rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in out.splitlines()
+            if line.startswith("│")]
+    names = [row[0] for row in rows] + [v for row in rows for v in row[-1].split()]
+    assert "highspy:ipm" in names and "dedicated:newton" in names
+    for name in names:
+        get_backend(name)  # what -b does with the name: an unknown one raises UnknownBackendError
+    # and on the command line: a listed single solver runs in a comparison
+    assert main(["compare", "--instance", "hand-rmboost", "--no-replay",
+                 "-b", "dedicated:minimax-simplex"]) == 0, capsys.readouterr().err

@@ -108,6 +108,15 @@ class BackendInfo:
         return "exp_cone" in self.kinds
 
 
+def _nameable(name: str) -> bool:
+    """Whether ``get_backend(name)`` knows ``name``."""
+    try:
+        get_backend(name)
+    except UnknownBackendError:
+        return False
+    return True
+
+
 def _info(name: str) -> BackendInfo:
     backend = get_backend(name)
     if name.startswith("cvxpy:"):
@@ -118,7 +127,9 @@ def _info(name: str) -> BackendInfo:
     else:
         description = _DESCRIPTIONS[name]
     solvers = getattr(backend, "solvers", ())
-    variants = tuple(f"{name}:{s}" for s in solvers) if len(solvers) > 1 else ()
+    # the single solvers that can be named on their own (dedicated:newton); a HiGHS method's
+    # solvers are the session table's keys, not backend names
+    variants = tuple(v for v in (f"{name}:{s}" for s in solvers) if _nameable(v)) if len(solvers) > 1 else ()
     return BackendInfo(
         name=name, installed=backend.is_available(), kinds=tuple(sorted(backend.kinds)),
         incremental=bool(backend.incremental), install=install_hint(name), description=description,
