@@ -8,6 +8,7 @@ import pickle
 import re
 import shlex
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -339,3 +340,17 @@ def test_every_backend_name_the_listing_shows_is_accepted_by_b(capsys):
     # and on the command line: a listed single solver runs in a comparison
     assert main(["compare", "--instance", "hand-rmboost", "--no-replay",
                  "-b", "dedicated:minimax-simplex"]) == 0, capsys.readouterr().err
+
+
+def test_an_inaccurate_conic_solve_is_reported_once_in_the_projects_words(capsys):
+    """cvxpy's "Solution may be inaccurate" UserWarning, once per solve, stays inside the backend:
+    the run says optimal_inaccurate once (SCS stopped after 25 iterations answers that way)."""
+    pytest.importorskip("scs")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert main(["fit", "lpboost", "-p", "backend=cvxpy:SCS", "-p", "max_rounds=6",
+                     "-o", "max_iters=25", "--quiet", "--test-size", "0"]) == 0
+    captured = capsys.readouterr()
+    text = captured.out + captured.err + "".join(str(w.message) for w in caught)
+    assert "may be inaccurate" not in text
+    assert captured.out.count("optimal_inaccurate") == 1, captured.out

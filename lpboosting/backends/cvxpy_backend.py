@@ -11,6 +11,7 @@ incremental interface (CLARABEL, ECOS, SCS, ...).  One function,
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,7 +125,11 @@ def solve_statement(statement: CvxpyStatement, solver: str | None, options: dict
     start = time.perf_counter()
     message = ""
     try:
-        statement.problem.solve(solver=solver, **options)
+        # cvxpy warns "Solution may be inaccurate" at every such solve; the status says it
+        # (optimal_inaccurate), and column generation says it once a run
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Solution may be inaccurate", category=UserWarning)
+            statement.problem.solve(solver=solver, **options)
         status = CVXPY_STATUS.get(statement.problem.status, SolveStatus.ERROR)
     except cp.error.SolverError as exc:
         status, message = SolveStatus.ERROR, str(exc)
