@@ -298,8 +298,7 @@ def demo(nu: float, oracle: str, backend: str, tol: float, max_rounds: int, test
     console.print(f"status            {clf.status_} after {clf.n_rounds_} rounds "
                   f"({clf.history_.meta['seconds']:.3f} s)", markup=False)
     console.print(f"soft margin       {clf.objective_:.9f}  (rho - 1/(nu N) sum psi)", markup=False)
-    console.print(f"final gap         {last.gap if last.gap is not None else float('nan'):.3e}",
-                  markup=False)
+    console.print(f"final gap         {_gap_text(clf.history_)}", markup=False)
     console.print(f"hypotheses used   {n_used} of {len(clf.hypotheses_)}")
     console.print(f"train accuracy    {clf.score(X_train, y_train):.4f}")
     console.print(f"test accuracy     {clf.score(X_test, y_test):.4f}")
@@ -412,6 +411,20 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
     return 0
 
 
+def _gap_text(history: Any) -> str | None:
+    """The last round's column-generation gap as the summary prints it: "n/a (inexact oracle)"
+    when the oracle cannot certify one; None for a run of no LP master (LLM, LLD, bounded loss,
+    MODABOOST have no gap at all)."""
+    from lpboosting.colgen import History
+
+    if not isinstance(history, History) or not len(history) or not history.meta.get("master"):
+        return None
+    gap = history[-1].gap
+    if gap is not None and math.isfinite(gap):
+        return f"{gap:.3e}"
+    return "n/a (inexact oracle)" if history.meta.get("exact") is False else "n/a"
+
+
 def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any, X_test: Any,
              y_test: Any) -> None:
     from rich.table import Table
@@ -430,10 +443,9 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
         value = getattr(est, attr, None)
         if isinstance(value, float) and math.isfinite(value):
             table.add_row(label, f"{value:.9f}")
-    history = getattr(est, "history_", None)
-    if history is not None and hasattr(history, "records") and len(history):
-        gap = history[-1].gap
-        table.add_row("final gap", "n/a (inexact oracle)" if gap is None else f"{gap:.3e}")
+    gap = _gap_text(getattr(est, "history_", None))
+    if gap is not None:
+        table.add_row("final gap", gap)
     table.add_row("train accuracy", f"{est.score(X_train, y_train):.4f}")
     if X_test is not None:
         table.add_row("test accuracy", f"{est.score(X_test, y_test):.4f}")

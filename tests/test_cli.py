@@ -354,3 +354,21 @@ def test_an_inaccurate_conic_solve_is_reported_once_in_the_projects_words(capsys
     text = captured.out + captured.err + "".join(str(w.message) for w in caught)
     assert "may be inaccurate" not in text
     assert captured.out.count("optimal_inaccurate") == 1, captured.out
+
+
+# -- what the summary says of the gap --------------------------------------------------------------
+def test_demo_with_an_inexact_oracle_says_the_gap_is_not_certified(capsys):
+    assert main(["demo", "--oracle", "trees", "--max-rounds", "4"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"final gap\s+n/a \(inexact oracle\)", out), out
+    assert "nan" not in out
+
+
+@pytest.mark.parametrize("algorithm, params", [("llm", ["max_rounds=5"]), ("lld", ["max_rounds=5"]),
+                                               ("bounded-loss", ["max_rounds=3"])])
+def test_the_leveraging_boosters_summary_says_nothing_of_a_gap(capsys, algorithm, params):
+    """They are not LP masters: no gap at all, not a gap that an inexact oracle left unknown."""
+    argv = ["fit", algorithm, "--quiet"] + [item for p in params for item in ("-p", p)]
+    assert main(argv) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "train accuracy" in out and "gap" not in out, out
