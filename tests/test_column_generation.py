@@ -262,3 +262,44 @@ def test_one_stumps_oracle_priced_many_times_stays_exact_and_allocates_no_n_by_f
     # what may be allocated: the 12 candidate columns returned and a few length-N vectors,
     # well below one N x F float array (48 MB here; before pricing worked in place: 97 MB at F = 40)
     assert peak < 12 * n * 8 + 8 * n * 8 < n * f * 8 / 2, f"a pricing call allocated {peak / 1e6:.0f} MB"
+
+
+def distinct_columns(res) -> bool:
+    """No column of the run equals another, as vectors and as hypotheses."""
+    columns = np.asarray(res.columns, dtype=float).T
+    hypotheses = [repr(h) for h in res.hypotheses]
+    return len(np.unique(columns, axis=0)) == len(columns) and len(set(hypotheses)) == len(hypotheses)
+
+
+@pytest.mark.parametrize("columns_per_round", [1, 20])
+def test_a_tol_below_the_solvers_accuracy_adds_no_column_twice(columns_per_round):
+    """tol=1e-15: a column already in the master looks improving by the round-off of its solve
+    (20 columns a round re-added some); none is added twice, and the run reaches the full LP."""
+    X, y = cancer_subset(60, 30, 0)
+    res = column_generation(LPBoost(0.2), Stumps(X, y), tol=1e-15, columns_per_round=columns_per_round,
+                            max_rounds=300)
+    assert res.status == "converged"
+    assert distinct_columns(res)
+    # the restricted master's optimum is the full LP's, to HiGHS's accuracy (1e-9 feasibility, scaled)
+    assert res.objective == pytest.approx(soft_margin_lp(all_stump_columns(X, y), 0.2)["value"], abs=1e-7)
+
+
+class _RoundOffOracle(Columns):
+    """A column pool whose edges come out 1e-12 above d . u, as a solve's round-off can make them."""
+
+    def price_many(self, distribution, k):
+        return [type(c)(c.hypothesis, c.column, c.edge + 1e-12) for c in super().price_many(distribution, k)]
+
+
+@pytest.mark.parametrize("columns_per_round", [1, 3])
+def test_a_run_whose_improving_columns_are_all_in_the_master_has_converged(columns_per_round):
+    """When every column that improves the master by more than tol is already in it, the run stops,
+    converged to the solver's accuracy (it re-added them until max_rounds)."""
+    U = np.array([[1.0, -1.0, 0.5, 1.0], [-1.0, 1.0, 0.5, -1.0], [1.0, 1.0, -1.0, -1.0]])
+    res = column_generation(LPBoost(1.0), _RoundOffOracle(U), tol=1e-15, columns_per_round=columns_per_round,
+                            max_rounds=50)
+    assert res.status == "converged" and res.n_rounds < 50
+    assert "accuracy of the master's solver" in res.message
+    assert res.history[-1].extra["repeated_columns"] >= 1
+    assert distinct_columns(res)
+    assert res.objective == pytest.approx(soft_margin_lp(U, 1.0)["value"], abs=1e-9)

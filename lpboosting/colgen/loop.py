@@ -12,7 +12,7 @@ from typing import Any, Callable
 import numpy as np
 
 from lpboosting.backends import Backend, get_backend
-from lpboosting.backends.base import ColumnStore, with_time_limit
+from lpboosting.backends.base import ColumnStore, _digest, with_time_limit
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.colgen.stabilization import Smoothing, make_stabilization
 from lpboosting.masters.base import Master, MasterSolution
@@ -230,10 +230,31 @@ class RunState:
     last_gap: float | None = None
     next_round: int = 1
     status: str = "max_rounds"
+    #: the store indices of the columns added, by their values (:func:`column_key`)
+    keys: dict[bytes, list[int]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.store is None:
             self.store = ColumnStore(self.oracle.n_samples, keep_data=True, identify=False)
+
+    def in_master(self, key: bytes) -> bool:
+        """Is a column of these values (:func:`column_key`) in the master the next solve is over?
+
+        Every column added is, unless the master's column pool removed it (a
+        removed column may be added again: it re-enters).
+        """
+        added = self.keys.get(key)
+        if not added:
+            return False
+        if self.master.pool is None:
+            return True
+        session = self.session
+        while session is not None:  # a wrapping session (RecordingSession) holds the live one
+            live = getattr(session, "active", None)
+            if live is not None:
+                return not set(added).isdisjoint(live)
+            session = getattr(session, "inner", None)
+        return False  # the session does not say which columns it removed: a column may re-enter
 
     @property
     def n_columns(self) -> int:
@@ -308,7 +329,16 @@ def column_generation(
     master's initial (uniform) distribution.
 
     ``columns_per_round=k`` adds up to k columns a round: the oracle's k best
-    (:meth:`Oracle.price_many`) that improve the master.
+    (:meth:`Oracle.price_many`) that improve the master.  A column is never
+    added to an LP master (LPBoost, RMBoost) while an equal one is in it (a
+    column pool's removed columns may re-enter), nor twice in one round:
+    with a ``tol`` below the accuracy of the master's solver (about 1e-9) a
+    column the master has seems to improve it by the round-off of its
+    solve.  Such columns are skipped (``extra["repeated_columns"]`` counts
+    them), and when no other column improves the master the run stops with
+    status ``"converged"`` (optimal to its solver's accuracy, as a solver's
+    own reduced-cost test would say; ``message`` says so).  An entropy
+    master takes a column it has again: its edge enters the master's bounds.
     ``stabilization="smoothing"`` (or :class:`~lpboosting.colgen.Smoothing`)
     prices at a smoothed dual and stops only on the master's true duals (see
     :mod:`lpboosting.colgen.stabilization`).  ``time_limit`` (seconds) ends
@@ -355,6 +385,7 @@ def column_generation(
     and a RuntimeWarning says so, instead of a gap that only looks closed.
     """
     _check_options(tol, max_rounds, columns_per_round, time_limit, stall_rounds, callback)
+    check_master(master)
     oracle = as_oracle(oracle, master, n_samples)
     if resume is not None:
         state = _resumed(resume, master, oracle, initial_columns)
@@ -366,10 +397,42 @@ def column_generation(
                 fresh=resume is None)
 
 
+def check_master(master: Any) -> None:
+    """A TypeError that names the master classes unless ``master`` is a master object."""
+    if isinstance(master, Master):
+        return
+    from lpboosting.masters.registry import MASTERS, spec_of
+
+    def example(spec) -> str:
+        shown = {k: v for k, v in spec.params.items() if v is not None and k != "prune"}
+        return f"{spec.cls.__name__}({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
+
+    spec = spec_of(master) if isinstance(master, str) else (
+        next((s for s in MASTERS.values() if s.cls is master), None) if isinstance(master, type) else None)
+    if isinstance(master, str):
+        got = f"the string {master!r}"
+    elif isinstance(master, type):
+        got = f"the class {master.__name__} (not an object of it)"
+    else:
+        got = f"{type(master).__name__} {master!r}"[:120]
+    such = example(spec) if spec is not None else "LPBoost(nu=0.1)"
+    names = ", ".join(s.cls.__name__ for s in MASTERS.values())
+    raise TypeError(f"the master must be a master object, got {got}: pass a master object such as {such} "
+                    f"(from lpboosting.masters; make_master(name, ...) builds one by name); masters: {names}")
+
+
 def as_oracle(oracle: Any, master: Master, n_samples: int | None = None) -> Oracle:
     """``oracle`` itself, or a plain function ``fn(d)`` wrapped as a CallableOracle over N examples."""
     if isinstance(oracle, Oracle):
         return oracle
+    if isinstance(oracle, str) or (isinstance(oracle, type) and issubclass(oracle, Oracle)):
+        from lpboosting.oracles import ORACLES
+
+        got = f"the string {oracle!r}" if isinstance(oracle, str) else f"the class {oracle.__name__}"
+        names = ", ".join(sorted({cls.__name__ for cls in ORACLES.values()} | {"Columns", "CallableOracle"}))
+        raise TypeError(f"the oracle must be an oracle object built on the training data, got {got}: pass "
+                        "e.g. Stumps(X, y) (from lpboosting.oracles; make_oracle(name, X, y) builds one by "
+                        f"name) or a function fn(d) -> column; oracles: {names}")
     if not callable(oracle):
         raise TypeError(f"oracle must be an lpboosting Oracle or a function fn(d) -> column, got "
                         f"{type(oracle).__name__}")
@@ -549,12 +612,18 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
                 state.pending = _initial(initial_columns, d0)
                 history.meta["initial_columns"] = len(state.pending)
             history.meta["initial_edge"] = state.pending[0][0].edge
+            if initial_columns is None and oracle.exact and master.gap_at_best_bound:
+                # the oracle's best edge at d_0 bounds the full problem too
+                initial = master.bound(None, state.pending[0][0].edge)  # type: ignore[arg-type]
+                if initial is not None:
+                    state.best_bound = min(state.best_bound, initial)
             history.meta["initial_pricing_seconds"] = time.perf_counter() - t0
         for rnd in range(state.next_round, max_rounds + 1):
             state.next_round = rnd
             for candidate, edge in state.pending:
                 session.add_column(candidate.column, edge)
-                state.store.add(candidate.column)
+                index = state.store.add(candidate.column)
+                state.keys.setdefault(column_key(candidate.column), []).append(index)
                 state.hypotheses.append(candidate.hypothesis)
                 state.edges.append(candidate.edge)
             state.pending = []
@@ -607,7 +676,9 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
                 state.best_bound = min(state.best_bound, bound)
             at_true = priced_at != "smoothed"
             if stab is None:
-                gap = master.gap(solution, edge) if oracle.exact else None
+                at = (state.best_bound if master.gap_at_best_bound and np.isfinite(state.best_bound)
+                      else edge)
+                gap = master.gap(solution, at) if oracle.exact else None
                 done = master.converged(solution, edge, tol)
             else:
                 gap = None
@@ -625,6 +696,8 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
                 extra["solve_status"] = solution.status.value
             if stab is not None:
                 extra["priced"] = priced_at
+            if master.gap_at_best_bound and oracle.exact and np.isfinite(state.best_bound):
+                extra["best_edge"] = state.best_bound  # the upper bound the gap is taken at
             mismatch = _duality_gap(solution)
             if mismatch is not None:
                 extra["duality_gap"] = mismatch
@@ -636,6 +709,13 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
                     "solve): the gaps of this run do not certify it"))
             pending = [(c, e) for c, e in zip(found, true_edges) if not master.converged(solution, e, tol)]
             pending = pending or [(found[0], true_edges[0])]
+            repeated, at_accuracy = 0, False
+            if not done:
+                # a column already in the master improves it only by the round-off of its solve (a
+                # tol below the solver's accuracy): it is not added again, and with no other the run
+                # has converged to the solver's accuracy
+                pending, repeated = _unseen(state, pending)
+                done = at_accuracy = not pending
             t0 = time.perf_counter()
             adding = [] if done else [c.column for c, _ in pending]
             recheck = _recheck(oracle, master, solution, k, tol, adding)
@@ -643,10 +723,14 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
             if recheck:
                 # the master's bookkeeping pairs each column with the best edge found at d_t
                 d = solution.distribution
-                added = [(c, max(true_edges[0], float(d @ c.column))) for c in recheck]
-                pending = added if done else pending + added
+                added, again = _unseen(state, [(c, max(true_edges[0], float(d @ c.column))) for c in recheck])
+                repeated += again
                 extra["recheck_edge"] = recheck[0].edge
-                done = False
+                if added:
+                    pending = added if done else pending + added
+                    done = at_accuracy = False
+            if repeated:
+                extra["repeated_columns"] = repeated
             if k > 1:
                 extra["new_columns"] = 0 if done else len(pending)
             record = RoundRecord(
@@ -674,6 +758,11 @@ def _run(state: RunState, max_rounds: int, callback: Any, time_limit: float | No
                 record.status = "added"
             if done:
                 status = "converged"
+                if at_accuracy:
+                    message = (f"converged to the accuracy of the master's solver: every column that improves "
+                               f"the master by more than tol={tol:g} is already in it (the improvement is "
+                               "round-off of its solve; a tol below the solver's accuracy, about 1e-9, "
+                               "is not resolved)")
                 break
             if stop:
                 record.status = status = "stopped"
@@ -789,6 +878,30 @@ def _recheck(oracle: Oracle, master: Master, solution: MasterSolution, k: int, t
         return []
     return [c for c in oracle.price_many(point, k) if master.recheck_violated(solution, c.edge, tol)
             and not any(np.array_equal(c.column, u) for u in found)]
+
+
+def column_key(column: Any) -> bytes:
+    """A column known by its values (-0.0 as 0.0), whatever its dtype (int8 or float)."""
+    return _digest(np.asarray(column, dtype=float) + 0.0)
+
+
+def _unseen(state: RunState, pending: list[tuple[Candidate, float]]) -> tuple[list[tuple[Candidate, float]], int]:
+    """The candidates whose column is neither in the master (:meth:`RunState.in_master`) nor equal to an
+    earlier candidate of the list, and how many were left out.
+
+    LP masters only: an entropy master takes a column it has again, since the
+    column's edge at the distribution it was priced at is what its bounds
+    (SoftBoost's gamma_hat, ERLPBoost's upper bound) are made of.
+    """
+    if state.master.kind != "lp":
+        return pending, 0
+    kept, keys = [], set()
+    for candidate, edge in pending:
+        key = column_key(candidate.column)
+        if key not in keys and not state.in_master(key):
+            keys.add(key)
+            kept.append((candidate, edge))
+    return kept, len(pending) - len(kept)
 
 
 def _initial(initial: Any, d0: np.ndarray) -> list[tuple[Candidate, float]]:
