@@ -334,3 +334,53 @@ def test_a_decimal_comma_is_pointed_out(tmp_path):
     with pytest.raises(ValueError, match="decimal comma") as info:
         load_dataset(str(path))
     assert "'radius'" in str(info.value)
+
+
+# -- masters and oracles given as something else ---------------------------------------------------
+
+def test_a_projection_bound_that_is_not_a_number_names_it():
+    from lpboosting.masters import ERLPBoost, SoftBoost, TotalBoost
+
+    U = np.array([[1.0, -1.0], [-1.0, 1.0], [1.0, 1.0]])
+    with pytest.raises(TypeError, match=r"SoftBoost\.project: bound must be a number \(the right-hand side "
+                                        r"gamma_hat - delta.*got 'a' of type str"):
+        SoftBoost(0.5, 0.1).project(U, bound="a")
+    with pytest.raises(TypeError, match=r"TotalBoost\.project: bound must be a number.*got None"):
+        TotalBoost(0.1).project(U, bound=None)
+    with pytest.raises(ValueError, match=r"bound must be a finite number.*got nan"):
+        SoftBoost(0.5, 0.1).project(U, bound=float("nan"))
+    with pytest.raises(TypeError, match=r"ERLPBoost\.project: eta must be a number.*got 'x'"):
+        ERLPBoost(0.5, 0.1).project(U, eta="x")
+    with pytest.raises(ValueError, match=r"eta must be a finite number > 0.*got -1"):
+        ERLPBoost(0.5, 0.1).project(U, eta=-1)
+    # numbers of any kind are taken
+    assert SoftBoost(0.5, 0.1).project(U, bound=np.float32(0.2)).status.value == "optimal"
+
+
+@pytest.mark.parametrize("master, got", [("lpboost", "the string 'lpboost'"), ("SoftBoost", "the string 'SoftBoost'"),
+                                         (None, "NoneType None"), (0.1, "float 0.1")])
+def test_a_master_that_is_not_a_master_object_names_the_masters(master, got):
+    from lpboosting import column_generation
+    from lpboosting.oracles import Stumps
+
+    X, y = np.arange(12.0).reshape(6, 2), np.array([1.0, -1.0] * 3)
+    with pytest.raises(TypeError, match=rf"the master must be a master object, got {got}: pass a master object "
+                                        r"such as \w+\(nu=0\.1.*; masters: LPBoost, SoftBoost, TotalBoost, "
+                                        r"ERLPBoost, RMBoost"):
+        column_generation(master, Stumps(X, y))
+
+
+def test_a_master_class_or_an_oracle_name_is_refused_with_what_to_pass():
+    from lpboosting import column_generation
+    from lpboosting.masters import LPBoost
+    from lpboosting.oracles import Stumps
+
+    X, y = np.arange(12.0).reshape(6, 2), np.array([1.0, -1.0] * 3)
+    with pytest.raises(TypeError, match=r"got the class LPBoost \(not an object of it\): pass a master object "
+                                        r"such as LPBoost\(nu=0\.1\)"):
+        column_generation(LPBoost, Stumps(X, y))
+    with pytest.raises(TypeError, match=r"the oracle must be an oracle object built on the training data, got "
+                                        r"the string 'stumps': pass e\.g\. Stumps\(X, y\).*oracles: .*Stumps"):
+        column_generation(LPBoost(0.1), "stumps")
+    with pytest.raises(TypeError, match=r"got the class Stumps: pass e\.g\. Stumps\(X, y\)"):
+        column_generation(LPBoost(0.1), Stumps)

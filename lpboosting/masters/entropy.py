@@ -245,6 +245,18 @@ class EntropyMaster(Master):
         """Complete the parameters of a stand-alone projection (see :meth:`project`)."""
         return dict(state)
 
+    def projection_number(self, name: str, value: Any, expected: str, positive: bool = False) -> float:
+        """A keyword of :meth:`project` as a finite float (> 0 if ``positive``), or an error naming
+        the keyword, the value and what is expected."""
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{self.name}.project: {name} must be a number ({expected}), got {value!r} "
+                            f"of type {type(value).__name__}")
+        number = float(value)
+        if not math.isfinite(number) or (positive and number <= 0):
+            finite = "a finite number > 0" if positive else "a finite number"
+            raise ValueError(f"{self.name}.project: {name} must be {finite} ({expected}), got {value!r}")
+        return number
+
     def check_projection_keywords(self, state: dict[str, Any]) -> None:
         unknown = sorted(set(state) - set(self.projection_keywords))
         if unknown:
@@ -336,12 +348,23 @@ class EntropyMaster(Master):
         (None, '') when the round's record does not say enough to evaluate it."""
         return None, ""
 
+    #: the gap is the best edge found at any d priced (d_0, d_1, ..., d_t) minus gamma*_t: the edge
+    #: at d_t alone (the LP's dual d in the last round) stays above the certified gap
+    gap_at_best_bound = True
+
     def bound(self, solution, edge):
         """The best edge at any d in the capped simplex bounds the full LP's value from above."""
         return float(edge)
 
     def gap(self, solution, edge):
-        """Best edge under d_t minus gamma*_t, the LP value over the chosen columns."""
+        """``edge`` minus gamma*_t, the LP value over the chosen columns.
+
+        The loop passes the best (lowest) edge an exact oracle found at any
+        distribution priced so far (:attr:`gap_at_best_bound`): an upper bound
+        on the full LP's value, so the gap certifies the final weights.  At a
+        stop by the master's rule it is within delta: SoftBoost stops once
+        gamma*_t > gamma_hat_t - delta, with gamma_hat_t the smallest such edge.
+        """
         return float(edge - solution.gamma)
 
     def converged(self, solution, edge, tol):

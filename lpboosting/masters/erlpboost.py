@@ -55,7 +55,11 @@ class ERLPBoost(EntropyMaster):
 
     def projection_state(self, n_samples, state):
         self.check_projection_keywords(state)
-        return {"eta": float(state.get("eta", self.eta(n_samples)))}
+        if "eta" not in state:
+            return {"eta": self.eta(n_samples)}
+        return {"eta": self.projection_number(
+            "eta", state["eta"], "the weight 1/eta of the relative entropy, e.g. "
+            f"{self.eta(n_samples):.4g}, this master's eta for {n_samples} examples", positive=True)}
 
     def projection_value(self, d, U, record):
         """max_m d . u_m + Delta(d) / eta, the projection's objective at d."""
