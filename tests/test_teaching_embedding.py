@@ -194,6 +194,52 @@ def test_result_round_trip(small, tmp_path):
         ColumnGenerationResult.load(tmp_path / "bad.json")
 
 
+def _records():
+    from lpboosting.colgen.history import RoundRecord
+
+    def record(i, primal, dual, gap, edge, **extra):
+        return RoundRecord(round=i, n_columns=i, primal=primal, dual=dual, gap=gap, edge=edge, exact=True,
+                           master_seconds=0.0, pricing_seconds=0.0, iterations=None, status="added",
+                           extra=extra)
+
+    return [record(1, 0.5, 0.5, None, 0.7, d=np.array([0.25, 0.75])),
+            record(2, float("nan"), 0.4, float("inf"), None, d=np.array([0.5, 0.5])),
+            record(3, 0.3, -float("inf"), 1e-3, float("nan"), d=np.array([[1.0], [0.0]]))]
+
+
+def test_a_history_round_trip_keeps_nan_inf_and_none(tmp_path):
+    """NaN and +-inf are null in the file (strict JSON) and read back as they were, None as None."""
+    from lpboosting.colgen import History
+
+    history = History(_records(), {"master": "LPBoost"})
+    history.save(tmp_path / "h.json")
+    back = History.load(tmp_path / "h.json")
+    assert back == history
+    assert np.isnan(back[1].primal) and back[1].gap == float("inf") and back[2].dual == -float("inf")
+    assert np.isnan(back[2].edge)
+    assert back[0].gap is None and back[1].edge is None and back[0].iterations is None
+    assert back[0].primal == 0.5 and back[2].gap == 1e-3
+    assert [r.primal for r in History.from_json(history.to_json())][0] == 0.5
+    # the file holds no NaN: a null where the value is not finite
+    text = (tmp_path / "h.json").read_text()
+    assert "NaN" not in text and "Infinity" not in text
+
+
+def test_histories_with_arrays_in_their_extras_compare():
+    """History == History compares numpy arrays in the extras by value (it raised 'truth value of
+    an array is ambiguous')."""
+    from lpboosting.colgen import History
+
+    assert History(_records()) == History(_records())
+    other = _records()
+    other[0].extra["d"] = np.array([0.75, 0.25])
+    assert History(_records()) != History(other)
+    other[0].extra["d"] = np.array([0.25, 0.75, 0.0])
+    assert History(_records()) != History(other)
+    assert History(_records(), {"w": np.array([1.0, 2.0])}) == History(_records(), {"w": np.array([1.0, 2.0])})
+    assert History(_records(), {"w": np.array([1.0, 2.0])}) != History(_records(), {"w": np.array([1.0, 3.0])})
+
+
 def test_solver_log_is_off_by_default_and_on_when_asked(small, tmp_path, capfd):
     X, y = small
     column_generation(LPBoost(0.2), Stumps(X, y), max_rounds=3)

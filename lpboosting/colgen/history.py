@@ -63,8 +63,18 @@ def to_json_value(value: Any) -> Any:
     return value
 
 
-#: fields of a record that hold numbers (read back as NaN when missing or written by older versions)
+#: fields of a record that hold numbers: written as null when None, NaN or +-inf (strict JSON), and
+#: read back as they were: None as None, NaN and +-inf from the history's "nonfinite" list
 _NUMBERS = ("primal", "dual", "gap", "edge")
+#: how "nonfinite" names a non-finite number
+_NONFINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+def _nonfinite_name(value: Any) -> str | None:
+    """"nan", "inf" or "-inf" for a non-finite float, else None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return None
 
 
 def _decode_number(value: Any) -> Any:
@@ -97,6 +107,10 @@ def _same(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if hasattr(a, "tolist") or hasattr(b, "tolist"):  # numpy arrays and scalars (an extra may hold one)
+        a, b = (v.tolist() if hasattr(v, "tolist") else v for v in (a, b))
+        if isinstance(a, (list, dict)) or isinstance(b, (list, dict)):
+            return _same(a, b)
     if _missing(a) and _missing(b):
         return True
     if isinstance(a, float) and isinstance(b, float) and math.isinf(a) and math.isinf(b):
@@ -173,13 +187,25 @@ class History:
         return pd.DataFrame(self.to_dict())
 
     def to_json(self) -> dict[str, Any]:
-        """The history as strict JSON data (NaN and +-inf written as null)."""
-        return {"meta": to_json_value(self.meta),
-                "records": [to_json_value(asdict(r)) for r in self.records]}
+        """The history as strict JSON data (NaN and +-inf written as null).
+
+        A record's ``primal``, ``dual``, ``gap`` or ``edge`` that is NaN or
+        +-inf is also listed under ``"nonfinite"`` as ``[index, field, "nan" |
+        "inf" | "-inf"]`` (index in ``"records"``), so that it reads back as it
+        was, and a None as None.
+        """
+        out: dict[str, Any] = {"meta": to_json_value(self.meta),
+                               "records": [to_json_value(asdict(r)) for r in self.records]}
+        nonfinite = [[i, name, _nonfinite_name(getattr(r, name))] for i, r in enumerate(self.records)
+                     for name in _NUMBERS if _nonfinite_name(getattr(r, name)) is not None]
+        if nonfinite:
+            out["nonfinite"] = nonfinite
+        return out
 
     @classmethod
     def from_json(cls, payload: dict[str, Any], *, source: str | None = None) -> "History":
-        """The inverse of :meth:`to_json` (a null number reads back as None).
+        """The inverse of :meth:`to_json` (a null number reads back as None, or as the NaN or +-inf
+        that ``"nonfinite"`` says it was).
 
         ``payload`` must be an object with ``"records"`` (a list of rounds, each
         an object with the fields of :class:`RoundRecord`) and optionally
@@ -235,6 +261,13 @@ class History:
             for name in _NUMBERS:
                 row[name] = _decode_number(row[name])
             records.append(RoundRecord(**row, extra=extra))
+        for entry in payload.get("nonfinite") or []:
+            if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], int)
+                    and 0 <= entry[0] < len(records) and entry[1] in _NUMBERS and entry[2] in _NONFINITE):
+                raise ValueError(f"{where}: \"nonfinite\" must list [round index, field, value] with a field "
+                                 f"of {', '.join(_NUMBERS)} and a value of {', '.join(map(repr, _NONFINITE))}; "
+                                 f"got {entry!r}; {_WRITTEN_BY}")
+            setattr(records[entry[0]], entry[1], _NONFINITE[entry[2]])
         if unknown:
             warnings.warn(f"{where}: the records have fields this version of lpboosting does not know "
                           f"({', '.join(unknown)}; written by a newer version?): read into each record's "
