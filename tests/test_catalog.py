@@ -1,8 +1,9 @@
 """The catalog of certified master instances in models/ (lpboosting.catalog).
 
 (a) every installed backend that can solve an instance reproduces its certified objective;
-(b) rebuilding the catalog gives the same index and the same arrays (the export is deterministic),
-    and the same MPS files: byte for byte with the HiGHS version that wrote them (index.json
+(b) rebuilding the catalog gives the same index and the same arrays (the data exactly, the solved
+    values within the instances' tolerance: another release of a solver may differ in the last
+    bits), and the same MPS files: byte for byte with the HiGHS version that wrote them (index.json
     records it), the same model read back with any other;
 (c) every MPS file, read back by HiGHS, solves to the certified objective, with its names;
 (d) the hand instances' objectives are their closed forms;
@@ -101,21 +102,43 @@ def rebuilt(tmp_path_factory):
     return directory, build_catalog(directory)
 
 
+#: how far a rebuilt solver value may move under another release of numpy, HiGHS or the dedicated
+#: solver: the instances' own tolerance (every backend must reproduce the objective to it; the
+#: certificates at build time are 1e-9 to 1e-7, so two certified builds agree well within it)
+REBUILD_TOLERANCE = catalog.TOLERANCE
+
+
+def _same_within(new, old, tol, where=""):
+    """Structure, strings and integers equal; floats within ``tol`` (solver output is not bit-exact)."""
+    if isinstance(old, dict):
+        assert isinstance(new, dict) and sorted(new) == sorted(old), where
+        for key in old:
+            _same_within(new[key], old[key], tol, f"{where}.{key}")
+    elif isinstance(old, list):
+        assert isinstance(new, list) and len(new) == len(old), where
+        for k, (a, b) in enumerate(zip(new, old)):
+            _same_within(a, b, tol, f"{where}[{k}]")
+    elif isinstance(old, float) and not isinstance(old, bool):
+        assert isinstance(new, (int, float)) and abs(new - old) <= tol, (where, new, old)
+    else:
+        assert new == old, (where, new, old)
+
+
 def test_rebuild_gives_the_same_index(rebuilt):
     directory, entries = rebuilt
     assert entries == load_index(directory)
     assert [e["name"] for e in entries] == [e["name"] for e in INDEX]
     installed = catalog.highs_version()
     for new, old in zip(entries, INDEX):
-        assert abs(new["objective"] - old["objective"]) <= 1e-12, new["name"]
+        assert abs(new["objective"] - old["objective"]) <= REBUILD_TOLERANCE, new["name"]
         # the rebuild records the HiGHS that wrote its MPS files
         assert new["highs_version"] == (installed if new["mps"] is not None else None), new["name"]
         # everything but the measured certificate diagnostics (and the writer's version when
-        # another HiGHS is installed) is identical
-        skip = ("objective", "certificate") + (() if old["highs_version"] == installed
-                                               else ("highs_version",))
-        strip = {k: v for k, v in old.items() if k not in skip}
-        assert {k: v for k, v in new.items() if k not in skip} == strip
+        # another HiGHS is installed) is the same: texts and counts equal, solver values (the
+        # objective, a projection's edge bound and d) within the instances' tolerance
+        skip = ("certificate",) + (() if old["highs_version"] == installed else ("highs_version",))
+        _same_within({k: v for k, v in new.items() if k not in skip},
+                     {k: v for k, v in old.items() if k not in skip}, REBUILD_TOLERANCE, new["name"])
 
 
 def test_rebuild_gives_the_same_arrays(rebuilt):
@@ -125,7 +148,11 @@ def test_rebuild_gives_the_same_arrays(rebuilt):
         assert sorted(new) == sorted(old), entry["name"]
         for key in old:
             assert new[key].dtype == old[key].dtype, (entry["name"], key)
-            assert np.array_equal(new[key], old[key]), (entry["name"], key)
+            if key == "d":  # a projection's optimal distribution, as solved: within the tolerance
+                np.testing.assert_allclose(new[key], old[key], rtol=0, atol=REBUILD_TOLERANCE,
+                                           err_msg=f"{entry['name']} {key}")
+            else:  # the instance itself (columns, labels, stumps) is data: the same, exactly
+                assert np.array_equal(new[key], old[key]), (entry["name"], key)
         if entry["mps"] is not None:
             assert (directory / entry["mps"]).stat().st_size > 0
 

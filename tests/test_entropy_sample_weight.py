@@ -203,9 +203,35 @@ def test_dedicated_and_conic_runs_agree_with_weights(kind, seed):
     assert a.n_rounds == b.n_rounds
     assert a.objective == pytest.approx(b.objective, abs=1e-9)  # the same LP over the same columns
     np.testing.assert_allclose(a.edges, b.edges, rtol=0, atol=CONIC_D_TOL["CLARABEL"])
-    np.testing.assert_allclose(a.history.to_dict()["entropy"], b.history.to_dict()["entropy"],
-                               rtol=0, atol=CONIC_D_TOL["CLARABEL"])
+    for ra, rb in zip(a.history, b.history):
+        if np.isnan(ra.primal):  # the stopping round: no projection was solved
+            assert np.isnan(rb.primal)
+            continue
+        assert ra.primal == pytest.approx(rb.primal, abs=projection_tolerance(master, a, ra, rb)), ra.round
     assert not any(r.extra["fallback"] for r in a.history)
+
+
+def projection_tolerance(master, run, ra, rb) -> float:
+    """How far the two runs' projection values at one round may lie apart.
+
+    ERLPBoost's projection depends on the columns only: its value is the
+    conic solver's, to CONIC_OBJ_TOL.  SoftBoost's and TotalBoost's also depend
+    on the bound gamma_hat - delta, made of edges d.u of earlier rounds, which
+    the two solvers reach only to their accuracy in d; so the bounds differ a
+    little, and the optimal value H(b) moves with it at the rate of the edge
+    constraints' multipliers (dH/db = -sum lambda).  H is convex in b, so over
+    [b_a, b_b] its slope is at most the larger of the two endpoint slopes:
+    |H(b_a) - H(b_b)| <= max(sum lambda) |b_a - b_b|, plus the conic solver's
+    objective accuracy.  (Comparing at a fixed tolerance would assert that the
+    accuracy does not grow along the run; it does, as the projections near
+    infeasibility, on another platform past 1e-5.)
+    """
+    if master.name == "ERLPBoost":
+        return CONIC_OBJ_TOL
+    U = run.columns[:, :ra.n_columns]
+    bounds = (ra.extra["bound"], rb.extra["bound"])
+    slope = max(float(np.sum(master.project(U, backend="dedicated", bound=b).multipliers)) for b in bounds)
+    return CONIC_OBJ_TOL + slope * abs(bounds[0] - bounds[1])
 
 
 # ----------------------------------------------------------------------------
