@@ -81,3 +81,31 @@ def test_the_tests_import_the_installed_package():
     installed = Path(dist.locate_file("lpboosting/__init__.py")).resolve()
     assert installed.is_file()
     assert Path(lpboosting.__file__).resolve() == installed
+
+
+
+def _requirement_name(text: str) -> str:
+    import re
+
+    return re.split(r"[\s<>=!~\[;]", text.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def test_the_tested_versions_pin_every_declared_dependency():
+    """constraints/tested.txt (the releases the suite last passed with; README says how to install
+    them) names exactly one version of every dependency pyproject.toml declares for a test run."""
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    if not (ROOT / "constraints" / "tested.txt").is_file():
+        pytest.skip("no source tree next to the tests")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = {_requirement_name(r) for r in
+                [*project["dependencies"], *project["optional-dependencies"]["test"]]}
+    pins = {}
+    for line in (ROOT / "constraints" / "tested.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, sep, version = line.partition("==")
+            assert sep and version.strip(), f"not an exact pin: {line!r}"
+            assert _requirement_name(name) not in pins, f"pinned twice: {line!r}"
+            pins[_requirement_name(name)] = version.strip()
+    assert sorted(declared - set(pins)) == []
+    assert "lpboosting" not in pins
+    assert "pip install -c constraints/tested.txt" in (ROOT / "README.md").read_text()
