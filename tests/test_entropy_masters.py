@@ -353,3 +353,25 @@ def test_erlpboost_pairs_every_column_with_the_entropy_it_was_priced_at():
     eta = master.eta(res.columns.shape[0])
     upper = min(e + h / eta for e, h in zip(session.edges, expected))
     assert res.history[-1].extra["upper"] == pytest.approx(upper, abs=1e-12)
+
+
+@pytest.mark.parametrize("master", [SoftBoost(0.1, 0.1), SoftBoost(0.2, 0.05), TotalBoost(0.05)], ids=repr)
+def test_final_gap_is_the_best_edge_minus_the_lp_value_and_within_delta(master):
+    """The reported gap is certified: the best edge an exact oracle found at any distribution the
+    run priced (d_0 = uniform, d_1, ..., d_t) minus the LP value over the chosen columns."""
+    X, y = cancer_subset(70, 5, 11)
+    priced = []  # d_t of every round, as the loop hands it to the oracle
+    res = column_generation(master, Stumps(X, y), max_rounds=10_000,
+                            callback=lambda record, state: priced.append(state.best.distribution.copy()))
+    assert res.status == "converged" and res.history[-1].extra["stop_reason"] == "infeasible"
+    N = X.shape[0]
+    U_all = all_stump_columns(X, y)  # every stump, enumerated by brute force
+    best_edge = min(float(np.max(d @ U_all)) for d in [np.full(N, 1.0 / N)] + priced)
+    lp_value = soft_margin_lp(res.columns, master.lp_nu(N))["value"]  # scipy's HiGHS, independent
+    # the last round's d is the LP's own dual: its best edge lies well above the certified bound
+    assert float(np.max(priced[-1] @ U_all)) - lp_value > master.delta
+    # HiGHS solves both LPs to its feasibility tolerance 1e-7; the edges are exact sums
+    for gap in (res.gap, res.history[-1].gap):
+        assert gap == pytest.approx(best_edge - lp_value, abs=1e-7)
+        assert gap <= master.delta + 1e-9  # the stop: gamma*_t > gamma_hat_t - delta
+    assert res.history[-1].extra["best_edge"] == pytest.approx(best_edge, abs=1e-12)

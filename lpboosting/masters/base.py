@@ -235,6 +235,12 @@ class Master(ABC):
     def initial_distribution(self, n_samples: int) -> np.ndarray:
         return self.prior(n_samples)
 
+    #: where the run's gap is taken: False at this round's ``edge`` (LPBoost, RMBoost: priced at
+    #: the master's own dual); True at the best (lowest) :meth:`bound` that an exact oracle gave at
+    #: any point priced so far, d_0 included (the entropy masters, whose d_t is a projection, not
+    #: the dual of the LP that gives their weights)
+    gap_at_best_bound: bool = False
+
     def bound(self, solution: MasterSolution, edge: float) -> float | None:
         """The bound on the full problem's value that an exact oracle's best ``edge`` gives.
 
