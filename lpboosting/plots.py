@@ -79,6 +79,11 @@ def _master(history: History) -> str:
     return str(history.meta.get("master", ""))
 
 
+def _is_leveraging(history: History) -> bool:
+    """A leveraging booster's history (LLM, LLD, bounded loss, MODABOOST): no master, no dual."""
+    return not _master(history) and bool(history.meta.get("algorithm"))
+
+
 def _trait(history: History, name: str, default: Any) -> Any:
     """What the master registry says of the history's master (``default`` for an unknown one)."""
     spec: MasterSpec | None = spec_of(_master(history)) if _master(history) else None
@@ -96,6 +101,14 @@ OBJECTIVE_LABELS = {
 }
 #: the gap axis never reaches below this (gaps under it are round-off)
 GAP_FLOOR = 1e-12
+#: what a leveraging booster's ``primal`` is, by ``meta["algorithm"]`` (the y label of its panel)
+LEVERAGING_LABELS = {
+    "LLM": "LLM loss (mixture -log-likelihood)",
+    "LLD": "LLD loss (logistic difference)",
+    "log-loss boosting": "log-loss",
+    "bounded loss": "objective log sum sigma - lam |w|^2",
+    "MODABOOST": "loss Phi(H_t, S)",
+}
 
 
 def _panels(ax: Axes | None, n: int, ratios: list[float]) -> list[Axes]:
@@ -188,6 +201,8 @@ def plot_duality(source: Any, ax: Axes | None = None) -> Axes:
     )
 
     history, _, _ = _resolve(source)
+    if _is_leveraging(history):
+        return _plot_leveraging(history, ax)
     master = _master(history) or "master"
     exact = _is_exact(history)
     lower_bound = _trait(history, "lower_bound", None)
@@ -225,17 +240,25 @@ def plot_duality(source: Any, ax: Axes | None = None) -> Axes:
         edge = _values(history, "edge")
         gamma_star = np.array([np.nan if r.extra.get("gamma_star") is None
                                else float(r.extra["gamma_star"]) for r in history])
+        best = np.array([np.nan if r.extra.get("best_edge") is None
+                         else float(r.extra["best_edge"]) for r in history])
         panel.plot(rounds, edge, ":", color="tab:green", marker=".", ms=4, markevery=every,
-                   label="best edge (upper bound)")
+                   label="best edge at d_t" if np.isfinite(best).any() else "best edge (upper bound)")
+        if np.isfinite(best).any():  # the gap is taken here: the lowest of them so far
+            panel.plot(rounds, best, "-", color="tab:olive", lw=1.6,
+                       label="best edge so far (upper bound)")
         panel.plot(rounds, gamma_star, "-.", color="tab:purple",
                    label="gamma*_t, LP value (lower bound)")
         panel.set_ylabel("edge")
-        _flat_limits(panel, edge, gamma_star)
+        _flat_limits(panel, edge, best, gamma_star)
     if gap_panel:
         panel = next(below)
         positive = [(k, g) for k, g in gaps if g > 0 and math.isfinite(g)]
         tol = history.meta.get("tol")
         tol_line = _stops_at_tol(history) and isinstance(tol, (int, float)) and tol > 0
+        if gamma_star_kind:  # the entropy masters stop within delta, not tol
+            tol = (history.meta.get("params") or {}).get("delta")
+            tol_line = isinstance(tol, (int, float)) and tol > 0
         lowest = [g for _, g in positive] + ([float(tol)] if tol_line else [])
         bottom = max(min(lowest) / 2 if lowest else GAP_FLOOR,
                      float(tol) / 100 if tol_line else GAP_FLOOR)
@@ -250,7 +273,8 @@ def plot_duality(source: Any, ax: Axes | None = None) -> Axes:
                        ls="none", clip_on=False,
                        label=f"{what}: {len(under)} round{'s' if len(under) > 1 else ''}, on the axis")
         if tol_line:
-            panel.axhline(float(tol), color="0.4", ls=":", lw=1, label=f"tol = {float(tol):g}")
+            panel.axhline(float(tol), color="0.4", ls=":", lw=1,
+                          label=f"{'delta' if gamma_star_kind else 'tol'} = {float(tol):g}")
         panel.set_yscale("log")
         highest = max([g for _, g in drawn] + [float(tol) if tol_line else bottom])
         panel.set_ylim(bottom, highest * 2)
@@ -270,6 +294,43 @@ def plot_duality(source: Any, ax: Axes | None = None) -> Axes:
         panel.tick_params(labelbottom=False)
     panels[-1].set_xlabel("round")
     return top
+
+
+def _plot_leveraging(history: History, ax: Axes | None) -> Axes:
+    """A leveraging booster per round: what its history holds, under its own names.
+
+    Stacked panels sharing the round axis: the loss (``primal``, labelled by
+    :data:`LEVERAGING_LABELS`); MODABOOST's |normalised edge| of h_t
+    (``edge``) and its leveraging coefficient alpha_t (``extra["alpha"]``),
+    each where recorded.  No primal, dual or gap: there is no LP master.
+    """
+    from matplotlib.ticker import MaxNLocator
+
+    algorithm = str(history.meta.get("algorithm"))
+    rounds = np.array([r.round for r in history], dtype=float)
+    series = [(_values(history, "primal"), LEVERAGING_LABELS.get(algorithm, "loss"), "tab:blue")]
+    edge = _values(history, "edge")
+    if np.isfinite(edge).any():
+        series.append((edge, "|normalised edge| of h_t", "tab:green"))
+    alpha = np.array([np.nan if r.extra.get("alpha") is None else float(r.extra["alpha"])
+                      for r in history], dtype=float)
+    if np.isfinite(alpha).any():
+        series.append((alpha, "alpha_t (leveraging coefficient)", "tab:purple"))
+    panels = _panels(ax, len(series), [3.0] + [2.0] * (len(series) - 1))
+    every = max(1, len(rounds) // 30)
+    for panel, (values, label, color) in zip(panels, series):
+        panel.plot(rounds, values, "-", color=color, marker=".", ms=4, markevery=every, label=label)
+        panel.set_ylabel(label.split(" (")[0])
+        panel.xaxis.set_major_locator(MaxNLocator(integer=True))
+        _legend(panel, outside=ax is None)
+    for panel in panels[:-1]:
+        panel.tick_params(labelbottom=False)
+    title = algorithm
+    if algorithm == "MODABOOST" and history.meta.get("loss"):
+        title += f" ({history.meta['loss']} loss, model {history.meta.get('model')})"
+    panels[0].set_title(title + " per round: no LP master, so no dual and no gap")
+    panels[-1].set_xlabel("round")
+    return panels[0]
 
 
 # -- 2. distribution -------------------------------------------------------------------
@@ -357,8 +418,10 @@ def plot_margins(source: Any, X: Any, y: Any, ax: Axes | None = None, *, X_test:
     LP-family it also draws the training run's rho (the margin level of the
     last LP: on the training data at most a fraction nu of the examples lies
     strictly below it) and its soft margin ``objective_``, as vertical
-    lines.  RMBoost's ``objective_`` is the minimax risk, not a margin, and
-    is not drawn.  Needs the fitted classifier (ValueError otherwise).
+    lines, and the nu-quantile of the margins of (X, y) (see
+    :func:`_nu_quantile`).  RMBoost's ``objective_`` is the minimax risk, not
+    a margin, and is not drawn.  Needs the fitted classifier (ValueError
+    otherwise).
     """
     history, clf, result = _resolve(source)
     if clf is None or not hasattr(clf, "margins"):
@@ -366,17 +429,19 @@ def plot_margins(source: Any, X: Any, y: Any, ax: Axes | None = None, *, X_test:
     if (X_test is None) != (y_test is None):
         raise ValueError("pass both X_test and y_test, or neither")
     ax = _axes(ax)
+    margins = np.asarray(clf.margins(X, y), dtype=float)
     if X_test is None:
-        _cdf(ax, clf.margins(X, y), label)
+        _cdf(ax, margins, label)
         what = "margins y f(x)"
     else:
-        _cdf(ax, clf.margins(X, y), "train", color="tab:blue")
+        _cdf(ax, margins, "train", color="tab:blue")
         _cdf(ax, clf.margins(X_test, y_test), "test", color="tab:orange", ls="--")
         what = "margins y f(x), train and test"
     master = _master(history)
     if _trait(history, "distribution", "capped") == "signed":
         ax.set_title(f"{master} {what.replace('f(x)', 'h(x)^T mu')}")
     else:
+        _nu_quantile(ax, history, margins, "" if X_test is None else " (train)")
         solution = getattr(result, "solution", None)
         rho = getattr(solution, "rho", None)
         if rho is not None:
@@ -394,13 +459,42 @@ def plot_margins(source: Any, X: Any, y: Any, ax: Axes | None = None, *, X_test:
     return ax
 
 
-# -- 4. timing -------------------------------------------------------------------------
-def plot_timing(source: Any, ax: Axes | None = None) -> Axes:
-    """Per-round master and pricing time in milliseconds, as stacked bars (integer round ticks).
+def _nu_quantile(ax: Axes, history: History, margins: np.ndarray, which: str) -> None:
+    """The nu-quantile q of ``margins``: the ceil(nu N)-th smallest, so that at most a fraction
+    nu of them lies strictly below q (where the soft margin's rho sits on the training data).
 
-    The bars labelled "master (ms)" are ``master_seconds * 1000``; those
-    labelled "pricing (ms)" are ``pricing_seconds * 1000``, stacked on top.
-    The initial pricing (before round 1) is given in the title.
+    Drawn as an L over the CDF, from the fraction nu across to q and down to 0, labelled with nu,
+    q and how many margins lie below it; not for a master without nu (TotalBoost) or a fit with
+    sample weights (its quantile is a weighted one).
+    """
+    nu = (history.meta.get("params") or {}).get("nu")
+    if (not isinstance(nu, (int, float)) or not 0 < nu <= 1 or history.meta.get("weighted")
+            or margins.size == 0):
+        return
+    m = np.sort(margins)
+    q = float(m[max(1, math.ceil(nu * m.size - 1e-9)) - 1])
+    below = int(np.count_nonzero(m < q))
+    ax.plot([m[0], q, q], [nu, nu, 0.0], color="tab:purple", lw=2.5, alpha=0.45, zorder=1,
+            label=f"nu = {nu:g} quantile{which} = {q:.4g} ({below} of {m.size} below)")
+
+
+# -- 4. timing -------------------------------------------------------------------------
+#: up to this many rounds the timing plot draws one bar a round; above it, bins of consecutive
+#: rounds (a bar a round would be thinner than a pixel)
+TIMING_BARS = 120
+
+
+def plot_timing(source: Any, ax: Axes | None = None) -> Axes:
+    """Per-round master and pricing time in milliseconds, stacked (integer round ticks).
+
+    Up to :data:`TIMING_BARS` rounds, one bar a round: "master (ms)" is
+    ``master_seconds * 1000``, "pricing (ms)" is ``pricing_seconds * 1000``,
+    stacked on top.  Above it (a leveraging booster runs thousands of
+    rounds), the rounds are cut into at most :data:`TIMING_BARS` bins of k
+    consecutive rounds, and each bin is a filled step at the mean time a
+    round of that bin took (master below, pricing on top; the legend says
+    k, and sits right of the panel); the title gives the longest single
+    round.  The initial pricing (before round 1) is given in the title.
     """
     from matplotlib.ticker import MaxNLocator
 
@@ -409,9 +503,26 @@ def plot_timing(source: Any, ax: Axes | None = None) -> Axes:
     rounds = np.array([r.round for r in history], dtype=float)
     master_ms = np.array([r.master_seconds for r in history], dtype=float) * 1e3
     pricing_ms = np.array([r.pricing_seconds for r in history], dtype=float) * 1e3
-    ax.bar(rounds, master_ms, width=0.8, label="master (ms)")
-    ax.bar(rounds, pricing_ms, width=0.8, bottom=master_ms, label="pricing (ms)")
     title = "time per round"
+    if rounds.size <= TIMING_BARS:
+        ax.bar(rounds, master_ms, width=0.8, label="master (ms)")
+        ax.bar(rounds, pricing_ms, width=0.8, bottom=master_ms, label="pricing (ms)")
+    else:
+        size = math.ceil(rounds.size / TIMING_BARS)
+        starts = np.arange(0, rounds.size, size)
+        edges = np.append(rounds[starts] - 0.5, rounds[-1] + 0.5)
+        with np.errstate(invalid="ignore"):
+            master_mean = np.array([np.nanmean(master_ms[i:i + size]) for i in starts])
+            pricing_mean = np.array([np.nanmean(pricing_ms[i:i + size]) for i in starts])
+        ax.stairs(master_mean, edges, fill=True, color="tab:blue",
+                  label=f"master (ms, mean of {size} rounds)")
+        ax.stairs(master_mean + pricing_mean, edges, baseline=master_mean, fill=True,
+                  color="tab:orange", label=f"pricing (ms, mean of {size} rounds)")
+        total = master_ms + pricing_ms
+        if np.isfinite(total).any():
+            longest = int(np.nanargmax(total))
+            title += f" (longest: round {rounds[longest]:g}, {total[longest]:.2f} ms)"
+        ax.set_xlim(edges[0], edges[-1])
     initial = history.meta.get("initial_pricing_seconds")
     if initial is not None:
         title += f" (initial pricing {float(initial) * 1e3:.2f} ms)"
@@ -419,7 +530,10 @@ def plot_timing(source: Any, ax: Axes | None = None) -> Axes:
     ax.set_xlabel("round")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("milliseconds")
-    ax.legend(fontsize="small")
+    if rounds.size <= TIMING_BARS:
+        ax.legend(fontsize="small")
+    else:  # the filled steps cover the panel's lower part wherever a legend would go: beside it
+        _legend(ax, outside=True)
     return ax
 
 
@@ -456,9 +570,17 @@ def plot_summary(source: Any, X: Any = None, y: Any = None, *, X_test: Any = Non
 
 
 # -- 6. solver comparison ------------------------------------------------------------------
-#: line styles of the profile's curves, so that curves lying on one another stay apart
-_PROFILE_STYLES = ("-", "--", "-.", ":")
-_PROFILE_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+#: the profile's colours: tab10, then five of other hues or lightness (no two of one hue, as
+#: tab20's pairs are); past 15 curves they repeat, with another marker
+_PROFILE_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
+                   "tab:pink", "tab:gray", "tab:olive", "tab:cyan",
+                   "#000000", "#e6ab02", "#ff00ff", "#008080", "#800000")
+#: one marker a curve (on its steps and in the legend)
+_PROFILE_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p", "d", "8", "H",
+                    "1", "2", "3", "4", "+", "x")
+#: line style by solver family (the backend name up to its first ":"), so that a family reads
+#: at a glance; other families dotted
+_FAMILY_STYLES = {"highspy": "-", "cvxpy": "--", "dedicated": "-."}
 
 
 def plot_performance_profile(comparisons: Any, ax: Axes | None = None, mode: str = "full",
@@ -474,8 +596,12 @@ def plot_performance_profile(comparisons: Any, ax: Axes | None = None, mode: str
     backend was fastest (tau = 1) and ends at the share it solved at all;
     a backend that failed on an instance, was off its certified objective
     by more than its tolerance, reached the time limit or was not run on it
-    never counts it.  The legend, beside the axes, gives the instances each
-    backend solved, ran on (when not all) and was fastest on.
+    never counts it.  Every curve has a colour and a marker of its own (up
+    to 15 colours, then the marker alone tells them apart) and the line
+    style of its solver family (highspy solid, cvxpy dashed, dedicated
+    dash-dot).  The legend, beside the axes, shows each curve's line and
+    marker and gives the instances each backend solved, ran on (when not
+    all) and was fastest on.
     """
     from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator, PercentFormatter
 
@@ -488,7 +614,6 @@ def plot_performance_profile(comparisons: Any, ax: Axes | None = None, mode: str
     solved, wins, ran = profile.solved, profile.wins, profile.ran
     # the most successful first: drawn widest, so that later curves on the same steps show on top
     order = sorted(profile.backends, key=lambda b: (-solved[b], -wins[b]))
-    colors = _pyplot().get_cmap("tab10" if len(order) <= 10 else "tab20").colors
     for i, backend in enumerate(order):
         taus, fractions = profile.steps(backend)
         x = np.concatenate([[1.0], taus, [top]])
@@ -497,11 +622,12 @@ def plot_performance_profile(comparisons: Any, ax: Axes | None = None, mode: str
         if ran[backend] < 1.0:
             label += f" (ran on {round(ran[backend] * n)})"
         label += f", fastest on {round(wins[backend] * n)}"
-        color = colors[i % len(colors)]
-        ax.step(x, y, where="post", label=label, color=color, linewidth=max(3.2 - 0.3 * i, 1.2),
-                linestyle=_PROFILE_STYLES[i % len(_PROFILE_STYLES)], alpha=0.9)
-        ax.plot(taus, fractions, linestyle="none", marker=_PROFILE_MARKERS[i % len(_PROFILE_MARKERS)],
-                markersize=4, color=color)
+        # markers on the curve's own steps (not on its ends at tau = 1 and at the axis' end)
+        ax.step(x, y, where="post", label=label, color=_PROFILE_COLORS[i % len(_PROFILE_COLORS)],
+                linewidth=max(3.2 - 0.3 * i, 1.2), alpha=0.9,
+                linestyle=_FAMILY_STYLES.get(backend.split(":")[0], ":"),
+                marker=_PROFILE_MARKERS[i % len(_PROFILE_MARKERS)], markersize=5,
+                markevery=list(range(1, taus.size + 1)))
     ax.set_xscale("log", base=2)
     ax.set_xlim(1.0, top)
     ticks = 2.0 ** np.arange(0, int(np.floor(np.log2(top))) + 1)

@@ -289,9 +289,12 @@ def test_duality_entropy_master_objective_and_edges_on_their_own_panels(softboos
     np.testing.assert_array_equal(_line(top, "primal").get_ydata(), _floats(r.primal for r in history))
     np.testing.assert_array_equal(_line(top, "dual").get_ydata(), _floats(r.dual for r in history))
     gamma_star = _line(edges, "gamma*_t").get_ydata()
-    edge = _line(edges, "best edge").get_ydata()
     np.testing.assert_array_equal(gamma_star, [r.extra["gamma_star"] for r in history])
-    np.testing.assert_allclose(edge - gamma_star, [r.gap for r in history], atol=1e-12)
+    np.testing.assert_array_equal(_line(edges, "best edge at d_t").get_ydata(), [r.edge for r in history])
+    # the gap is taken at the best edge found so far, the lowest of the edges priced
+    best = _line(edges, "best edge so far").get_ydata()
+    assert np.all(np.diff(best) <= 0) and np.all(best <= _floats(r.edge for r in history))
+    np.testing.assert_allclose(best - gamma_star, [r.gap for r in history], atol=1e-12)
     assert gap_ax.get_yscale() == "log"
     np.testing.assert_array_equal(_named(gap_ax, "gap").get_ydata(),
                                   [g for _, g in _positive_gaps(history)])
@@ -510,3 +513,195 @@ def test_summary_of_a_history_and_without_data(lpboost, trees):
     assert len(fig.axes) == 4
     assert _has_line(fig.axes[1], "d (sorted)")
     assert "margins" in _texts(fig.axes[2])
+
+
+# -- what a person sees ----------------------------------------------------------------------
+def _timing_history(n_rounds, seed=0):
+    """A leveraging booster's run of ``n_rounds`` rounds: ~0.005 ms master, ~0.03 ms pricing, and
+    one 4 ms round (a pause) — the shape of LLMClassifier's 6439 rounds on breast cancer."""
+    rng = np.random.default_rng(seed)
+    master = rng.uniform(0.004, 0.006, n_rounds) * 1e-3
+    pricing = rng.uniform(0.02, 0.04, n_rounds) * 1e-3
+    pricing[n_rounds * 7 // 8] = 4e-3
+    records = [RoundRecord(round=k, n_columns=31, primal=100.0 - k * 1e-3, dual=None, gap=None,
+                           edge=None, exact=True, master_seconds=master[k], pricing_seconds=pricing[k],
+                           iterations=None, status="added", extra={})
+               for k in range(n_rounds)]
+    return History(records, {"algorithm": "LLM", "exact": True})
+
+
+def _painted(ax, colors):
+    """The share of the Axes' pixels drawn (nearly) in one of ``colors``."""
+    from matplotlib.colors import to_rgb
+
+    fig = ax.figure
+    fig.canvas.draw()
+    image = np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(float) / 255
+    box = ax.get_window_extent()
+    height = image.shape[0]
+    inside = image[int(height - box.y1) + 2:int(height - box.y0) - 2, int(box.x0) + 2:int(box.x1) - 2]
+    near = np.zeros(inside.shape[:2], dtype=bool)
+    for color in colors:
+        near |= np.all(np.abs(inside - np.array(to_rgb(color))) < 0.08, axis=-1)
+    return float(near.mean())
+
+
+def test_timing_of_thousands_of_rounds_shows_the_data():
+    history = _timing_history(6439)
+    ax = plot_timing(history)
+    # the times fill the panel as a person sees it (one bar a round was thinner than a pixel)
+    assert _painted(ax, ["tab:blue", "tab:orange"]) > 0.3
+    # each filled step is the mean time of a round over its bin of consecutive rounds
+    master = [a for a in ax.patches if a.get_label().startswith("master (ms, mean of")]
+    pricing = [a for a in ax.patches if a.get_label().startswith("pricing (ms, mean of")]
+    assert len(master) == len(pricing) == 1
+    size = int(re.search(r"mean of (\d+) rounds", master[0].get_label()).group(1))
+    assert size * 120 >= 6439 > size * 119  # at most 120 bins
+    m = np.array([r.master_seconds for r in history]) * 1e3
+    p = np.array([r.pricing_seconds for r in history]) * 1e3
+    starts = range(0, m.size, size)
+    expect_m = [m[i:i + size].mean() for i in starts]
+    expect_p = [p[i:i + size].mean() for i in starts]
+    values, edges = master[0].get_data().values, master[0].get_data().edges
+    np.testing.assert_allclose(values, expect_m, rtol=1e-12)
+    np.testing.assert_allclose(pricing[0].get_data().values, np.add(expect_m, expect_p), rtol=1e-12)
+    np.testing.assert_allclose(pricing[0].get_data().baseline, expect_m, rtol=1e-12)
+    assert edges[0] == -0.5 and edges[-1] == 6438.5
+    longest = int(np.argmax(m + p))
+    assert longest == 6439 * 7 // 8 and f"longest: round {longest}, {(m + p)[longest]:.2f} ms" in ax.get_title()
+    # a legend beside the panel: the filled steps cover the panel's lower part
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    assert not _overlaps(ax.get_legend().get_window_extent(renderer), ax.get_window_extent(renderer))
+
+
+def test_modaboost_plot_shows_its_loss_edge_and_coefficient():
+    from lpboosting import ModaBoostClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = _fit(ModaBoostClassifier(model="linear", max_rounds=15), (X[:150], y[:150]))
+    history = clf.history_
+    ax = plot_duality(clf)
+    panels = _panels(ax)
+    labels = [line.get_label() for panel in panels for line in panel.get_lines()]
+    texts = " ".join(labels + [p.get_ylabel() for p in panels] + [ax.get_title()])
+    # no LP master: nothing of a primal, a dual, a gap or a restricted master
+    assert not {"primal", "dual", "gap"} & set(labels)
+    assert "restricted master" not in texts and "objective" not in texts
+    assert "MODABOOST" in ax.get_title() and "log loss" in ax.get_title()
+    loss = _line(ax.figure, "loss Phi(H_t, S)")
+    np.testing.assert_array_equal(loss.get_ydata(), clf.loss_curve_[1:])
+    np.testing.assert_array_equal(_line(ax.figure, "|normalised edge| of h_t").get_ydata(),
+                                  [r.edge for r in history])
+    np.testing.assert_array_equal(_line(ax.figure, "alpha_t (leveraging coefficient)").get_ydata(),
+                                  [r.extra["alpha"] for r in history])
+    assert [p.get_ylabel() for p in panels] == ["loss Phi(H_t, S)", "|normalised edge| of h_t", "alpha_t"]
+
+
+def _lab(color):
+    """CIELAB of a colour (D65): distances in it are what the eye tells apart."""
+    from matplotlib.colors import to_rgb
+
+    rgb = np.array(to_rgb(color))
+    rgb = np.where(rgb > 0.04045, ((rgb + 0.055) / 1.055) ** 2.4, rgb / 12.92)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722],
+                    [0.0193, 0.1192, 0.9505]]) @ rgb / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def test_performance_profile_tells_fourteen_curves_apart():
+    from matplotlib.colors import to_hex
+
+    from lpboosting.compare import Profile
+    from lpboosting.plots import plot_performance_profile
+
+    names = ["highspy", "highspy:ipm", "highspy:pdlp", "highspy:dual", "highspy:primal", "highspy:delta",
+             "highspy:rows", "cvxpy:HIGHS", "cvxpy:CLARABEL", "cvxpy:ECOS", "cvxpy:SCS", "cvxpy:SCIPY",
+             "cvxpy:GLOP", "dedicated"]
+    rng = np.random.default_rng(0)
+    seconds = {b: rng.lognormal(0.25 * i, 0.6, 12) for i, b in enumerate(names)}
+    best = np.min(np.vstack(list(seconds.values())), axis=0)
+    profile = Profile(names, [f"p{k}" for k in range(12)], {b: s / best for b, s in seconds.items()}, seconds)
+    ax = plot_performance_profile(profile)
+    curves = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
+    assert len(curves) == 14
+    colors = [to_hex(line.get_color()) for line in curves]
+    markers = [line.get_marker() for line in curves]
+    assert len(set(colors)) == 14 and len(set(markers)) == 14
+    # no two colours of one hue in two lightnesses (tab20's pairs): every pair far apart in CIELAB
+    closest = min(np.linalg.norm(_lab(a) - _lab(b)) for i, a in enumerate(colors) for b in colors[i + 1:])
+    assert closest > 20
+    # the family in the line style
+    style = {line.get_label().split(":")[0]: line.get_linestyle() for line in curves}
+    assert len({style["highspy"], style["cvxpy"], style["dedicated"]}) == 3
+    # the legend shows each curve's marker and colour, beside the axes
+    legend = ax.get_legend()
+    handles = legend.legend_handles
+    assert [to_hex(h.get_color()) for h in handles] == colors
+    assert [h.get_marker() for h in handles] == markers
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    assert not _overlaps(legend.get_window_extent(renderer), ax.get_window_extent(renderer))
+
+
+def test_long_servedio_legend_covers_no_pane():
+    from lpboosting.leveraging.experiments import _figure
+
+    rows = [{"loss": loss, "model": model, "gamma": g, "accuracy_clean": acc, "rounds": rounds,
+             "expected_posterior": post, "bayes_posterior": 0.75, "noise": 0.25}
+            for loss in ("log", "square", "matusita", "asymmetric")
+            for model, acc, rounds, post in (("linear", 0.5, 2, 0.6), ("tree", 1.0, 1, 0.75),
+                                             ("nn", 1.0, 3, 0.75))
+            for g in (0.005, 0.05, 0.5)]
+    fig = _figure(rows)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    assert len(fig.axes) == 3 and all(ax.get_legend() is None for ax in fig.axes)
+    (legend,) = fig.legends
+    box = legend.get_window_extent(renderer)
+    for ax in fig.axes:
+        assert not _overlaps(box, ax.get_tightbbox(renderer))
+    assert box.y0 >= 0 and box.x0 >= 0 and box.x1 <= fig.bbox.x1  # in the figure
+    labels = [t.get_text() for t in legend.get_texts()]
+    assert labels[:3] == ["model: linear", "model: tree", "model: nn"]
+    assert "loss: asymmetric" in labels and "Bayes posterior (1 - eta)" in labels
+    plt.close(fig)
+
+
+def test_margins_line_at_the_nu_quantile(lpboost, softboost, data):
+    X, y = data
+    for clf, rows in ((lpboost, slice(None)), (softboost, slice(0, 80))):
+        nu = clf.nu
+        margins = clf.margins(X[rows], y[rows])
+        ax = plot_margins(clf, X[rows], y[rows])
+        line = _line(ax, f"nu = {nu:g} quantile")
+        x, F = np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
+        q = x[-1]
+        # across at the fraction nu, down at q
+        np.testing.assert_array_equal(F, [nu, nu, 0.0])
+        assert x[1] == q and x[0] == margins.min()
+        # the quantile: at most a fraction nu of the margins strictly below it, at least nu at or below
+        assert np.mean(margins < q) <= nu < np.mean(margins <= q) + 1e-12
+        assert q in margins
+        below = int(np.sum(margins < q))
+        assert f"= {q:.4g} ({below} of {margins.size} below)" in line.get_label()
+        # LPBoost's rho sits there on the training data
+        if clf is lpboost:
+            assert q == pytest.approx(clf.result_.solution.rho, abs=1e-9)
+    # TotalBoost has no nu: no such line
+    ax = plot_margins(TotalBoostClassifier(delta=0.1).fit(X[:80], y[:80]), X[:80], y[:80])
+    assert not _has_line(ax, "nu =")
+
+
+def test_entropy_gap_panel_draws_delta(softboost, totalboost):
+    for clf in (softboost, totalboost):
+        ax = plot_duality(clf)
+        gap_ax = _panels(ax)[-1]
+        delta = clf.delta
+        line = _named(gap_ax, f"delta = {delta:g}")
+        assert list(line.get_ydata()) == [delta, delta]
+        assert gap_ax.get_ylim()[0] < delta < gap_ax.get_ylim()[1]
+        assert not _has_line(gap_ax, "tol")
+        # the run stopped within delta
+        assert clf.history_[-1].gap <= delta + 1e-9

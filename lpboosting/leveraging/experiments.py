@@ -111,7 +111,18 @@ def _plot(rows: list[dict[str, Any]], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+    fig = _figure(rows)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+
+
+def _figure(rows: list[dict[str, Any]]) -> Any:
+    """The three panes (accuracy, expected posterior, rounds against gamma) and one legend below
+    them, outside every pane: colour = model class, line style = loss, and the Bayes posterior."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.6), layout="constrained")
     styles = {"log": "-", "square": "--", "matusita": ":", "asymmetric": "-."}
     colors = {"linear": "tab:red", "tree": "tab:green", "nn": "tab:blue"}
     keys: list[tuple[str, str]] = []
@@ -133,10 +144,17 @@ def _plot(rows: list[dict[str, Any]], path: str) -> None:
         ax.set_xlabel("gamma")
         ax.set_title(title)
     axes[2].set_yscale("log")
-    axes[0].legend(fontsize=6, ncol=2, loc="center right")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    # one legend for the three panes, below them: a model's colour, a loss's line style
+    models = list(dict.fromkeys(model for _, model in keys))
+    losses = list(dict.fromkeys(loss for loss, _ in keys))
+    handles = [Line2D([], [], color=colors.get(m), marker="o", ms=3, label=f"model: {m}") for m in models]
+    handles += [Line2D([], [], color="0.3", ls=styles.get(loss, "-"), label=f"loss: {loss}") for loss in losses]
+    if rows:
+        handles.append(Line2D([], [], color="k", lw=0.8, label="Bayes posterior (1 - eta)"))
+    if handles:
+        fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), fontsize="small",
+                   handlelength=3.5)
+    return fig
 
 
 def main(argv: list[str] | None = None) -> int:
