@@ -379,6 +379,8 @@ def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = N
             raise ValueError(f"cap must be a finite number > 0, got {cap!r}")
     elif kind != "uncapped" and n:
         nu = getattr(clf, "nu", None) if clf is not None else None
+        if isinstance(nu, str):  # nu="auto": the one cross-validation chose
+            nu = getattr(clf, "nu_", None)
         if nu is None:
             nu = (history.meta.get("params") or {}).get("nu")
         if nu is not None and not history.meta.get("weighted"):  # weighted: one cap per example

@@ -705,3 +705,11 @@ def test_entropy_gap_panel_draws_delta(softboost, totalboost):
         assert not _has_line(gap_ax, "tol")
         # the run stopped within delta
         assert clf.history_[-1].gap <= delta + 1e-9
+
+
+def test_distribution_of_a_model_whose_nu_cross_validation_chose(data):
+    X, y = data
+    clf = _fit(LPBoostClassifier(nu="auto", oracle="stumps"), (X, y))
+    ax = plot_distribution(clf)  # nu="auto" is no number: the cap is the chosen nu_'s
+    cap = 1.0 / (clf.nu_ * y.size)
+    assert _line(ax, "cap").get_ydata() == pytest.approx([cap, cap])
