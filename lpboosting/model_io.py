@@ -15,6 +15,10 @@ matrix (``distribution_``, ``result_``) and a live run to continue
 (``warm_start``); pickle keeps everything but is tied to the library's
 version.  Hypotheses of a callable oracle cannot be written (a TypeError
 says so: use pickle).
+
+The leveraging boosters (LLM, LLD, log-loss boosting, bounded loss,
+MODABOOST) are written in the same envelope, each binary model as
+:mod:`lpboosting.leveraging.persist` writes its fitted state.
 """
 
 from __future__ import annotations
@@ -133,11 +137,15 @@ def _params_to_dict(estimator: Any) -> tuple[dict[str, Any], list[str]]:
 
 
 def model_to_dict(estimator: Any) -> dict[str, Any]:
-    """A fitted column-generation classifier as JSON data (see the module docstring)."""
+    """A fitted column-generation classifier or leveraging booster as JSON data (see the module
+    docstring)."""
     from lpboosting.estimators.base import ColumnGenerationClassifier
+    from lpboosting.leveraging.persist import booster_to_dict, is_booster
 
-    if not isinstance(estimator, ColumnGenerationClassifier):
-        raise TypeError(f"save_model writes the column-generation classifiers; got {type(estimator).__name__}")
+    leveraging = is_booster(estimator)
+    if not isinstance(estimator, ColumnGenerationClassifier) and not leveraging:
+        raise TypeError(f"save_model writes the column-generation classifiers and the leveraging boosters; "
+                        f"got {type(estimator).__name__} (save it with pickle)")
     if not hasattr(estimator, "classes_"):
         raise ValueError(f"{type(estimator).__name__} is not fitted; call fit(X, y) before saving it")
     params, left_out = _params_to_dict(estimator)
@@ -154,16 +162,19 @@ def model_to_dict(estimator: Any) -> dict[str, Any]:
     chosen = {name: getattr(estimator, name) for name in _CHOSEN if hasattr(estimator, name)}
     if chosen:  # what cross-validation chose (nu="auto", oracle="auto")
         out["chosen"] = chosen
+    write = booster_to_dict if leveraging else _binary_to_dict
     if len(classes) > 2:
-        out["one_vs_rest"] = [_binary_to_dict(m) for m in estimator.one_vs_rest_]
+        out["one_vs_rest"] = [write(m) for m in estimator.one_vs_rest_]
     else:
-        out["model"] = _binary_to_dict(estimator)
+        out["model"] = write(estimator)
     return to_json_value(out)
 
 
 def model_from_dict(data: dict[str, Any]) -> Any:
     """The fitted classifier of :func:`model_to_dict`'s data."""
     import lpboosting.estimators as estimators
+    import lpboosting.leveraging as leveraging
+    from lpboosting.leveraging.persist import booster_from_dict, is_booster
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError("not an lpboosting model file (its 'format' is not "
@@ -171,8 +182,11 @@ def model_from_dict(data: dict[str, Any]) -> Any:
     if int(data.get("format_version", 0)) > FORMAT_VERSION:
         raise ValueError(f"the model file has format version {data['format_version']}, newer than this "
                          f"lpboosting reads ({FORMAT_VERSION}); upgrade lpboosting to read it")
-    cls = getattr(estimators, str(data.get("estimator")), None)
-    if cls is None:
+    name = str(data.get("estimator"))
+    cls = getattr(estimators, name, None)
+    if cls is None and name in leveraging.__all__:
+        cls = getattr(leveraging, name)
+    if not isinstance(cls, type):
         raise ValueError(f"unknown classifier {data.get('estimator')!r} in the model file")
     estimator = cls(**data["params"])
     if data.get("params_not_saved"):
@@ -188,6 +202,7 @@ def model_from_dict(data: dict[str, Any]) -> Any:
     for name, value in chosen.items():
         if name in _CHOSEN:
             setattr(estimator, name, _chosen_value(name, value))
+    read = booster_from_dict if is_booster(cls) else _binary_from_dict
     if "one_vs_rest" in data:
         models = []
         for label, part in zip(estimator.classes_, data["one_vs_rest"]):
@@ -199,17 +214,21 @@ def model_from_dict(data: dict[str, Any]) -> Any:
             for name in ("nu_", "oracle_", "oracle_params_"):
                 if name in chosen:
                     setattr(model, name, _chosen_value(name, chosen[name]))
-            _binary_from_dict(model, part)
+            read(model, part)
             models.append(model)
-        estimator.one_vs_rest_ = models
-        estimator._store_one_vs_rest()
+        if is_booster(cls):
+            estimator._keep_one_vs_rest(estimator.classes_, models)
+        else:
+            estimator.one_vs_rest_ = models
+            estimator._store_one_vs_rest()
     else:
-        _binary_from_dict(estimator, data["model"])
+        read(estimator, data["model"])
     return estimator
 
 
 def save_model(estimator: Any, path: str | Path) -> None:
-    """Write a fitted column-generation classifier to ``path`` as JSON (see the module docstring)."""
+    """Write a fitted column-generation classifier or leveraging booster to ``path`` as JSON (see the
+    module docstring)."""
     Path(path).write_text(json.dumps(model_to_dict(estimator), indent=1, allow_nan=False))
 
 

@@ -620,3 +620,152 @@ def test_bounded_loss_bad_sample_weights_are_clear_errors():
         BoundedLossClassifier().fit(X, y, sample_weight=np.zeros(32))
     with pytest.raises(ValueError, match="two classes among the examples of positive sample_weight"):
         BoundedLossClassifier().fit(X, y, sample_weight=(y == 1).astype(float))
+
+
+# ----------------------------------------------------------------------------- save_model, staged_predict_proba,
+# ----------------------------------------------------------------------------- feature_importances_
+
+#: every leveraging classifier: the cases above and the bounded-loss models
+ALL = {**CASES, **{f"bounded loss, {k}": (lambda params: lambda rounds, **kw: BoundedLossClassifier(
+    **params, **kw))(p) for k, p in BOUNDED.items()}}
+
+
+def labelled(classes, seed=30):
+    """noisy_data with a feature that is 0 everywhere (no hypothesis can use it) as feature 2, and
+    two classes or three (the linear score cut at two quantiles)."""
+    X, y, Xt = noisy_data(seed=seed)
+    X, Xt = np.insert(X, 2, 0.0, axis=1), np.insert(Xt, 2, 0.0, axis=1)
+    if classes == 3:
+        score = X @ np.random.default_rng(seed).normal(size=X.shape[1])
+        y = np.digitize(score, np.quantile(score, [1 / 3, 2 / 3]))
+    return X, np.array(["ant", "bee", "cat"])[y], Xt
+
+
+@pytest.mark.parametrize("classes", [2, 3])
+@pytest.mark.parametrize("case", ALL)
+def test_save_model_round_trip_predicts_alike(case, classes, tmp_path):
+    """save_model writes every leveraging booster as JSON (it raised TypeError); load_model gives a
+    model whose predictions, probabilities, staged predictions and importances are the saved one's."""
+    from lpboosting import load_model, save_model
+
+    X, y, Xt = labelled(classes)
+    clf = quiet_fit(ALL[case](ROUNDS), X, y)
+    save_model(clf, tmp_path / "model.json")
+    back = load_model(tmp_path / "model.json")
+    assert type(back) is type(clf) and back.get_params() == clf.get_params()
+    np.testing.assert_array_equal(back.classes_, clf.classes_)
+    for method in ("predict", "decision_function", "predict_proba"):
+        np.testing.assert_array_equal(getattr(back, method)(Xt), getattr(clf, method)(Xt))  # exactly
+    for method in ("staged_decision_function", "staged_predict_proba"):
+        saved, loaded = list(getattr(clf, method)(Xt)), list(getattr(back, method)(Xt))
+        assert len(saved) == len(loaded) > 1
+        assert all(np.array_equal(a, b) for a, b in zip(saved, loaded))
+    assert back.n_estimators_ == clf.n_estimators_ and back.history_ == clf.history_
+    if hasattr(clf, "feature_importances_"):
+        np.testing.assert_array_equal(back.feature_importances_, clf.feature_importances_)
+
+
+@pytest.mark.parametrize("classes", [2, 3])
+@pytest.mark.parametrize("case", ALL)
+def test_staged_predict_proba_ends_at_predict_proba(case, classes):
+    X, y, Xt = labelled(classes)
+    clf = quiet_fit(ALL[case](ROUNDS), X, y)
+    staged = list(clf.staged_predict_proba(Xt))
+    assert len(staged) == len(list(clf.staged_decision_function(Xt))) > 1
+    np.testing.assert_array_equal(staged[-1], clf.predict_proba(Xt))  # exactly
+    for p in staged:
+        assert p.shape == (len(Xt), classes) and np.all(p >= 0)
+        np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=1e-12)
+    assert not np.allclose(staged[0], staged[-1])
+
+
+def _expected_importances(clf, X):
+    """The importances by their definition, from the fitted coefficients (two classes)."""
+    if isinstance(clf, ModaBoostClassifier) and clf.model == "tree":
+        return None  # the half splits' alphas: checked through the properties below
+    if isinstance(clf, (BoundedLossClassifier, ModaBoostClassifier)):  # linear models
+        scale = (np.ptp(X, axis=0) / 2 if isinstance(clf, BoundedLossClassifier) else np.abs(X).max(axis=0))
+        mass = np.abs(clf.coef_) * scale
+    elif hasattr(clf, "hypotheses_"):  # stumps: |lambda| summed by feature (constants use none)
+        mass = np.zeros(X.shape[1])
+        for h, c in zip(clf.hypotheses_, clf.coef_):
+            if np.isfinite(h.threshold):
+                mass[h.feature] += abs(c)
+    else:  # scaled features: |lambda_j| (the intercept uses no feature)
+        mass = np.abs(clf.coef_[:X.shape[1]])
+    return mass / mass.sum()
+
+
+@pytest.mark.parametrize("classes", [2, 3])
+@pytest.mark.parametrize("case", ALL)
+def test_feature_importances_are_the_weight_mass_per_feature(case, classes):
+    X, y, _ = labelled(classes)
+    clf = quiet_fit(ALL[case](ROUNDS), X, y)
+    if "NN" in case or "kernel" in case:
+        with pytest.raises(AttributeError, match="feature_importances_ is defined for .*every feature"):
+            clf.feature_importances_
+        assert not hasattr(clf, "feature_importances_")
+        return
+    imp = clf.feature_importances_
+    assert imp.shape == (X.shape[1],) and np.all(imp >= 0)
+    assert imp.sum() == pytest.approx(1.0, rel=1e-12)
+    assert imp[2] == 0.0  # the feature that is 0 everywhere
+    assert np.count_nonzero(imp) >= 2
+    models = clf.one_vs_rest_ if classes == 3 else [clf]
+    if classes == 3:  # the mean over the classes' models
+        np.testing.assert_allclose(imp, np.mean([m.feature_importances_ for m in models], axis=0), rtol=1e-12)
+    for m in models:
+        expected = _expected_importances(m, X)
+        if expected is not None:
+            np.testing.assert_allclose(m.feature_importances_, expected, rtol=1e-9, atol=1e-15)
+
+
+def test_modaboost_tree_importances_follow_the_features_split():
+    """A tree's importances sit on the features of its splits, in proportion to the alphas leveraged."""
+    X, y, _ = labelled(2)
+    clf = quiet_fit(ModaBoostClassifier(model="tree", max_depth=1, max_rounds=1), X, y)
+    assert clf.history_[0].extra["kind"] == "split"  # one split of the root: two halves
+    f = clf.history_[0].extra["feature"]
+    expected = np.zeros(X.shape[1])
+    expected[f] = 1.0
+    np.testing.assert_array_equal(clf.feature_importances_, expected)
+    # more rounds: the mass of each feature is its splits' |alpha| + |alpha_companion|
+    clf = quiet_fit(ModaBoostClassifier(model="tree", max_depth=3, max_rounds=ROUNDS), X, y)
+    mass = np.zeros(X.shape[1])
+    for r in clf.history_:
+        if r.extra["kind"] == "split":
+            mass[r.extra["feature"]] += abs(r.extra["alpha"]) + abs(r.extra["alpha_companion"])
+    np.testing.assert_allclose(clf.feature_importances_, mass / mass.sum(), rtol=1e-9)
+
+
+@pytest.mark.parametrize("classes", [2, 3])
+def test_lld_predict_proba_sums_to_one_and_ranks_like_the_decision_function(classes):
+    """LLD had no predict_proba: it is LLM's noise-free logistic model (the same loss, Sec. 4)."""
+    X, y, Xt = labelled(classes)
+    clf = quiet_fit(LLDClassifier(mu=2.0, max_rounds=ROUNDS, tol=0.0), X, y)
+    p, f = clf.predict_proba(Xt), clf.decision_function(Xt)
+    assert p.shape == (len(Xt), classes) and np.all((p > 0) & (p < 1))
+    np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=1e-12)
+    if classes == 2:
+        order = np.argsort(f, kind="stable")
+        assert np.all(np.diff(p[order, 1]) > 0) and np.all(np.diff(f[order]) > 0)
+        np.testing.assert_allclose(p[:, 1], 1 / (1 + np.exp(-f)), rtol=1e-12)
+    else:  # each row ranks the classes as its K decisions do
+        assert np.array_equal(np.argsort(p, axis=1), np.argsort(f, axis=1))
+    np.testing.assert_array_equal(clf.classes_[np.argmax(p, axis=1)], clf.predict(Xt))
+
+
+def test_what_json_cannot_hold_is_refused_naming_pickle(tmp_path):
+    from lpboosting import save_model
+    from lpboosting.losses import LogLoss
+
+    X, y, _ = labelled(2)
+
+    class MyLoss(LogLoss):
+        pass
+
+    quadratic = BoundedLossClassifier(kernel=lambda A, B: (A @ B.T + 1.0) ** 2)
+    for clf in (quadratic, ModaBoostClassifier(loss=MyLoss())):
+        quiet_fit(clf, X, y)
+        with pytest.raises(TypeError, match="cannot be written as JSON.*pickle"):
+            save_model(clf, tmp_path / "model.json")

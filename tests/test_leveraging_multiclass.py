@@ -118,7 +118,7 @@ def test_each_column_is_the_binary_fit_of_its_class(case):
     assert set(np.concatenate(predicted)) <= set(CLASSES)
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if not c.startswith("LLD")])
+@pytest.mark.parametrize("case", CASES)
 def test_predict_proba_normalises_each_class_probability(case):
     clf = quiet_fit(CASES[case](), X, NAMES)
     P = clf.predict_proba(XT)
@@ -134,8 +134,7 @@ def test_probabilities_all_zero_give_the_uniform_distribution():
     np.testing.assert_array_equal(P, [[0.25] * 4, [0.2, 0.0, 0.2, 0.6]])
 
 
-def test_lld_has_no_probabilities_and_llm_normalises_the_observed_ones():
-    assert not hasattr(quiet_fit(LLDClassifier(max_rounds=50), X, NAMES), "predict_proba")
+def test_llm_normalises_the_observed_probabilities():
     clf = quiet_fit(LLMClassifier(epsilon=0.2), X, NAMES)
     observed = clf.predict_proba_observed(XT)
     own = np.column_stack([m.predict_proba_observed(XT)[:, 1] for m in clf.one_vs_rest_])

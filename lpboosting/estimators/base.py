@@ -184,6 +184,22 @@ def labels_to_signs(classes: np.ndarray, y: Any, n_rows: int) -> np.ndarray:
     return np.where(y == classes[1], 1.0, -1.0)
 
 
+def weighted_importances(weights: Any, hypotheses: Any, n_features: int) -> np.ndarray:
+    """sum_m |w_m| times hypothesis m's importances (``h.importances(n_features)``), normalised to 1
+    (all zero when no weight falls on a feature).  AttributeError when a hypothesis does not say
+    which features it uses."""
+    total = np.zeros(n_features)
+    for w, h in zip(weights, hypotheses):
+        if not hasattr(h, "importances"):
+            raise AttributeError(
+                f"feature_importances_ needs hypotheses that say which features they use "
+                f"(an importances(n_features) method); {type(h).__name__} does not"
+            )
+        total += abs(w) * np.asarray(h.importances(n_features), dtype=float)
+    mass = total.sum()
+    return total / mass if mass > 0 else total
+
+
 class DecisionClassifierMixin:
     """predict and margins of a binary classifier from its ``decision_function``."""
 
@@ -681,16 +697,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         check_is_fitted(self)
         if self._multiclass:
             return np.mean([m.feature_importances_ for m in self.one_vs_rest_], axis=0)
-        total = np.zeros(self.n_features_in_)
-        for w, h in zip(self.estimator_weights_, self.estimators_):
-            if not hasattr(h, "importances"):
-                raise AttributeError(
-                    f"feature_importances_ needs hypotheses that say which features they use "
-                    f"(an importances(n_features) method); {type(h).__name__} does not"
-                )
-            total += abs(w) * np.asarray(h.importances(self.n_features_in_), dtype=float)
-        mass = total.sum()
-        return total / mass if mass > 0 else total
+        return weighted_importances(self.estimator_weights_, self.estimators_, self.n_features_in_)
 
     def describe(self) -> str:
         """The ensemble as text: one line per hypothesis of nonzero weight, with feature names."""

@@ -8,6 +8,8 @@
 * :func:`check_warm_start`: may a fit continue the previous one?
 * :func:`round_line`: the line printed per round with ``verbose > 0``.
 * :class:`OneVsRest`: more than two classes, one binary model per class.
+* :class:`BoosterConventions`: ``staged_predict_proba`` and ``feature_importances_``
+  with the meaning they have for the column-generation classifiers.
 * :class:`CtrlC`: Ctrl-C during a fit.  A round's effects on the model are
   applied with Ctrl-C held back until they are complete (:meth:`CtrlC.hold`
   / :meth:`CtrlC.release`), so an interrupted fit has every round it
@@ -32,8 +34,9 @@ from sklearn.utils.validation import _check_sample_weight, validate_data
 
 from lpboosting.params import Integral, Interval
 
-__all__ = ["CtrlC", "OneVsRest", "TrainingData", "VERBOSE", "check_warm_start", "encode_labels",
-           "print_round", "round_line", "training_data", "warm_start_key", "warn_interrupted"]
+__all__ = ["BoosterConventions", "CtrlC", "OneVsRest", "TrainingData", "VERBOSE", "check_warm_start",
+           "encode_labels", "linear_importances", "print_round", "round_line", "training_data",
+           "warm_start_key", "warn_interrupted"]
 
 #: the constraint of ``verbose``: an integer >= 0 (True and False count as 1 and 0)
 VERBOSE = [Interval(Integral, 0, None, closed="left"), "boolean"]
@@ -278,6 +281,55 @@ def _plain(label: Any) -> Any:
     return label.item() if isinstance(label, np.generic) else label
 
 
+def linear_importances(coef: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """feature_importances_ of a linear model sum_j coef_j x_j whose feature j spans [low_j, high_j]
+    on the training rows: there x_j is (high_j - low_j) / 2 times the scaled feature
+    :class:`~lpboosting.oracles.ScaledFeature` h_j in [-1, 1] plus a constant, so hypothesis h_j has
+    weight coef_j (high_j - low_j) / 2 (a constant feature none), whatever the feature's unit."""
+    from lpboosting.estimators.base import weighted_importances
+    from lpboosting.oracles import ScaledFeature
+
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    hypotheses = [ScaledFeature(j, float(lo), float(hi), 1.0) for j, (lo, hi) in enumerate(zip(low, high))]
+    return weighted_importances(np.asarray(coef, dtype=float) * (high - low) / 2.0, hypotheses, low.size)
+
+
+class BoosterConventions:
+    """``staged_predict_proba`` and ``feature_importances_`` of a fitted booster, with the meaning
+    they have for the column-generation classifiers.
+
+    A booster defines ``_proba(decision)`` (``predict_proba`` from the decision function: one
+    value per row, or one column per class with more than two classes) and
+    ``_importances()`` (the importances of a two-class model, or an AttributeError saying why
+    its hypotheses do not name the features they use).
+    """
+
+    def staged_predict_proba(self, X: Any) -> Iterator[np.ndarray]:
+        """``predict_proba`` of the model after each round (a generator); the last equals
+        ``predict_proba(X)``."""
+        for decision in self.staged_decision_function(X):
+            yield self._proba(decision)
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Weight mass per feature: sum_m |w_m| times hypothesis m's importances, normalised to 1
+        (:func:`lpboosting.estimators.base.weighted_importances`; a feature no hypothesis uses has
+        importance 0).  More than two classes: the mean over the classes' models.  What the
+        hypotheses and their weights are is the booster's (see its docstring)."""
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self)
+        if len(self.classes_) > 2:
+            return np.mean([m.feature_importances_ for m in self.one_vs_rest_], axis=0)
+        return self._importances()
+
+    def _proba(self, decision: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _importances(self) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
 class OneVsRest:
     """More than two classes: one binary model per class, class k against the rest.
 
@@ -369,17 +421,21 @@ class OneVsRest:
                 f"completed ({cut}); fit again with warm_start=True to continue", RuntimeWarning,
                 stacklevel=3,
             )
+        self._keep_one_vs_rest(data.classes, models)
+        if frozen is not None:
+            self._warm_start_key = warm_start_key(data, frozen)
+        return self
+
+    def _keep_one_vs_rest(self, classes: np.ndarray, models: list[Any]) -> None:
+        """The K-class model of the binary ``models`` (fitted, or read back by ``load_model``)."""
         for attr in self._binary_attributes:
             self.__dict__.pop(attr, None)
-        self.classes_ = data.classes
+        self.classes_ = classes
         self.one_vs_rest_ = models
         self.history_ = [m.history_ for m in models]
         for attr in self._summed:
             setattr(self, attr, int(sum(getattr(m, attr) for m in models)))
         self._store_one_vs_rest(models)
-        if frozen is not None:
-            self._warm_start_key = warm_start_key(data, frozen)
-        return self
 
     def _store_one_vs_rest(self, models: list[Any]) -> None:
         """Subclasses set their own attributes of a K-class fit."""

@@ -21,8 +21,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.leveraging._common import (
     VERBOSE,
+    BoosterConventions,
     CtrlC,
     OneVsRest,
+    linear_importances,
     print_round,
     training_data,
     warn_interrupted,
@@ -70,7 +72,7 @@ _NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
 _ITERATIONS = [Interval(Integral, 1, None, closed="left")]
 
 
-class BoundedLossClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
+class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEstimator):
     """Bounded loss classification of Rennie (2003): EM on log sum_i sigma_i with lambda annealing.
 
     Objective (Rennie eq. 17), maximised over theta = (w, b)::
@@ -229,7 +231,15 @@ class BoundedLossClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
         the E + M iterations completed are kept, with a RuntimeWarning).
         ``history_["objective"]`` is the column.
 
-    ``predict_proba`` is the logistic model of eq. (1), P(y = classes_[1] | x) = sigma(z(x)).
+    ``predict_proba`` is the logistic model of eq. (1), P(y = classes_[1] | x) = sigma(z(x));
+    ``staged_predict_proba`` gives it after every E + M iteration.
+    ``feature_importances_`` (linear model): |w_j| (max_j - min_j) / 2 over
+    the training rows -- the weight of feature j min-max scaled to [-1, 1],
+    as the features oracle's hypotheses, so that it does not depend on the
+    feature's unit -- normalised to 1; a kernel model has none (its terms
+    K(x, x_j) use every feature).  :func:`lpboosting.save_model` writes the
+    model as JSON (a kernel model with its training rows; a callable kernel
+    cannot be written: use pickle).
     """
 
     def __init__(
@@ -263,7 +273,7 @@ class BoundedLossClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
 
     _binary_attributes = ("intercept_", "coef_", "dual_coef_", "X_fit_", "lambda_", "lambda_path_",
-                          "objective_", "_path_coef", "_path_intercept")
+                          "objective_", "_path_coef", "_path_intercept", "_feature_range")
     _summed = ("n_iter_", "n_estimators_")
 
     def __sklearn_tags__(self):
@@ -486,7 +496,9 @@ class BoundedLossClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
         if self.kernel is None:
             self.coef_ = w.copy()
             self._path_coef = np.asarray(path_w)
+            self._feature_range = np.vstack([X.min(axis=0), X.max(axis=0)])  # for feature_importances_
         else:
+            self.__dict__.pop("_feature_range", None)
             self.dual_coef_ = U @ (w / np.sqrt(S))
             self.X_fit_ = X
             self._path_coef = np.asarray([U @ (w_t / np.sqrt(S)) for w_t in path_w])
@@ -557,8 +569,19 @@ class BoundedLossClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
         probability of class k against the rest; these are normalised over
         the classes (uniform where they are all 0), columns as ``classes_``.
         """
-        z = self.decision_function(X)
+        return self._proba(self.decision_function(X))
+
+    def _proba(self, z: np.ndarray) -> np.ndarray:
+        """:meth:`predict_proba` from the decision function."""
         p = expit(z)
         if z.ndim == 2:
             return self._ovr_normalise(p)
         return np.column_stack([1.0 - p, p])
+
+    def _importances(self) -> np.ndarray:
+        """|w_j| times half the training range of feature j, normalised (linear model only)."""
+        if self.kernel is not None:
+            raise AttributeError(
+                f"feature_importances_ is defined for the linear model; this {type(self).__name__} has "
+                f"kernel={self.kernel!r}, whose terms K(x, x_j) use every feature at once")
+        return linear_importances(self.coef_, *self._feature_range)

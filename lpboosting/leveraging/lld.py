@@ -116,7 +116,11 @@ class LLDClassifier(LeveragingClassifier):
         round, extras ``decrease_bound`` and ``selected``; status ("converged",
         "max_rounds" or "interrupted") and meta as
         :class:`~lpboosting.leveraging.llm.LLMClassifier`.
-    LLD defines a loss, not a probability model: there is no ``predict_proba``.
+
+    ``predict_proba`` is the logistic model of the noise-free label,
+    P(t = classes_[1] | x) = 1 / (1 + e^{-f(x)}): by Sec. 4 L_LD is LLM's
+    loss with eps = 1 / (1 + e^mu), whose ``predict_proba`` this is.  It
+    ranks the examples as ``decision_function`` does.
     """
 
     _parameter_constraints: dict[str, Any] = {
@@ -158,6 +162,16 @@ class LLDClassifier(LeveragingClassifier):
         return {"mu": float(self.mu)}
 
     _verbose_extras = ("decrease_bound", "selected")
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """P(t | x) of the noise-free label t, 1 / (1 + e^{-f(x)}), columns ordered as ``classes_``
+        (LLM's probability model: L_LD is LLM's loss with eps = 1 / (1 + e^mu), Sec. 4).
+
+        More than two classes: each class's model gives P(t = k | x) against
+        the rest; these are normalised over the classes (uniform where they
+        are all 0).
+        """
+        return self._logistic_proba(X)
 
     def _leverage(self, problem, history, mode, max_rounds, tol, run, *, mu):
         s = problem.weight

@@ -38,9 +38,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.errors import UnknownOracleError
-from lpboosting.estimators.base import DecisionClassifierMixin
+from lpboosting.estimators.base import DecisionClassifierMixin, weighted_importances
 from lpboosting.leveraging._common import (
     VERBOSE,
+    BoosterConventions,
     CtrlC,
     OneVsRest,
     check_warm_start,
@@ -50,7 +51,7 @@ from lpboosting.leveraging._common import (
     warn_interrupted,
 )
 from lpboosting.losses import LogisticMixtureLoss
-from lpboosting.oracles import ORACLES, Features, Stump, Stumps, make_oracle
+from lpboosting.oracles import ORACLES, Features, ScaledFeature, Stump, Stumps, make_oracle
 from lpboosting.params import (
     Explain,
     Integral,
@@ -166,6 +167,26 @@ class _FeatureBasis:
         if self.intercept:
             H = np.hstack([H, np.ones((H.shape[0], 1))])
         return H
+
+    @property
+    def hypotheses(self) -> list[ScaledFeature]:
+        """The features' hypotheses as the Features oracle's (which say the feature they use);
+        the intercept uses none and is not among them."""
+        return [ScaledFeature(j, float(lo), float(lo if c else lo + s), 1.0)
+                for j, (lo, s, c) in enumerate(zip(self.low, self.span, self.constant))]
+
+    def state(self) -> dict[str, Any]:
+        """What :meth:`restore` needs (the arrays as fitted, so that a restored basis maps X alike)."""
+        return {"low": self.low, "span": self.span, "constant": self.constant, "intercept": self.intercept}
+
+    @classmethod
+    def restore(cls, state: dict[str, Any]) -> "_FeatureBasis":
+        basis = cls.__new__(cls)
+        basis.low = np.asarray(state["low"], dtype=float)
+        basis.span = np.asarray(state["span"], dtype=float)
+        basis.constant = np.asarray(state["constant"], dtype=bool)
+        basis.intercept = bool(state["intercept"])
+        return basis
 
 
 class _StumpPool:
@@ -431,7 +452,8 @@ def _staged_linear(H: np.ndarray, path: list[Any], final: np.ndarray,
                 yield from flush()
 
 
-class LeveragingClassifier(OneVsRest, DecisionClassifierMixin, ClassifierMixin, BaseEstimator):
+class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixin, ClassifierMixin,
+                           BaseEstimator):
     """Base of the leveraging classifiers (LLM, LLD, log-loss boosting).
 
     The model is linear in the weak hypotheses: f(x) = sum_j lambda_j h_j(x),
@@ -446,10 +468,15 @@ class LeveragingClassifier(OneVsRest, DecisionClassifierMixin, ClassifierMixin, 
     the stump thresholds), ``warm_start`` (a later fit with a larger
     ``max_rounds`` continues the rounds; the rounds are deterministic, so
     T1 rounds and then T2 - T1 more make the model of T2 rounds),
-    ``verbose``, ``staged_decision_function`` / ``staged_predict`` (the model
-    after every round, rebuilt from the steps logged during the fit: one
-    (hypothesis, delta) pair a round in sequential mode, one vector of
-    deltas -- rounds x hypotheses numbers in all -- in parallel mode) and
+    ``verbose``, ``staged_decision_function`` / ``staged_predict`` /
+    ``staged_predict_proba`` (the model after every round, rebuilt from the
+    steps logged during the fit: one (hypothesis, delta) pair a round in
+    sequential mode, one vector of deltas -- rounds x hypotheses numbers in
+    all -- in parallel mode), ``feature_importances_`` (|lambda_j| of each
+    scaled feature, or summed over the stumps on a feature, normalised to 1;
+    the intercept and the constant stumps use no feature),
+    :func:`lpboosting.save_model` (JSON; ``load_model`` gives the same
+    predictions, without the training margins a ``warm_start`` needs) and
     Ctrl-C: a fit interrupted by KeyboardInterrupt keeps the rounds it
     completed, warns (RuntimeWarning) and records the status "interrupted"
     (with no round completed the KeyboardInterrupt propagates).
@@ -618,11 +645,20 @@ class LeveragingClassifier(OneVsRest, DecisionClassifierMixin, ClassifierMixin, 
 
     def _logistic_proba(self, X: Any) -> np.ndarray:
         """expit(f) as P(classes_[1] | x), or per class normalised over the classes (K > 2)."""
-        f = self.decision_function(X)
-        p = expit(f)
-        if f.ndim == 2:
+        return self._proba(self.decision_function(X))
+
+    def _proba(self, decision: np.ndarray) -> np.ndarray:
+        """:meth:`_logistic_proba` from the decision function."""
+        p = expit(decision)
+        if decision.ndim == 2:
             return self._ovr_normalise(p)
         return np.column_stack([1.0 - p, p])
+
+    def _importances(self) -> np.ndarray:
+        """|lambda_j| over the hypotheses (scaled features or stumps), by the feature each uses."""
+        n = self.n_features_in_
+        hypotheses = self.basis_.hypotheses
+        return weighted_importances(self.coef_[:len(hypotheses)], hypotheses, n)
 
     def decision_function(self, X: Any) -> np.ndarray:
         """f(x) = sum_j lambda_j h_j(x); positive means ``classes_[1]``.

@@ -91,9 +91,11 @@ from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.estimators.base import labels_to_signs
 from lpboosting.leveraging._common import (
     VERBOSE,
+    BoosterConventions,
     CtrlC,
     OneVsRest,
     check_warm_start,
+    linear_importances,
     print_round,
     training_data,
     warm_start_key,
@@ -506,7 +508,7 @@ class _NNModel:
 # ---------------------------------------------------------------------------
 
 
-class ModaBoostClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
+class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEstimator):
     """MODABOOST (Mansour, Nock, Williamson; Algorithm 1) for any strictly proper loss.
 
     Boosts the surrogate risk ``Phi(H, S) = E_i[Phi_l(-H(x_i)) - y_i H(x_i)]``
@@ -625,6 +627,18 @@ class ModaBoostClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
     X_fit_, sample_weight_fit_, leverage_, n_neighbors_ : for ``model="nn"``:
         H(x) = sum of leverage_[j] over the neighbours j of x in X_fit_ (the
         rows of positive weight; their weights count for the K-th distance).
+    feature_importances_ : ndarray (n_features,)
+        The leveraging coefficients' mass per feature, normalised to 1:
+        "linear", |coef_j| max_i |x_ij| (the weight of the weak learner's
+        hypothesis x_j / max_i |x_ij| in [-1, 1]); "tree", the |alpha| of the
+        half splits on each feature (a constant step on a leaf uses none).
+        Not defined for "nn" (AttributeError): a neighbourhood uses every
+        feature through the distance.
+
+    ``staged_predict_proba`` gives ``predict_proba`` after every call, and
+    :func:`lpboosting.save_model` writes the model as JSON (for "nn" with its
+    training rows; a loss given as a ProperLoss of one's own cannot be
+    written: use pickle).
     """
 
     def __init__(
@@ -656,7 +670,7 @@ class ModaBoostClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
         self.n_rounds = n_rounds
 
     _binary_attributes = ("loss_curve_", "coef_", "intercept_", "tree_", "X_fit_", "sample_weight_fit_",
-                          "leverage_", "n_neighbors_", "_train_decision", "_steps")
+                          "leverage_", "n_neighbors_", "_train_decision", "_steps", "_feature_range")
     _summed = ("n_rounds_", "n_estimators_")
 
     def __sklearn_tags__(self):
@@ -863,10 +877,13 @@ class ModaBoostClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
         self._train_decision = H
         self._steps = steps_log
         self._warm_start_key = warm_start_key(data, frozen)
+        self.__dict__.pop("_feature_range", None)
         if self.model == "linear":
             d = X.shape[1]
             self.coef_ = mdl.theta[:d].copy()
             self.intercept_ = float(mdl.theta[d]) if self.fit_intercept else 0.0
+            # h_j = x_j / max_i |x_ij|, the weak learner's hypothesis in [-1, 1] (feature_importances_)
+            self._feature_range = np.vstack([-mdl.scale[:d], mdl.scale[:d]])
         elif self.model == "tree":
             self.tree_ = mdl.export()
         else:
@@ -995,7 +1012,38 @@ class ModaBoostClassifier(OneVsRest, ClassifierMixin, BaseEstimator):
         posterior of class k against the rest; these are normalised over the
         classes (uniform where they are all 0), columns as ``classes_``.
         """
-        H = self.decision_function(X)
+        return self._proba(self.decision_function(X))
+
+    def _importances(self) -> np.ndarray:
+        """The leveraging coefficients' mass per feature (see the class docstring)."""
+        n = self.n_features_in_
+        if self.model == "linear":
+            return linear_importances(self.coef_, *self._feature_range)
+        if self.model == "nn":
+            raise AttributeError(
+                f"feature_importances_ is defined for model='linear' and model='tree'; this "
+                f"{type(self).__name__} has model='nn', whose hypotheses (the neighbourhoods of training "
+                "examples) use every feature through the distance")
+        # a tree: the half splits leveraged on each feature, |alpha| each (a constant step uses none)
+        from lpboosting.estimators.base import weighted_importances
+        from lpboosting.oracles import Stump
+
+        value, weights, hypotheses = [0.0], [], []
+        for change in self._steps:
+            if change[0] == "constant":
+                _, leaf, alpha = change
+                value[leaf] += alpha
+                continue
+            _, leaf, f, a, left, right, v_left, v_right = change
+            value.extend([0.0] * (max(left, right) + 1 - len(value)))
+            for v in (v_left, v_right):  # each half: H of the parent plus its alpha
+                weights.append(v - value[leaf])
+                hypotheses.append(Stump(int(f), float(a), 1.0))
+            value[left], value[right] = v_left, v_right
+        return weighted_importances(weights, hypotheses, n)
+
+    def _proba(self, H: np.ndarray) -> np.ndarray:
+        """:meth:`predict_proba` from the decision function."""
         if H.ndim == 2:
             return self._ovr_normalise(self.loss_.inverse_link(H))
         p1 = self.loss_.inverse_link(H)
