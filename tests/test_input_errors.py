@@ -357,7 +357,8 @@ def test_a_projection_bound_that_is_not_a_number_names_it():
     assert SoftBoost(0.5, 0.1).project(U, bound=np.float32(0.2)).status.value == "optimal"
 
 
-@pytest.mark.parametrize("master, got", [("lpboost", "the string 'lpboost'"), ("SoftBoost", "the string 'SoftBoost'"),
+@pytest.mark.parametrize("master, got", [("lpboost", "the string 'lpboost'"),
+                                         ("SoftBoost", "the string 'SoftBoost'"),
                                          (None, "NoneType None"), (0.1, "float 0.1")])
 def test_a_master_that_is_not_a_master_object_names_the_masters(master, got):
     from lpboosting import column_generation

@@ -248,7 +248,8 @@ class EntropyMaster(Master):
     def projection_number(self, name: str, value: Any, expected: str, positive: bool = False) -> float:
         """A keyword of :meth:`project` as a finite float (> 0 if ``positive``), or an error naming
         the keyword, the value and what is expected."""
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        number_types = (int, float, np.integer, np.floating)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, number_types):
             raise TypeError(f"{self.name}.project: {name} must be a number ({expected}), got {value!r} "
                             f"of type {type(value).__name__}")
         number = float(value)

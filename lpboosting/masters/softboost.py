@@ -103,8 +103,8 @@ class SoftBoost(EntropyMaster):
         if "bound" not in state:
             raise ValueError(f"a stand-alone {self.name} projection needs bound=gamma_hat - delta")
         return {"bound": self.projection_number(
-            "bound", state["bound"], "the right-hand side gamma_hat - delta of the edge constraints U^T d <= bound, "
-            "e.g. 0.1; edges lie in [-1, 1]")}
+            "bound", state["bound"], "the right-hand side gamma_hat - delta of the edge constraints "
+            "U^T d <= bound, e.g. 0.1; edges lie in [-1, 1]")}
 
     # -- statements of the projection ---------------------------------------------------
     def projection_problem(self, U: np.ndarray, state: dict[str, Any]) -> CvxpyStatement:
