@@ -242,10 +242,9 @@ def _data_key(data: str) -> str:
     return str(path.resolve()) if path.is_file() else data
 
 
-def _recorded_split(model: Any, data: str, target: str | None, positive: str | None,
+def _recorded_split(split: Any, data: str, target: str | None, positive: str | None,
                     dataset: Any) -> Any:
-    """What ``fit --save`` recorded of ``model``'s data (``data_split_``), if it is this data set."""
-    split = getattr(model, "data_split_", None)
+    """What ``fit --save`` recorded of a model's data (its ``data_split_``), if it is this data set."""
     if not isinstance(split, dict):
         return None
     same = (split.get("data") == _data_key(data) and split.get("target") == target
@@ -317,7 +316,9 @@ def demo(nu: float, oracle: str, backend: str, tol: float, max_rounds: int, test
 @click.option("--test-size", type=float, default=0.25, show_default=True, callback=_test_fraction,
               help="held-out fraction in [0, 1) (sets with a fixed split use theirs); 0 = none")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the split")
-@click.option("--save", "save", type=click.Path(dir_okay=False), help="pickle the fitted model here")
+@click.option("--save", "save", type=click.Path(dir_okay=False),
+              help="save the fitted model here: FILE.json in the JSON model format (lpboosting.load_model "
+                   "reads it; the column-generation classifiers), any other name as a pickle")
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="write the per-round history here (JSON)")
 @click.option("--quiet", is_flag=True, help="no per-round ledger")
@@ -339,14 +340,23 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
     given = _parse_params(params)
     est = _estimator(algorithm, given)
     _check_given_params(est, given)
+    if save and _is_json(save):
+        _check_json_savable(algorithm, est, save)
     if solver_options or solver_log:
         est.set_params(backend=_solver_backend(algorithm, est, _parse_params(
             solver_options, flag="-o", example="simplex_strategy=4"), solver_log))
-    dataset = load_dataset(data, target=target, positive=positive)
+    dataset = load_dataset(data, target=target, positive=positive, multiclass=True)
     X_train, X_test, y_train, y_test, test_rows = _split(dataset, test_size, seed)
     console.print(f"{type(est).__name__} on {dataset.description or dataset.name}: "
                   f"{X_train.shape[0]} train" + (f" / {X_test.shape[0]} test rows" if X_test is not None
                                                  else " rows (no test split)"), markup=False)
+    import numpy as np
+
+    classes = np.unique(y_train)
+    if classes.size > 2:
+        console.print(f"{classes.size} classes, fitted one-vs-rest (one binary model a class, in the "
+                      f"order {', '.join(map(str, classes))}; --positive LABEL fits one class against "
+                      "the rest)", markup=False)
     has_callback = "callback" in est.get_params()
     # the number of rounds is not known in advance (max_rounds is a cap): a pulsing bar with the
     # round and the gap so far, filled at the round count reached when the run ends
@@ -361,10 +371,19 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
             if not quiet:
                 progress.console.print(History.LEDGER_HEADER, markup=False)
 
+            last_round = [math.inf]
+            model = [-1]  # the one-vs-rest model the records are of: a new one starts its rounds again
+
             def show(record: Any, *rest: Any) -> None:
                 if not hasattr(record, "round"):
                     progress.advance(task)
                     return
+                if record.round <= last_round[0]:
+                    model[0] += 1
+                    if classes.size > 2 and model[0] < classes.size and not quiet:
+                        progress.console.print(f"-- class {classes[model[0]]} against the rest",
+                                               markup=False)
+                last_round[0] = record.round
                 gap = getattr(record, "gap", None)
                 progress.update(task, completed=record.round, rounds=f"round {record.round}",
                                 gap="gap n/a" if gap is None else f"gap {gap:.2e}",
@@ -387,18 +406,23 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
     if interrupted:
         console.print("interrupted before a model was fitted; nothing saved")
         return 130
-    if has_callback:
-        est.set_params(callback=None)  # a lambda does not pickle; the model does not need it
+    if has_callback:  # a lambda does not pickle; the model does not need it (nor its classes' models)
+        for model in [est, *(getattr(est, "one_vs_rest_", None) or [])]:
+            model.set_params(callback=None)
     _summary(console, est, seconds, X_train, y_train, X_test, y_test)
     if save:
         # the data and the split, so that `plot` tells the training margins from the test ones
         est.data_split_ = {"data": _data_key(data), "target": target, "positive": positive,
                            "n_samples": dataset.X.shape[0], "fixed_split": dataset.has_test,
                            "test_rows": test_rows}
-        with open(save, "wb") as fh:
-            pickle.dump(est, fh)
-        console.print(f"saved the model to {save} (load it with pickle; `lpboosting plot {save}`)",
-                      markup=False)
+        if _is_json(save):
+            _save_json_model(est, save)
+            how = "lpboosting.load_model reads it"
+        else:
+            with open(save, "wb") as fh:
+                pickle.dump(est, fh)
+            how = "load it with pickle"
+        console.print(f"saved the model to {save} ({how}; `lpboosting plot {save}`)", markup=False)
     if history_path:
         history = getattr(est, "history_", None)
         if isinstance(history, History):
@@ -409,6 +433,49 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
             write_json(history_path, history)
         console.print(f"wrote the history to {history_path}", markup=False)
     return 0
+
+
+def _is_json(path: str | Path) -> bool:
+    """A model file named FILE.json is the JSON model format; any other name a pickle."""
+    return Path(path).suffix.lower() == ".json"
+
+
+def _check_json_savable(algorithm: str, est: Any, path: str) -> None:
+    """Before fitting: a usage error when the JSON model format cannot hold ``est``."""
+    from lpboosting.estimators.base import ColumnGenerationClassifier
+
+    if not isinstance(est, ColumnGenerationClassifier):
+        raise click.UsageError(
+            f"--save {path}: the JSON model format (lpboosting.save_model) holds the column-generation "
+            f"classifiers ({', '.join(MASTERS)}), not {algorithm}; save it as a pickle, e.g. "
+            f"--save {Path(path).with_suffix('.pkl')}")
+
+
+def _save_json_model(est: Any, path: str) -> None:
+    """``est`` in the JSON model format (:func:`lpboosting.model_io.model_to_dict`), with what
+    ``fit --save`` records of its data (``data_split``, read back by :func:`_load_json_model`)."""
+    from lpboosting.colgen.history import to_json_value
+    from lpboosting.model_io import model_to_dict
+
+    data = model_to_dict(est)
+    data["data_split"] = to_json_value(est.data_split_)
+    Path(path).write_text(json.dumps(data, indent=1, allow_nan=False))
+
+
+def _load_json_model(path: str | Path) -> Any:
+    """A model in the JSON model format (:func:`lpboosting.model_io.load_model`), with the
+    ``data_split_`` that ``fit --save`` recorded in it."""
+    from lpboosting.model_io import model_from_dict
+
+    try:
+        data = json.loads(Path(path).read_text())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise click.BadParameter(f"{path} is not a JSON model file ({exc}); {_PLOT_READS}",
+                                 param_hint="SOURCE") from None
+    model = model_from_dict(data)
+    if isinstance(data, dict) and isinstance(data.get("data_split"), dict):
+        model.data_split_ = data["data_split"]
+    return model
 
 
 def _gap_text(history: Any) -> str | None:
@@ -439,13 +506,24 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
     elif rounds is not None:
         table.add_row("rounds", str(rounds))
     table.add_row("seconds", f"{seconds:.3f}")
+    models = getattr(est, "one_vs_rest_", None)
+    if models is not None and len(est.classes_) > 2:  # one row per class of each value below
+        models = list(zip(est.classes_, models))
+    else:
+        models = None
     for attr, label in (("objective_", "objective"), ("minimax_risk_", "minimax risk")):
         value = getattr(est, attr, None)
         if isinstance(value, float) and math.isfinite(value):
             table.add_row(label, f"{value:.9f}")
+        elif models is not None and isinstance(getattr(models[0][1], attr, None), float):
+            table.add_row(f"{label} by class", ", ".join(
+                f"{c}: {getattr(m, attr):.9f}" for c, m in models))
     gap = _gap_text(getattr(est, "history_", None))
     if gap is not None:
         table.add_row("final gap", gap)
+    elif models is not None and _gap_text(getattr(models[0][1], "history_", None)) is not None:
+        table.add_row("final gap by class", ", ".join(
+            f"{c}: {_gap_text(m.history_)}" for c, m in models))
     table.add_row("train accuracy", f"{est.score(X_train, y_train):.4f}")
     if X_test is not None:
         table.add_row("test accuracy", f"{est.score(X_test, y_test):.4f}")
@@ -816,7 +894,7 @@ def _export_model_file(model_path: str, out: str | None, form: str | None, data:
     if data is not None:
         from lpboosting.datasets import load_dataset
 
-        dataset = load_dataset(data, target=target, positive=positive)
+        dataset = load_dataset(data, target=target, positive=positive, multiclass=True)
         X, y = dataset.X, dataset.y  # a set with a fixed split: its training part
     exported = export_classifier(model, out, X=X, y=y, label=label, form=form, final_lp=final_lp)
     console = _console()
@@ -868,8 +946,49 @@ def solve_file(path: str, backends: tuple[str, ...], json_path: str | None) -> i
 
 
 #: what `plot` reads, for the messages about files it cannot
-_PLOT_READS = ("`lpboosting plot` draws a model saved by `lpboosting fit --save` (a pickle) or a "
-               "history written by `lpboosting fit --history` (JSON)")
+_PLOT_READS = ("`lpboosting plot` draws a model saved by `lpboosting fit --save` (a pickle, or FILE.json "
+               "in the JSON model format) or a history written by `lpboosting fit --history` (JSON)")
+
+
+def _one_class(obj: Any, source: str, label: str | None) -> tuple[Any, Any]:
+    """``obj``, or with ``--class`` the binary model of that class of a one-vs-rest model (and
+    the class); a usage error when a one-vs-rest model is given without --class, or the class
+    is not one of its classes."""
+    models = getattr(obj, "one_vs_rest_", None)
+    if models is None or len(getattr(obj, "classes_", ())) <= 2:
+        if label is not None:
+            raise click.UsageError(f"--class applies to a model fitted one-vs-rest on more than two "
+                                   f"classes; {source} is not one")
+        return obj, None
+    classes = list(obj.classes_)
+    if label is None:
+        raise click.UsageError(
+            f"{source} is {type(obj).__name__} fitted one-vs-rest on {len(classes)} classes: one binary "
+            f"model a class; name the class whose model to draw with --class LABEL (one of "
+            f"{', '.join(map(str, classes))})")
+    match = [k for k, c in enumerate(classes) if str(c) == str(label).strip()]
+    if not match:
+        raise click.UsageError(f"--class {label}: not a class of {source}; its classes are "
+                               f"{', '.join(map(str, classes))}")
+    return models[match[0]], classes[match[0]]
+
+
+def _kind_refused(obj: Any, kind: str) -> str | None:
+    """Why ``--kind kind`` does not apply to ``obj`` (and the kinds that do), or None."""
+    from lpboosting import plots
+
+    kinds = ["summary", "duality", "distribution", "margins", "timing"]
+    why = {}
+    if hasattr(obj, "get_params"):  # a classifier: a model of no LP master, or read from JSON
+        history = obj.history_
+        if getattr(obj, "result_", None) is None and getattr(obj, "distribution_", None) is None:
+            why["distribution"] = plots._no_distribution(history, obj)
+        if not hasattr(obj, "margins"):
+            why["margins"] = f"{type(obj).__name__} has no margins y f(x)"
+    if kind not in why:
+        return None
+    return (f"--kind {kind}: {why[kind]}; the kinds that apply to it: "
+            f"{', '.join(k for k in kinds if k not in why)}")
 
 
 def _plot_source(source: str) -> Any:
@@ -881,16 +1000,15 @@ def _plot_source(source: str) -> Any:
         head = fh.read(64).lstrip()
     if not head:
         raise click.BadParameter(f"{source} is empty; {_PLOT_READS}", param_hint="SOURCE")
-    if source.lower().endswith(".json") or head[:1] in (b"{", b"["):
+    pickled = head[:1] == b"\x80"  # a pickle's first byte (protocol 2 and later), e.g. an m.json
+    if not pickled and (source.lower().endswith(".json") or head[:1] in (b"{", b"[")):
         try:
             return History.load(source)
         except ValueError as exc:
             if "model file" not in str(exc):
                 raise click.BadParameter(f"{exc}; `lpboosting plot` also draws a model saved by "
                                          "`lpboosting fit --save`", param_hint="SOURCE") from None
-        from lpboosting.model_io import load_model
-
-        return load_model(source)
+        return _load_json_model(source)
     try:
         with open(source, "rb") as fh:  # only open models you saved yourself: pickle runs code
             obj = pickle.load(fh)
@@ -904,7 +1022,7 @@ def _plot_source(source: str) -> Any:
             f"not a model file; {_PLOT_READS}", param_hint="SOURCE") from None
     if isinstance(obj, (History, ColumnGenerationResult)):
         return obj
-    if isinstance(getattr(obj, "history_", None), History):
+    if isinstance(getattr(obj, "history_", None), (History, list)):  # a list: one-vs-rest
         return obj
     kind = type(obj).__name__
     kind = f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
@@ -925,12 +1043,16 @@ def _plot_source(source: str) -> Any:
               "model saved by `fit --save` was fitted on)")
 @click.option("--target", help="CSV: the label column")
 @click.option("--positive", help="positive class for multi-class data")
+@click.option("--class", "label", help="a model fitted one-vs-rest on more than two classes: the class "
+              "whose model to draw (against the rest)")
 def plot(source: str, out: str, kind: str, data: str | None, target: str | None,
-         positive: str | None) -> int:
-    """Figures from a saved model (`fit --save`, a pickle) or a history (`fit --history`, JSON).
+         positive: str | None, label: str | None) -> int:
+    """Figures from a saved model (`fit --save`: a pickle, or FILE.json) or a history (`fit --history`).
 
     The margin plot of a model saved by `fit --save`, on the data set it was fitted on, shows the
-    training and the test margins apart; on other data, the margins of all its rows."""
+    training and the test margins apart; on other data, the margins of all its rows.  A model
+    of no LP master (llm, lld, bounded-loss, modaboost) has no distribution d: its summary draws
+    what applies to it."""
     try:
         import matplotlib
     except ImportError:
@@ -941,16 +1063,24 @@ def plot(source: str, out: str, kind: str, data: str | None, target: str | None,
 
     obj = _plot_source(source)
     recorded = getattr(obj, "data_split_", None)
+    obj, chosen = _one_class(obj, source, label)
+    refused = _kind_refused(obj, kind)
+    if refused:
+        raise click.UsageError(refused)
     if data is None and isinstance(recorded, dict) and kind in ("summary", "margins"):
         data, target, positive = recorded["data"], recorded["target"], recorded["positive"]
     margins: dict[str, Any] = {}
-    if data is not None:
+    if data is not None and kind in ("summary", "margins") and hasattr(obj, "margins"):
         import numpy as np
 
         from lpboosting.datasets import load_dataset
 
-        dataset = load_dataset(data, target=target, positive=positive)
-        split = _recorded_split(obj, data, target, positive, dataset)
+        dataset = load_dataset(data, target=target, positive=positive, multiclass=True)
+        if chosen is not None:  # the class's binary model: its labels are "this class or not"
+            dataset.y = dataset.y == chosen
+            if dataset.has_test:
+                dataset.y_test = dataset.y_test == chosen
+        split = _recorded_split(recorded, data, target, positive, dataset)
         if split is not None and split["fixed_split"]:
             margins = {"X": dataset.X, "y": dataset.y, "X_test": dataset.X_test,
                        "y_test": dataset.y_test}

@@ -334,15 +334,26 @@ def _plot_leveraging(history: History, ax: Axes | None) -> Axes:
 
 
 # -- 2. distribution -------------------------------------------------------------------
+def _no_distribution(history: History, clf: Any) -> str | None:
+    """Why ``source`` gives no final distribution d, or None when it gives one."""
+    if clf is None:
+        return ("a History holds no final distribution d (its records have primal, dual, gap, ... "
+                "only); pass the fitted classifier or the ColumnGenerationResult instead")
+    if getattr(clf, "distribution_", None) is not None or getattr(clf, "result_", None) is not None:
+        return None
+    name = type(clf).__name__
+    if not _master(history):  # LLM, LLD, bounded loss, MODABOOST: no master, no dual
+        return f"{name} has no distribution d: it is not an LP master (no dual to plot)"
+    return (f"this {name} holds no final distribution d (a model read from JSON: save_model does "
+            "not write it); plot a pickled model, or the fitted classifier in Python")
+
+
 def _final_distribution(history: History, clf: Any, result: Any) -> np.ndarray:
     if clf is not None and getattr(clf, "distribution_", None) is not None:
         return np.asarray(clf.distribution_, dtype=float)
     if result is not None:
         return np.asarray(result.distribution, dtype=float)
-    raise ValueError(
-        "a History holds no final distribution d (its records have primal, dual, gap, ... only); "
-        "pass the fitted classifier or the ColumnGenerationResult instead"
-    )
+    raise ValueError(_no_distribution(history, clf))
 
 
 def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = None) -> Axes:
@@ -561,9 +572,13 @@ def plot_summary(source: Any, X: Any = None, y: Any = None, *, X_test: Any = Non
     plot_duality(history, ax=axes[0, 0])
     if clf is None and result is None:
         _note(axes[0, 1], "no final distribution in a History:\npass the fitted classifier")
+    elif result is None and _no_distribution(history, clf) is not None:
+        _note(axes[0, 1], _no_distribution(history, clf))
     else:
         plot_distribution(source, ax=axes[0, 1])
-    if clf is not None and X is not None and y is not None:
+    if clf is not None and not hasattr(clf, "margins"):
+        _note(axes[1, 0], f"{type(clf).__name__} has no margins y f(x)")
+    elif clf is not None and X is not None and y is not None:
         plot_margins(source, X, y, ax=axes[1, 0], X_test=X_test, y_test=y_test, label=label)
     else:
         _note(axes[1, 0], "margins: pass the fitted classifier with X and y")

