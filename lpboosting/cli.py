@@ -199,11 +199,23 @@ def _solver_backend(algorithm: str, est: Any, options: dict[str, Any], log: str 
 
 
 def _compared_backends(master: Any) -> list[str]:
-    """:data:`COMPARED_BACKENDS` that solve ``master`` (by the session table), its default first."""
+    """The master's default backend (RMBoost's ``highspy:ipm``), then those of
+    :data:`COMPARED_BACKENDS` that solve ``master`` (by the session table)."""
     from lpboosting.backends import get_backend
 
-    names = [b for b in COMPARED_BACKENDS if get_backend(b).solves(master)]
-    return sorted(names, key=lambda b: b != master.default_backend)
+    names = [master.default_backend] + [b for b in COMPARED_BACKENDS if b != master.default_backend]
+    return [b for b in names if get_backend(b).solves(master)]
+
+
+def _classifier_default(master_name: str, param: str) -> Any:
+    """The default of ``param`` (max_rounds, tol) of the master's classifier: a comparison runs the
+    master as a fit of its classifier would (RMBoost's 200 rounds, the others' 1000)."""
+    import inspect
+
+    from lpboosting import estimators
+
+    cls = getattr(estimators, MASTERS[master_name].estimator)
+    return inspect.signature(cls).parameters[param].default
 
 
 def _estimator(algorithm: str, params: dict[str, Any]) -> Any:
@@ -548,10 +560,12 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
 @click.option("--oracle", help="stumps, features or trees (default: features on the synthetic set, "
               "stumps otherwise)")
 @click.option("-b", "--backend", "backends", multiple=True,
-              help="a backend (repeatable; `lpboosting backends` lists them); default: those of "
-                   f"{' '.join(COMPARED_BACKENDS)} that solve the master, its default first")
-@click.option("--max-rounds", type=int, default=1000, show_default=True)
-@click.option("--tol", type=float, default=1e-6, show_default=True)
+              help="a backend (repeatable; `lpboosting backends` lists them); default: the master's "
+                   f"own default (highspy:ipm for rmboost), then those of {' '.join(COMPARED_BACKENDS)} "
+                   "that solve the master")
+@click.option("--max-rounds", type=int, help="round limit (default: the master's classifier's, "
+              "200 for rmboost and 1000 for the others)")
+@click.option("--tol", type=float, help="stopping tolerance (default: the classifier's, 1e-6)")
 @click.option("--no-replay", is_flag=True, help="skip the replay of the first backend's columns")
 @click.option("--repeat", type=int, default=1, show_default=True,
               help="time every run this many times: median [min-max] of the wall time")
@@ -567,7 +581,8 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
 def compare(data: str | None, instance: str | None, whole_catalog: bool, models_dir: str | None,
             target: str | None, positive: str | None, master_name: str, nu: float | None,
             delta: float | None, lam: float | None, oracle: str | None, backends: tuple[str, ...],
-            max_rounds: int, tol: float, no_replay: bool, repeat: int, time_limit: float | None,
+            max_rounds: int | None, tol: float | None, no_replay: bool, repeat: int,
+            time_limit: float | None,
             profile_path: str | None, loose: bool, csv_path: str | None,
             json_path: str | None) -> int:
     """Run one master with several backends and print rounds, times, iterations and objectives.
@@ -643,6 +658,10 @@ def compare(data: str | None, instance: str | None, whole_catalog: bool, models_
             name = oracle or ("features" if dataset.name == "softboost-synthetic" else "stumps")
             pricing = make_oracle(name, dataset.X, y)
             chosen = list(backends) or _compared_backends(master)
+            if max_rounds is None:
+                max_rounds = _classifier_default(master_name, "max_rounds")
+            if tol is None:
+                tol = _classifier_default(master_name, "tol")
             result = harness.compare(
                 master, pricing, chosen, tol=tol, max_rounds=max_rounds, replay=not no_replay,
                 tight=not loose, repeat=repeat, time_limit=time_limit, progress=progress,
@@ -707,11 +726,16 @@ def _catalog_outputs(console: Any, results: list[Any], csv_path: str | None, jso
         groups.setdefault(result.meta.get("kind") or "other", []).append(result)
     profiles = {kind: harness.performance_profile(group) for kind, group in groups.items()}
     for kind, profile in profiles.items():
+        # a backend is counted on the instances it ran on (those whose master it solves), not
+        # as failing on the others
         n = len(profile.instances)
-        order = sorted(profile.backends, key=lambda b: (-profile.solved[b], -profile.wins[b]))
-        summary = ", ".join(f"{b} {round(profile.solved[b] * n)}/{n} solved, fastest on "
+        ran = {b: round(profile.ran[b] * n) for b in profile.backends}
+        order = sorted(profile.backends, key=lambda b: (-profile.solved[b] * n / max(ran[b], 1),
+                                                        -profile.wins[b]))
+        summary = ", ".join(f"{b} {round(profile.solved[b] * n)}/{ran[b]} solved, fastest on "
                             f"{round(profile.wins[b] * n)}" for b in order)
-        console.print(f"performance profile, {_PROFILE_KINDS.get(kind, kind)}: {summary}", markup=False)
+        console.print(f"performance profile, {_PROFILE_KINDS.get(kind, kind)} ({n} instances; each "
+                      f"backend counted on those it ran on): {summary}", markup=False)
     if profile_path:
         import matplotlib.pyplot as plt
 

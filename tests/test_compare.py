@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import time
 
@@ -533,3 +534,51 @@ def test_cli_backends_lists_the_highs_methods_and_with_all_pdlp(capsys):
     out = capsys.readouterr().out
     line = next(line for line in out.splitlines() if "cvxpy:PDLP" in line)
     assert "ortools>=" in line or "yes" in line
+
+
+def test_cli_compare_runs_the_masters_default_backend_with_its_classifiers_limits(monkeypatch, capsys,
+                                                                                   tmp_path):
+    """RMBoost's own default backend (highspy:ipm) is compared, first, at the round limit and the
+    tolerance of RMBoostClassifier (200 rounds, not 1000); LPBoost keeps its 1000."""
+    from lpboosting import compare as harness
+    from lpboosting.cli import main
+
+    seen = {}
+    real = harness.compare
+
+    def spy(master, oracle, backends, **options):
+        seen.update(options, backends=list(backends))
+        return harness.Comparison("spied", [harness.BackendRun(backends[0], "own", status="converged")])
+
+    monkeypatch.setattr(harness, "compare", spy)
+    assert main(["compare", "--data", "breast-cancer", "--master", "rmboost"]) == 0
+    assert seen["backends"][0] == "highspy:ipm" and {"highspy", "dedicated"} <= set(seen["backends"])
+    assert seen["max_rounds"] == 200 and seen["tol"] == 1e-6
+    assert main(["compare", "--data", "breast-cancer"]) == 0
+    assert seen["backends"][0] == "highspy" and "highspy:ipm" not in seen["backends"]
+    assert seen["max_rounds"] == 1000
+    monkeypatch.setattr(harness, "compare", real)
+    capsys.readouterr()
+    # a simplex, whose vertex duals keep RMBoost from stopping, ends at the classifier's 200 rounds
+    out_csv = tmp_path / "rm.csv"
+    assert main(["compare", "--data", "breast-cancer", "--master", "rmboost", "-b", "dedicated",
+                 "--no-replay", "--csv", str(out_csv)]) == 0
+    with out_csv.open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert [(r["backend"], r["rounds"], r["status"]) for r in rows] == [("dedicated", "200", "max_rounds")]
+
+
+def test_cli_compare_catalog_counts_each_backend_on_the_instances_it_ran_on(capsys):
+    from lpboosting import catalog
+    from lpboosting.cli import main
+
+    entries = catalog.load_index()
+    lp = [e for e in entries if e["kind"] == "lp"]
+    rmboost = [e for e in lp if e["master"] == "RMBoost"]
+    assert main(["compare", "--catalog", "-b", "highspy", "-b", "dedicated", "--no-replay"]) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if line.startswith("performance profile, LP"))
+    # dedicated solves only RMBoost's LP: it is counted on those instances, not failing the others
+    assert f"dedicated {len(rmboost)}/{len(rmboost)} solved" in line, line
+    assert f"highspy {len(lp)}/{len(lp)} solved" in line, line
+    assert "counted on those it ran on" in line
