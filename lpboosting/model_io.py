@@ -2,8 +2,10 @@
 
 The file holds what the model needs to predict and what says where it came
 from: the classifier's class and parameters, the classes, the feature
-names, every hypothesis (a stump as feature, threshold and sign; a scaled
-feature as feature, range and sign; a tree as its node arrays) with its
+names, every hypothesis (a stump as feature, threshold, sign and the side
+of missing values when it is not the default; a scaled feature as feature,
+range and sign; a tree as its node arrays, the side of missing values at
+each node and whether it compares float64 values) with its
 weight, the weights after each round (for ``staged_*``), the fitted
 summary (objective, rounds, status), the history, and the versions of the
 libraries it was fitted with.  NaN and +-inf are written as null.
@@ -65,18 +67,24 @@ def _chosen_value(name: str, value: Any) -> Any:
 # -- hypotheses ---------------------------------------------------------------------------
 def hypothesis_to_dict(h: Any) -> dict[str, Any]:
     if isinstance(h, Stump):
-        if math.isinf(h.threshold):  # a constant: +sign below every value, -sign above
-            constant = h.sign if h.threshold < 0 else -h.sign
-            return {"kind": "stump", "feature": h.feature, "threshold": None, "sign": h.sign,
-                    "constant": constant}
-        return {"kind": "stump", "feature": h.feature, "threshold": h.threshold, "sign": h.sign}
+        out = {"kind": "stump", "feature": h.feature, "threshold": h.threshold, "sign": h.sign}
+        if math.isinf(h.threshold):  # a constant on present values: +sign below every value, -sign above
+            out.update(threshold=None, constant=h.sign if h.threshold < 0 else -h.sign)
+        if h.missing_right != Stump(h.feature, h.threshold, h.sign).missing_right:
+            out["missing_right"] = h.missing_right  # a learned side other than the default
+        return out
     if isinstance(h, ScaledFeature):
         return {"kind": "scaled_feature", "feature": h.feature, "low": h.low, "high": h.high, "sign": h.sign}
     if isinstance(h, (TreeHypothesis, TreeRule)):
-        rule = TreeRule.of(h.tree) if isinstance(h, TreeHypothesis) else h
-        return {"kind": "tree", "left": rule.left, "right": rule.right, "feature": rule.feature,
-                "threshold": rule.threshold, "leaf_value": rule.leaf_value, "depth": rule.depth,
-                "importances": rule.importances(0)}
+        rule = h if isinstance(h, TreeRule) else h.rule if h.rule is not None else TreeRule.of(h.tree)
+        out = {"kind": "tree", "left": rule.left, "right": rule.right, "feature": rule.feature,
+               "threshold": rule.threshold, "leaf_value": rule.leaf_value, "depth": rule.depth,
+               "importances": rule.importances(0)}
+        if rule.missing_left is not None:
+            out["missing_left"] = rule.missing_left
+        if not rule.float32:
+            out["float32"] = False  # thresholds on raw float64 values
+        return out
     raise TypeError(
         f"a {type(h).__name__} hypothesis cannot be written as JSON (stumps, scaled features and "
         "trees can); save this model with pickle instead"
@@ -91,12 +99,15 @@ def hypothesis_from_dict(data: dict[str, Any]) -> Any:
             threshold = -math.inf if float(data["constant"]) == sign else math.inf
         else:
             threshold = float(data["threshold"])
-        return Stump(int(data["feature"]), threshold, sign)
+        missing_right = data.get("missing_right")  # absent: the default side
+        return Stump(int(data["feature"]), threshold, sign, None if missing_right is None else bool(missing_right))
     if kind == "scaled_feature":
         return ScaledFeature(int(data["feature"]), float(data["low"]), float(data["high"]), float(data["sign"]))
     if kind == "tree":
-        return TreeRule(data["left"], data["right"], data["feature"], data["threshold"], data["leaf_value"],
-                        data["depth"], data["importances"])
+        # null: the threshold inf of a split of missing against present values
+        threshold = [math.inf if t is None else t for t in data["threshold"]]
+        return TreeRule(data["left"], data["right"], data["feature"], threshold, data["leaf_value"],
+                        data["depth"], data["importances"], data.get("missing_left"), data.get("float32", True))
     raise ValueError(f"unknown hypothesis kind {kind!r} in the model file; it was written by a newer "
                      "version of lpboosting or is not a model file")
 

@@ -2,8 +2,10 @@
 
 From its second call on, :class:`~lpboosting.oracles.Trees` builds trees with scikit-learn's
 private builder classes.  The reference here is always a ``DecisionTreeClassifier`` fitted
-the public way (with its input checks) on the same labels and weights: the tree arrays,
-the column, the edge and predictions on new data must be equal, not merely close.
+the public way (with its input checks) on the same features (the ranks the oracle grows its
+trees on), labels and weights: the tree arrays, the column and the edge must be equal, not
+merely close.  The hypotheses split the raw values: they are the trees scikit-learn grows
+on the raw features, at any scale of the features.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeClassifier
 
-from lpboosting import LPBoostClassifier
+from lpboosting import LPBoostClassifier, RMBoostClassifier
+from lpboosting.model_io import model_from_dict, model_to_dict
 from lpboosting.oracles import TreeHypothesis, Trees
-from lpboosting.oracles.trees import _SeedReplay
+from lpboosting.oracles.trees import _SeedReplay, rank_features
 
 TREE_ARRAYS = ("feature", "threshold", "children_left", "children_right", "value", "impurity",
                "n_node_samples", "weighted_n_node_samples")
@@ -34,10 +37,12 @@ def real_data() -> tuple[np.ndarray, np.ndarray]:
     return X[:, :8], np.where(y == 1, 1.0, -1.0)
 
 
-def public_tree(X: np.ndarray, y: np.ndarray, d: np.ndarray, **params) -> DecisionTreeClassifier:
-    """The tree the oracle must return for d, fitted with every public check."""
+def public_tree(X: np.ndarray, y: np.ndarray, d: np.ndarray, ranks: bool = True,
+                **params) -> DecisionTreeClassifier:
+    """The tree the oracle must return for d, fitted with every public check on the ranks of X
+    (``ranks=False``: on X itself)."""
     return DecisionTreeClassifier(**{**DEFAULTS, **params}).fit(
-        X, np.where(d < 0, -y, y), sample_weight=np.abs(d))
+        rank_features(X)[0] if ranks else X, np.where(d < 0, -y, y), sample_weight=np.abs(d))
 
 
 def assert_same_tree(tree: DecisionTreeClassifier, ref: DecisionTreeClassifier) -> None:
@@ -57,8 +62,11 @@ def assert_prices_like_public(oracle: Trees, X, y, d, **params) -> DecisionTreeC
     candidate = oracle.price(d)
     ref = public_tree(X, y, d, **params)
     assert_same_tree(candidate.hypothesis.tree, ref)
-    column = y * ref.predict(X)
-    np.testing.assert_array_equal(candidate.column, column)
+    column = y * ref.predict(rank_features(X)[0])
+    # the column is the hypothesis's (its rule on raw values), the tree's on every row of nonzero
+    # weight (a row of weight 0 between two of them may fall on the other side of the raw threshold)
+    np.testing.assert_array_equal(candidate.column, y * candidate.hypothesis.predict(X))
+    np.testing.assert_array_equal(candidate.column[d != 0], column[d != 0])
     assert candidate.edge == float(d @ column)
     return ref
 
@@ -294,34 +302,69 @@ def test_a_missing_private_module_falls_back_to_the_public_fit(monkeypatch, publ
 
 
 # -- the hypothesis on new data, pickling ---------------------------------------------------
-def near_thresholds(tree: DecisionTreeClassifier, X: np.ndarray, rng) -> np.ndarray:
-    """New points, with every split's feature put on, just below and just above its threshold."""
-    rows = [rng.normal(size=(50, X.shape[1])) * X.std(axis=0) + X.mean(axis=0)]
-    t = tree.tree_
-    for node in np.flatnonzero(t.children_left >= 0):
-        for value in (t.threshold[node], np.nextafter(np.float32(t.threshold[node]), np.float32(-np.inf)),
-                      np.nextafter(np.float32(t.threshold[node]), np.float32(np.inf))):
-            row = X[rng.integers(X.shape[0])].copy()
-            row[t.feature[node]] = value
-            rows.append(row[None, :])
-    return np.vstack(rows)
-
-
 @pytest.mark.parametrize("kind", ["dense", "sparse", "signed", "one_class"])
-def test_hypotheses_predict_new_data_like_the_public_tree(kind):
+def test_hypotheses_are_the_trees_scikit_learn_grows_on_the_raw_values(kind):
     X, y = real_data()
     rng = np.random.default_rng(12)
     oracle = Trees(X, y, max_depth=None, max_leaf_nodes=10)
     oracle.price(np.full(y.size, 1 / y.size))
     d = weighting(kind, y, rng)
     hypothesis = oracle.price(d).hypothesis
-    ref = public_tree(X, y, d, max_depth=None, max_leaf_nodes=10)
-    X_new = near_thresholds(ref, X, rng)
-    np.testing.assert_array_equal(hypothesis.predict(X_new), ref.predict(X_new))
-    np.testing.assert_array_equal(hypothesis.tree.predict_proba(X_new), ref.predict_proba(X_new))
-    np.testing.assert_array_equal(hypothesis.tree.apply(X_new), ref.apply(X_new))
-    assert repr(hypothesis) == repr(TreeHypothesis(ref))
-    assert repr(hypothesis) == f"TreeHypothesis(depth={ref.get_depth()}, leaves={ref.get_n_leaves()})"
+    raw = public_tree(X, y, d, ranks=False, max_depth=None, max_leaf_nodes=10)
+    # the same tree (these features have no values closer than float32 tells apart) ...
+    for name in TREE_ARRAYS:
+        if name != "threshold":
+            np.testing.assert_array_equal(getattr(hypothesis.tree.tree_, name), getattr(raw.tree_, name))
+    # ... its thresholds midway between the same training values (scikit-learn's in float32)
+    rule = hypothesis.rule
+    inner = rule.feature >= 0
+    np.testing.assert_allclose(rule.threshold[inner], raw.tree_.threshold[inner], rtol=1e-6)
+    # the same predictions on the rows the tree was grown from (a row of weight 0 exactly midway
+    # may go either way: scikit-learn rounds it and the threshold to float32) and on new data
+    X_new = np.vstack([X[d != 0], rng.normal(size=(300, X.shape[1])) * X.std(axis=0) + X.mean(axis=0)])
+    np.testing.assert_array_equal(hypothesis.predict(X_new), raw.predict(X_new))
+    assert repr(hypothesis) == repr(TreeHypothesis(raw))
+    assert repr(hypothesis) == f"TreeHypothesis(depth={raw.get_depth()}, leaves={raw.get_n_leaves()})"
+
+
+def scaled_data() -> tuple[np.ndarray, np.ndarray]:
+    """200 rows of breast cancer divided by each feature's largest value: in [0, 1], so that
+    X * 1e300 is finite."""
+    X, y = real_data()
+    X = X[:200]
+    return X / np.abs(X).max(axis=0), y[:200]
+
+
+SCALES = (1e-40, 1e-9, 1.0, 1e9, 1e300)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("make", [
+    lambda: LPBoostClassifier(nu=0.2, oracle="trees", max_rounds=20),
+    lambda: RMBoostClassifier(max_rounds=20),
+], ids=["lpboost-trees", "rmboost"])
+def test_the_trees_do_not_depend_on_the_scale_of_the_features(make):
+    # scikit-learn's trees do not split values closer than about 1e-7 and compare in float32:
+    # on X * 1e-9 they found no split (LPBoost "converged" at training accuracy 0.5) and on
+    # X * 1e-40 or X * 1e300 every RMBoost weight was 0.  Grown on ranks, the trees are the same
+    # at every scale: the same columns every round, so the same LPs and the same optimum
+    # (compared within 1e-7, HiGHS's default primal and dual feasibility tolerance)
+    X, y = scaled_data()
+    ref = make().fit(X, y)
+    assert ref.score(X, y) > 0.9
+    for scale in SCALES:
+        clf = make().fit(X * scale, y)
+        np.testing.assert_array_equal(clf.predict(X * scale), ref.predict(X), err_msg=f"scale {scale}")
+        np.testing.assert_array_equal(clf.decision_function(X * scale), ref.decision_function(X))
+        assert clf.objective_ == pytest.approx(ref.objective_, abs=1e-7)
+        saved = model_to_dict(clf)["model"]["hypotheses"]
+        for h, h_ref, written in zip(clf.hypotheses_, ref.hypotheses_, saved):  # thresholds on the raw scale
+            inner = h.rule.feature >= 0
+            np.testing.assert_allclose(h.rule.threshold[inner], h_ref.rule.threshold[inner] * scale,
+                                       rtol=1e-6)
+            np.testing.assert_array_equal(np.array(written["threshold"], dtype=float)[inner],
+                                          h.rule.threshold[inner])
+        np.testing.assert_array_equal(model_from_dict(model_to_dict(clf)).predict(X * scale), ref.predict(X))
 
 
 def test_an_oracle_on_the_fast_path_pickles_and_copies(public_fits):

@@ -121,6 +121,23 @@ class RowMap:
         return out
 
 
+def check_no_infinity(estimator: BaseEstimator, X: np.ndarray) -> np.ndarray:
+    """X unchanged, or a ValueError if it holds +-inf (NaN, a missing value, is allowed).
+
+    Missing values are handled by the stumps, binned-stumps and trees
+    oracles (each split learns a side for them); an infinite value is
+    refused rather than read as the largest value.
+    """
+    infinite = np.isinf(X)
+    if infinite.any():
+        row, col = np.argwhere(infinite)[0]
+        raise ValueError(
+            f"{type(estimator).__name__}: X contains {int(infinite.sum())} infinite value(s) (the first in "
+            f"row {row}, feature {col}); replace them by finite values, or by NaN to mark them missing "
+            "(missing values are handled by the stumps, binned-stumps and trees oracles)")
+    return X
+
+
 def merge_rows(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, RowMap | None]:
     """Drop rows of weight 0, merge equal rows and sort them (see :class:`RowMap`).
@@ -132,7 +149,8 @@ def merge_rows(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None
     keep = np.ones(n, dtype=bool) if sample_weight is None else sample_weight > 0
     kept = np.flatnonzero(keep)
     _, codes = np.unique(y[kept], return_inverse=True)
-    rows = np.column_stack([X[kept] + 0.0, codes.astype(float)])  # + 0.0: -0.0 becomes 0.0
+    # + 0.0: -0.0 becomes 0.0; NaN (missing) becomes inf, which X has not: equal missing values merge
+    rows = np.column_stack([np.where(np.isnan(X[kept]), np.inf, X[kept] + 0.0), codes.astype(float)])
     _, first, merged_of_kept = np.unique(rows, axis=0, return_index=True, return_inverse=True)
     merged_of_kept = merged_of_kept.ravel()
     w_kept = np.ones(kept.size) if sample_weight is None else sample_weight[kept]
@@ -329,6 +347,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True
+        # missing values: the stumps, binned-stumps and trees oracles (not the features oracle
+        # or a callable, which refuse them)
+        tags.input_tags.allow_nan = isinstance(self.oracle, str) and self.oracle.strip().lower() in (
+            "stumps", "binned-stumps", "trees", "auto")
         return tags
 
     def __sklearn_is_fitted__(self) -> bool:
@@ -360,7 +382,8 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
 
     def _fit(self, X: Any, y: Any, sample_weight: Any = None) -> "ColumnGenerationClassifier":
         check_params(self)
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=False)
+        check_no_infinity(self, X)
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
             if not sample_weight.sum() > 0:
@@ -596,7 +619,8 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         one-vs-rest model).
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_no_infinity(self, validate_data(self, X, dtype=np.float64, reset=False,
+                                                  ensure_all_finite=False))
         if self._multiclass:
             return np.column_stack([m._decision(X, m.weights_, {}) for m in self.one_vs_rest_])
         return self._decision(X, self.weights_, {})
@@ -635,7 +659,8 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         round once it has stopped.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_no_infinity(self, validate_data(self, X, dtype=np.float64, reset=False,
+                                                  ensure_all_finite=False))
         if self._multiclass:
             stages = [list(m._staged(X)) for m in self.one_vs_rest_]
             for r in range(max(len(s) for s in stages)):

@@ -90,12 +90,28 @@ def check_labels_pm(y: Any, n_samples: int) -> np.ndarray:
     return y
 
 
-def check_features(X: Any) -> np.ndarray:
+#: the oracles that take missing values (NaN) in X (for messages)
+MISSING_VALUE_ORACLES = ("stumps", "binned-stumps", "trees")
+
+
+def check_features(X: Any, allow_nan: bool = False, oracle: str | None = None) -> np.ndarray:
+    """X as a 2-D float array, non-empty; +-inf refused, NaN (a missing value) refused unless ``allow_nan``."""
     X = np.asarray(X, dtype=float)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (samples x features), got shape {X.shape}")
     if X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(f"X is empty (shape {X.shape}); it needs at least one row and one feature")
     if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or inf; impute or drop those entries first")
+        infinite = np.isinf(X)
+        if infinite.any():
+            row, col = np.argwhere(infinite)[0]
+            raise ValueError(
+                f"X contains {int(infinite.sum())} infinite value(s) (the first in row {row}, feature "
+                f"{col}); replace them by finite values, or by NaN to mark them missing")
+        if not allow_nan:
+            raise ValueError(
+                f"X contains missing values (NaN), which {'this' if oracle is None else f'the {oracle}'} "
+                f"oracle does not handle; use one of "
+                f"the oracles {list(MISSING_VALUE_ORACLES)} (they learn a side for missing values), or "
+                "impute or drop those entries first")
     return X

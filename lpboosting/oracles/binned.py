@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from lpboosting.oracles.base import Candidate, Oracle, check_features, check_labels_pm
-from lpboosting.oracles.stumps import Stump, Stumps
+from lpboosting.oracles.stumps import Stumps
 
 
 def bin_thresholds(x: np.ndarray, max_bins: int) -> np.ndarray:
@@ -43,13 +43,18 @@ class BinnedStumps(Stumps):
     LP over *binned* stumps; with fewer distinct values than ``max_bins``
     in every feature the class is all stumps and the results equal
     :class:`Stumps`'s.
+
+    Missing values (NaN) are one more bin a feature, after the others; as
+    in :class:`Stumps` every threshold of such a feature comes with both
+    sides for its missing rows, and the class holds the missing-value
+    indicator.
     """
 
     exact = True
     name = "binned-stumps"
 
     def __init__(self, X, y, max_bins: int = 255) -> None:
-        X = check_features(X)
+        X = check_features(X, allow_nan=True)
         if int(max_bins) != max_bins or not 2 <= max_bins <= 65536:
             raise ValueError(f"max_bins must be an integer in [2, 65536], got {max_bins!r}")
         Oracle.__init__(self, X.shape[0])
@@ -57,35 +62,49 @@ class BinnedStumps(Stumps):
         self.X = X
         self.max_bins = int(max_bins)
         n, f = X.shape
-        self.thresholds = [bin_thresholds(X[:, j], self.max_bins) for j in range(f)]
-        dtype = np.uint8 if self.max_bins <= 256 else np.uint16
+        missing = np.isnan(X)
+        has_missing = missing.any(axis=0)
+        self.thresholds = [bin_thresholds(X[~missing[:, j], j], self.max_bins) for j in range(f)]
+        self.n_bins = np.array([t.size + 1 for t in self.thresholds])  # bins of the present values
+        top = self.max_bins if has_missing.any() else self.max_bins - 1  # the largest code
+        dtype = np.uint8 if top <= 255 else np.uint16
         self.codes = np.empty((n, f), dtype=dtype, order="F")
         for j, thr in enumerate(self.thresholds):
             self.codes[:, j] = np.searchsorted(thr, X[:, j], side="left")  # number of thresholds < x
-        self.n_bins = np.array([t.size + 1 for t in self.thresholds])
-        rows = int(self.n_bins.max()) + 1
-        # split k puts the codes < k on the -1 side; k = 0 .. n_bins_j are stumps of feature j
-        self._invalid = np.arange(rows)[:, None] > self.n_bins[None, :]
+            if has_missing[j]:
+                self.codes[missing[:, j], j] = self.n_bins[j]  # the missing values' bin, last
+        end = self.n_bins + has_missing  # the split with every row on the -1 side
+        rows = int(end.max()) + 1
+        # split k puts the codes < k on the -1 side; k = 0 .. end_j are stumps of feature j
+        self._missing_splits(self.n_bins, end, np.arange(rows)[:, None] <= end[None, :])
         self._buffer = None
 
     def _split_edges(self, d: np.ndarray) -> np.ndarray:
-        """Edge of the sign +1 stump at every split k of every feature, (max n_bins + 1, F)."""
+        """Edge of the sign +1 stump at every split k of every feature, (max n_bins + 1, F)
+        (one more column per feature with missing values, as :meth:`Stumps._split_edges`)."""
         a = d * self.y
-        rows, f = self._invalid.shape
+        rows, f = self._invalid.shape[0], self.X.shape[1]
         if self._buffer is None:
-            self._buffer = np.empty((rows, f))
+            self._buffer = np.empty(self._invalid.shape)
         s = self._buffer
         s[0] = 0.0
         for j in range(f):
             s[1:, j] = np.cumsum(np.bincount(self.codes[:, j], weights=a, minlength=rows - 1))
-        s *= -2.0
-        s += a.sum()
+        s[:, :f] *= -2.0
+        s[:, :f] += a.sum()
+        self._missing_left(s)
         s[self._invalid] = 0.0
         return s
 
     def _candidate(self, d: np.ndarray, e: np.ndarray, k: int, j: int) -> Candidate:
-        sign = 1.0 if e[k, j] >= 0 else -1.0
+        stump = self._stump(k, j, 1.0 if e[k, j] >= 0 else -1.0)
+        codes = self.codes[:, stump.feature]
+        right = codes >= k  # the missing rows' bin is last: on the +1 side ...
+        if j >= self.X.shape[1]:  # ... except in the stumps that send them to the -1 side
+            right &= codes < self.n_bins[stump.feature]
+        column = np.where(right, stump.sign, -stump.sign) * self.y
+        return Candidate(stump, column, float(d @ column))
+
+    def _threshold(self, k: int, j: int) -> float:
         thr = self.thresholds[j]
-        threshold = -np.inf if k == 0 else (np.inf if k > thr.size else float(thr[k - 1]))
-        column = np.where(self.codes[:, j] >= k, sign, -sign) * self.y
-        return Candidate(Stump(j, threshold, sign), column, float(d @ column))
+        return -np.inf if k == 0 else (np.inf if k > thr.size else float(thr[k - 1]))

@@ -117,7 +117,7 @@ class HypothesisOracle(Oracle):
     name = "callable"
 
     def __init__(self, fn: Callable[..., Any], X, y, *, exact: bool = False) -> None:
-        X = check_features(X)
+        X = check_features(X, oracle="callable")
         super().__init__(X.shape[0])
         if not callable(fn):
             raise TypeError(f"the oracle must be callable, got {type(fn).__name__}")

@@ -50,7 +50,7 @@ class Features(Oracle):
     name = "features"
 
     def __init__(self, X, y) -> None:
-        X = check_features(X)
+        X = check_features(X, oracle="features")
         super().__init__(X.shape[0])
         self.y = check_labels_pm(y, X.shape[0])
         self.X = X

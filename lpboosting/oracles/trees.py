@@ -9,6 +9,19 @@ does not change between calls.  The fast path relies on private scikit-learn API
 its imports or constructors fail, or the tree parameters ask for something it does not
 reproduce, the public ``fit`` is used.  ``tests/test_trees_oracle.py`` checks that both
 paths grow identical trees.
+
+Scale: scikit-learn's trees compare features in float32 and do not split values closer than
+about 1e-7, so a feature scaled by 1e-9 (or 1e-40, or 1e300) would give one-leaf trees.  The
+oracle therefore grows its trees on the per-feature ranks of the training values
+(:func:`rank_features`; the ordering, hence every split's partition and impurity, is that of
+the raw values) and maps each split back to a threshold on the raw values, midway between the
+raw values on either side of the split among the node's training rows, as scikit-learn places
+it.  The hypothesis (:class:`TreeRule`) compares raw float64 values: the same trees and
+predictions at every scale.
+
+Missing values (NaN): scikit-learn's trees learn at each split the side of the node's rows
+with a missing value (and may split missing against present); a split whose training rows
+had no missing value in its feature sends missing values left (``x <= threshold``'s side).
 """
 
 from __future__ import annotations
@@ -21,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from lpboosting.oracles.base import Candidate, Oracle, check_features, check_labels_pm
+from lpboosting.oracles.stumps import clean_threshold
 
 _CLASSES = np.array([-1.0, 1.0])
 # tree parameters the fast path reproduces when they have these values; others use ``fit``
@@ -29,41 +43,59 @@ _FAST_ONLY = {"splitter": "best", "max_features": None, "class_weight": None,
 _CRITERIA = {"gini": "Gini", "entropy": "Entropy", "log_loss": "Entropy"}
 
 
-def check_float32_features(X: np.ndarray, X32: np.ndarray) -> None:
-    """Refuse features that float32 (scikit-learn's trees) cannot tell apart; warn when it merges some.
+#: the largest count of distinct values a feature's float32 ranks hold exactly (2**24)
+_RANKS_EXACT = 1 << 24
 
-    A feature scaled by 1e-40 or 1e-300 becomes all zeros in float32: every
-    tree would be one leaf and the fit a coin flip.  A feature whose distinct
-    values partly merge (fine differences near a large offset) loses splits.
+
+def rank_features(X: np.ndarray) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+    """The per-feature ranks of X as the trees see them, float32 (NaN stays NaN).
+
+    Returns (ranks, values, group): column j holds the rank 0, 1, ... of each
+    row's value among the sorted distinct values ``values[j]`` of feature j,
+    divided (integer division) by ``group[j]`` (1 unless the feature has more
+    than 2**24 distinct values, which float32 cannot count: then neighbouring
+    values share a rank, with a warning).
     """
     import warnings
 
-    for j in range(X.shape[1]):
-        n64 = np.unique(X[:, j]).size
-        if n64 < 2:
-            continue
-        n32 = np.unique(X32[:, j]).size
-        if n32 == 1:
-            raise ValueError(
-                f"feature {j} has {n64} distinct values but they are all equal in float32, in which "
-                "scikit-learn's trees compare features (values below about 1e-38 in size, or "
-                "differences below 1e-7 of their size); rescale the feature (e.g. StandardScaler) "
-                "or use the stumps oracle, which compares in float64")
-        if n32 < n64:
-            warnings.warn(
-                f"feature {j}: {n64} distinct values, {n32} in float32 (scikit-learn's trees compare "
-                "features in float32): the trees cannot split between the merged values; rescale or "
-                "centre the feature to keep them", RuntimeWarning, stacklevel=4)
+    n, f = X.shape
+    ranks = np.full((n, f), np.nan, dtype=np.float32)
+    values, group = [], np.ones(f, dtype=np.int64)
+    for j in range(f):
+        x = X[:, j]
+        present = ~np.isnan(x)
+        u, inverse = np.unique(x[present], return_inverse=True)
+        if u.size > _RANKS_EXACT:
+            group[j] = -(-u.size // _RANKS_EXACT)
+            warnings.warn(f"feature {j} has {u.size} distinct values; scikit-learn's trees (float32) tell "
+                          f"apart {_RANKS_EXACT}, so the trees do not split between {group[j]} neighbouring "
+                          "values", RuntimeWarning, stacklevel=3)
+        ranks[present, j] = inverse.ravel() // group[j]
+        values.append(u)
+    return np.ascontiguousarray(ranks), values, group
 
 
 class TreeHypothesis:
-    """A fitted scikit-learn tree predicting -1/+1."""
+    """A fitted scikit-learn tree predicting -1/+1.
 
-    def __init__(self, tree: Any) -> None:
+    ``tree`` is the scikit-learn tree; from the :class:`Trees` oracle it is
+    grown on the ranks of the training values (its thresholds are in rank
+    units) and ``rule`` is the same tree over raw values, which ``predict``
+    uses.  Without ``rule`` (a tree fitted on raw values) ``predict`` is the
+    tree's own.
+    """
+
+    def __init__(self, tree: Any, rule: "TreeRule | None" = None) -> None:
         self.tree = tree
+        self.rule = rule
 
     def predict(self, X: np.ndarray) -> np.ndarray:
+        if self.rule is not None:
+            return self.rule.predict(X)
         return np.asarray(self.tree.predict(np.asarray(X, dtype=float)), dtype=float)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update({"rule": None, **state})  # pickles written before ``rule``
 
     def __repr__(self) -> str:
         return f"TreeHypothesis(depth={self.tree.get_depth()}, leaves={self.tree.get_n_leaves()})"
@@ -85,17 +117,22 @@ def describe_tree(depth: int, leaves: int, features: np.ndarray, feature_names: 
 
 
 class TreeRule:
-    """A fitted tree as plain arrays (how a tree is read back from a JSON model).
+    """A fitted tree as plain arrays (the :class:`Trees` oracle's hypothesis over raw values,
+    and how a tree is read back from a JSON model).
 
     Node i splits on ``feature[i]`` at ``threshold[i]`` (x <= threshold goes
     to ``left[i]``, else ``right[i]``; a leaf has feature -1) and a leaf
-    predicts ``leaf_value[i]`` (-1 or +1).  As scikit-learn's trees, it
-    compares the features rounded to float32, so its predictions are those of
-    the tree it was written from.
+    predicts ``leaf_value[i]`` (-1 or +1).  A missing value (NaN) goes left
+    where ``missing_left[i]``, else right; ``missing_left=None`` (trees
+    written before missing values were handled) sends it right.  With
+    ``float32`` the features are rounded to float32 before they are
+    compared, as scikit-learn's own trees do (so the predictions of a tree
+    written from a scikit-learn tree are that tree's); the oracle's trees
+    compare raw float64 values (``float32=False``).
     """
 
     def __init__(self, left, right, feature, threshold, leaf_value, depth: int,
-                 importances: Sequence[float]) -> None:
+                 importances: Sequence[float], missing_left=None, float32: bool = True) -> None:
         self.left = np.asarray(left, dtype=np.intp)
         self.right = np.asarray(right, dtype=np.intp)
         self.feature = np.asarray(feature, dtype=np.intp)
@@ -103,6 +140,11 @@ class TreeRule:
         self.leaf_value = np.asarray(leaf_value, dtype=float)
         self.depth = int(depth)
         self._importances = np.asarray(importances, dtype=float)
+        self.missing_left = None if missing_left is None else np.asarray(missing_left, dtype=bool)
+        self.float32 = bool(float32)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update({"missing_left": None, "float32": True, **state})  # older pickles
 
     @classmethod
     def of(cls, tree: Any) -> "TreeRule":
@@ -110,10 +152,10 @@ class TreeRule:
         t = tree.tree_
         leaf_value = np.asarray(tree.classes_, dtype=float)[np.argmax(t.value[:, 0, :], axis=1)]
         return cls(t.children_left, t.children_right, t.feature, t.threshold, leaf_value,
-                   tree.get_depth(), tree.feature_importances_)
+                   tree.get_depth(), tree.feature_importances_, t.missing_go_to_left)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        X = np.asarray(X, dtype=np.float32).astype(float)
+        X = np.asarray(X, dtype=np.float32).astype(float) if self.float32 else np.asarray(X, dtype=float)
         node = np.zeros(X.shape[0], dtype=np.intp)
         while True:
             inner = self.feature[node] >= 0
@@ -121,7 +163,10 @@ class TreeRule:
                 return self.leaf_value[node]
             rows = np.flatnonzero(inner)
             at = node[rows]
-            go_left = X[rows, self.feature[at]] <= self.threshold[at]
+            x = X[rows, self.feature[at]]
+            go_left = x <= self.threshold[at]  # False for NaN: right ...
+            if self.missing_left is not None:  # ... unless the node sends missing values left
+                go_left |= np.isnan(x) & self.missing_left[at]
             node[rows] = np.where(go_left, self.left[at], self.right[at])
 
     def describe(self, feature_names: Sequence[str] | None = None) -> str:
@@ -177,6 +222,11 @@ class Trees(Oracle):
     Greedy tree growth does not maximise the edge over all trees of the given
     size, so this oracle is **inexact**: the loop reports no gap for it.
     Extra keyword arguments go to ``DecisionTreeClassifier``.
+
+    The trees are grown on the ranks of the features' values and their
+    hypotheses (:class:`TreeHypothesis`, its ``rule``) split the raw values:
+    they do not depend on the features' scale.  Missing values (NaN) take the
+    side each split learned for them (see the module docstring).
     """
 
     exact = False
@@ -186,13 +236,15 @@ class Trees(Oracle):
 
     def __init__(self, X, y, *, max_depth: int | None = 3, max_leaf_nodes: int | None = None,
                  random_state: int | None = 0, **tree_params: Any) -> None:
-        X = check_features(X)
+        X = check_features(X, allow_nan=True)
         super().__init__(X.shape[0])
         self.y = check_labels_pm(y, X.shape[0])
         self.X = X
-        # the trees work in float32 (scikit-learn converts every fit and predict): convert once
-        self._X32 = np.ascontiguousarray(X, dtype=np.float32)
-        check_float32_features(X, self._X32)
+        # the trees work in float32 (scikit-learn converts every fit and predict): they are grown
+        # on the features' ranks, exact in float32 and independent of the scale (rank_features)
+        self._X32, self._values, self._group = rank_features(X)
+        missing = np.isnan(self._X32).any(axis=0)
+        self._missing = missing if missing.any() else None  # scikit-learn's mask of features with NaN
         self.tree_params = dict(max_depth=max_depth, max_leaf_nodes=max_leaf_nodes,
                                 random_state=random_state, **tree_params)
 
@@ -212,12 +264,47 @@ class Trees(Oracle):
             fitted = self._fast_fit(labels, weights)
         if fitted is None:
             fitted = self._public_fit(labels, weights)
-        tree, predicted = fitted
-        column = self.y * predicted
-        return Candidate(TreeHypothesis(tree), column, float(d @ column))
+        rule = self._raw_rule(fitted, weights)
+        column = self.y * rule.predict(self.X)
+        return Candidate(TreeHypothesis(fitted, rule), column, float(d @ column))
 
-    def _public_fit(self, labels: np.ndarray, weights: np.ndarray) -> tuple[Any, np.ndarray]:
-        """``DecisionTreeClassifier(**tree_params).fit`` and its predictions on X."""
+    def _raw_rule(self, tree: Any, weights: np.ndarray) -> TreeRule:
+        """The tree grown on ranks as a :class:`TreeRule` over raw values.
+
+        A split at rank threshold t goes midway between the raw values of the
+        largest rank <= t and the smallest rank > t among the node's training
+        rows of nonzero weight (those scikit-learn grows the tree from), where
+        scikit-learn puts it on raw values; every such row takes the path it
+        takes in ``tree`` (a row of weight 0 may go the other way, as in a tree
+        grown on raw values).  A split of missing against present values
+        (threshold inf) stays one; a node whose rows had no missing value in
+        its feature sends missing values left.
+        """
+        t = tree.tree_
+        threshold = np.array(t.threshold, dtype=float)
+        missing_left = np.array(t.missing_go_to_left, dtype=bool)
+        inner = np.flatnonzero(t.children_left >= 0)
+        if inner.size:
+            ranks = self._X32[weights > 0]
+            paths = t.decision_path(ranks).tocsc()
+            for i in inner:
+                j = int(t.feature[i])
+                v = ranks[paths.indices[paths.indptr[i]:paths.indptr[i + 1]], j]
+                if not np.isnan(v).any():
+                    missing_left[i] = True
+                if np.isinf(threshold[i]):
+                    continue
+                lo, hi = int(v[v <= threshold[i]].max()), int(v[v > threshold[i]].min())
+                values, g = self._values[j], int(self._group[j])
+                # the largest raw value of rank lo, the smallest of rank hi
+                threshold[i] = clean_threshold(float(values[min((lo + 1) * g, values.size) - 1]),
+                                               float(values[hi * g]))
+        leaf_value = np.asarray(tree.classes_, dtype=float)[np.argmax(t.value[:, 0, :], axis=1)]
+        return TreeRule(t.children_left, t.children_right, t.feature, threshold, leaf_value,
+                        tree.get_depth(), t.compute_feature_importances(), missing_left, float32=False)
+
+    def _public_fit(self, labels: np.ndarray, weights: np.ndarray) -> Any:
+        """``DecisionTreeClassifier(**tree_params).fit`` on the ranks of X."""
         import sklearn
         from sklearn.tree import DecisionTreeClassifier
 
@@ -227,12 +314,12 @@ class Trees(Oracle):
         # (``check_input=False``, ``skip_parameter_validation``), which cost more than the
         # fit itself on a few hundred rows
         with sklearn.config_context(skip_parameter_validation=self._validated):
-            tree.fit(self._X32, labels, sample_weight=weights, check_input=False)
-            predicted = np.asarray(tree.predict(self._X32, check_input=False), dtype=float)
+            # scikit-learn finds the features with missing values only when it checks X
+            tree.fit(self._X32, labels, sample_weight=weights, check_input=self._missing is not None)
         if not self._validated:
             self._validated = True
             self._fast = self._fast_setup(tree)
-        return tree, predicted
+        return tree
 
     def _fast_setup(self, tree: Any) -> dict[str, Any] | None:
         """What ``_fit`` derives from the (validated) parameters of ``tree``; None if the
@@ -273,8 +360,8 @@ class Trees(Oracle):
             "seed": seed if isinstance(seed, numbers.Integral) else None, "seed_memo": {},
         }
 
-    def _fast_fit(self, labels: np.ndarray, weights: np.ndarray) -> tuple[Any, np.ndarray] | None:
-        """The tree ``_fit`` grows from (X32, labels, weights), built without its checks.
+    def _fast_fit(self, labels: np.ndarray, weights: np.ndarray) -> Any:
+        """The tree ``_fit`` grows from (the ranks X32, labels, weights), built without its checks.
 
         Returns None (and turns the fast path off) if the private API does not take the
         arguments it took in the scikit-learn versions this was written against.
@@ -303,7 +390,7 @@ class Trees(Oracle):
         except (TypeError, AttributeError, ValueError):
             self._fast = None
             return None
-        builder.build(tree_, X, y, weights, None)
+        builder.build(tree_, X, y, weights, self._missing)
         # a fitted classifier as _fit leaves it, so that predict, repr and pickle work
         tree = DecisionTreeClassifier(**self.tree_params)
         tree.n_features_in_ = X.shape[1]
@@ -312,6 +399,4 @@ class Trees(Oracle):
         tree.n_classes_ = n_classes[0]
         tree.max_features_ = X.shape[1]
         tree.tree_ = tree_
-        # predict's rule: the class of largest value in the sample's leaf
-        node_label = classes[np.argmax(tree_.value[:, 0, :], axis=1)]
-        return tree, node_label[tree_.apply(X)]
+        return tree
