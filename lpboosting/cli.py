@@ -8,9 +8,12 @@ or a CSV, live ledger, saves the model and its history), ``compare``
 master as an MPS/LP file), ``solve-file`` (an MPS/LP file solved by several
 solvers), ``plot`` (figures from a saved model or
 history), ``backends`` (what is installed and what it solves), ``bench`` and
-``reproduce`` (benchmarks and paper experiments).  ``fit --save`` records on the model
-(``data_split_``) the data set and the test rows, so that ``plot`` draws the training and the
-test margins apart.
+``reproduce`` (benchmarks and paper experiments).  ``fit --save FILE`` writes a pickle, or for
+FILE.json the JSON model format (:mod:`lpboosting.model_io`, with a ``data_split`` entry); either
+records the data set and the test rows (``data_split_``), so that ``plot`` draws the training
+and the test margins apart.  ``fit`` fits data of more than two classes one-vs-rest (``plot
+--class`` draws one class's model); ``--positive`` names one class (its label, or its name where
+the set names its classes) to fit against the rest.
 
 :func:`main` returns the exit code: 0 on success, 2 for a usage error or bad
 input (the message says what was wrong and what to do), 130 when interrupted.
