@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import sys
+import threading
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
@@ -47,6 +49,14 @@ SHARED_PARAMETERS_DOC = """    warm_start : bool, default False
     random_state : int, RandomState or None, default None
         Seed of the trees oracle (None keeps its own fixed seed 0, so that
         fits repeat); unused by the other oracles.
+    n_jobs : int or None, default None
+        More than two classes: the one-vs-rest models fitted in parallel, in
+        threads (HiGHS solves without holding the GIL; the models share the
+        oracle's label-free work on X and keep their live solvers for
+        ``warm_start``); the models are those of the sequential fit (a
+        ``random_state`` given as a RandomState object is drawn from by the
+        trees of all classes at once, so its draws then depend on timing).  With
+        ``nu="auto"`` the cross-validation folds too.  None is 1, -1 all cores.
 """
 #: the fitted attributes and methods every column-generation classifier shares (for docstrings)
 SHARED_ATTRIBUTES_DOC = """    estimators_, estimator_weights_, n_estimators_ (the hypotheses of
@@ -279,6 +289,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         "warm_start": ["boolean"],
         "verbose": ["verbose"],
         "random_state": ["random_state"],
+        "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
     }
     _parameter_messages: dict[str, Explain] = {}
     #: True for LPBoost: its own solver settings run the nu path when nu is chosen by CV
@@ -290,11 +301,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
     nus: Any = None
     cv: Any = 3
     scoring: Any = None
-    n_jobs: Any = None
     early_stopping: Any = True
     #: parameters a warm start may change (the others define the model being continued)
     _warm_changeable = frozenset({"max_rounds", "tol", "callback", "time_limit", "verbose", "warm_start",
-                                  "stall_rounds"})
+                                  "stall_rounds", "n_jobs"})
 
     def _make_master(self, n_samples: int, sample_weight: np.ndarray | None = None) -> Master:
         raise NotImplementedError  # pragma: no cover - abstract
@@ -527,19 +537,24 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         return self
 
     def _round_callback(self):
-        """The user's callback, preceded by the ledger printer when ``verbose``."""
+        """The user's callback, preceded by the ledger printer when ``verbose``, and a stop when
+        the parallel one-vs-rest fit this model belongs to was interrupted (``_stop``)."""
         user = self.callback
-        if not self.verbose:
+        stop = getattr(self, "_stop", None)
+        if not self.verbose and stop is None:
             return user
         prefix = getattr(self, "_verbose_prefix", "")
         printed = [False]
         with_state = user is not None and callback_arity(user) == 2
 
         def callback(record, state):
-            if not printed[0]:
-                print(prefix + History.LEDGER_HEADER, flush=True)
-                printed[0] = True
-            print(prefix + History.format_record(record), flush=True)
+            if self.verbose:
+                if not printed[0]:
+                    print(prefix + History.LEDGER_HEADER, flush=True)
+                    printed[0] = True
+                print(prefix + History.format_record(record), flush=True)
+            if stop is not None and stop.is_set():
+                return True
             if user is None:
                 return False
             return user(record, state) if with_state else user(record)
@@ -548,33 +563,62 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
 
     # -- one-vs-rest ---------------------------------------------------------------------
     def _fit_one_vs_rest(self, X: np.ndarray, y: np.ndarray, sample_weight) -> "ColumnGenerationClassifier":
-        """One binary model per class (class k against the rest), sharing the oracle's work on X."""
-        models, base = [], None
-        for k, label in enumerate(self.classes_):
+        """One binary model per class (class k against the rest), sharing the oracle's work on X;
+        ``n_jobs`` of them at a time, in threads."""
+        models, oracles, base = [], [], None
+        for label in self.classes_:
             y_pm = np.where(y == label, 1.0, -1.0)
             if base is None:
                 base = make_oracle(self._oracle_spec(), X, y_pm, **self._oracle_params())
-                oracle = base
+                oracles.append(base)
             else:
-                oracle = base.relabel(y_pm)
-            model = clone(self).set_params(warm_start=False)
-            if getattr(self, "nu", None) == "auto":
-                model.nu_ = self.nu_  # chosen once, for every class
-            if self._oracle_auto():
-                model.oracle_, model.oracle_params_ = self.oracle_, self.oracle_params_
-            model._verbose_prefix = f"[{_plain(label)!r} vs rest] "
-            model.classes_ = np.array([False, True])  # True: this class (its +1 side)
-            model.n_features_in_ = self.n_features_in_
-            if hasattr(self, "feature_names_in_"):
-                model.feature_names_in_ = self.feature_names_in_
-            model._data, model._params_fitted, model._rows = self._data, self._params_fitted, self._rows
-            models.append(model._fit_binary(oracle, sample_weight))
-            if model.status_ == "interrupted":  # Ctrl-C: the classes after this one have no model
+                oracles.append(base.relabel(y_pm))
+            models.append(self._class_model(label))
+        jobs = min(effective_n_jobs(self.n_jobs), len(models))
+        if jobs == 1:
+            for model, oracle, label in zip(models, oracles, self.classes_):
+                model._fit_binary(oracle, sample_weight)
+                if model.status_ == "interrupted":  # Ctrl-C: the classes after this one have no model
+                    self._forget_fit()
+                    raise KeyboardInterrupt(f"interrupted while fitting class {_plain(label)!r} against the "
+                                            "rest; no model was kept (the later classes had none)")
+        else:
+            stop = threading.Event()  # set on Ctrl-C: every running fit stops at its next round
+            for model in models:
+                model._stop = stop
+            try:
+                with Parallel(n_jobs=jobs, backend="threading") as parallel:
+                    parallel(delayed(model._fit_binary)(oracle, sample_weight)
+                             for model, oracle in zip(models, oracles))
+            except KeyboardInterrupt:
+                stop.set()
                 self._forget_fit()
-                raise KeyboardInterrupt(f"interrupted while fitting class {_plain(label)!r} against the "
-                                        "rest; no model was kept (the later classes had none)")
+                raise KeyboardInterrupt("interrupted while fitting the one-vs-rest models in parallel; "
+                                        "no model was kept") from None
+            finally:
+                for model in models:
+                    del model._stop
+            if any(model.status_ == "interrupted" for model in models):  # a KeyboardInterrupt in a fit
+                self._forget_fit()
+                raise KeyboardInterrupt("interrupted while fitting the one-vs-rest models in parallel; "
+                                        "no model was kept")
         self.one_vs_rest_ = models
         return self._store_one_vs_rest()
+
+    def _class_model(self, label: Any) -> "ColumnGenerationClassifier":
+        """The unfitted binary model of class ``label`` against the rest."""
+        model = clone(self).set_params(warm_start=False, n_jobs=None)
+        if getattr(self, "nu", None) == "auto":
+            model.nu_ = self.nu_  # chosen once, for every class
+        if self._oracle_auto():
+            model.oracle_, model.oracle_params_ = self.oracle_, self.oracle_params_
+        model._verbose_prefix = f"[{_plain(label)!r} vs rest] "
+        model.classes_ = np.array([False, True])  # True: this class (its +1 side)
+        model.n_features_in_ = self.n_features_in_
+        if hasattr(self, "feature_names_in_"):
+            model.feature_names_in_ = self.feature_names_in_
+        model._data, model._params_fitted, model._rows = self._data, self._params_fitted, self._rows
+        return model
 
     def _store_one_vs_rest(self) -> "ColumnGenerationClassifier":
         models = self.one_vs_rest_

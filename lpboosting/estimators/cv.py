@@ -336,8 +336,10 @@ def _cv_class(base: type, name: str, doc: str) -> type:
 
     from lpboosting.params import Integral, Interval
 
-    params = [p for p in inspect.signature(base.__init__).parameters.values() if p.name not in ("self", "nu")]
-    names = ["nus", "cv", "scoring", "n_jobs", "early_stopping"] + [p.name for p in params]
+    own = ["nus", "cv", "scoring", "n_jobs", "early_stopping"]
+    params = [p for p in inspect.signature(base.__init__).parameters.values()
+              if p.name not in ("self", "nu", *own)]
+    names = own + [p.name for p in params]
     defaults = {"nus": None, "cv": 3, "scoring": None, "n_jobs": None, "early_stopping": True,
                 **{p.name: p.default for p in params}, "oracle": "auto"}
     signature = ", ".join(f"{n}={defaults[n]!r}" for n in names)
@@ -363,7 +365,8 @@ _CV_DOC = """{base} with nu (and the oracle) chosen by cross-validation ({style}
     scoring : str or callable, default None
         A scikit-learn scorer name or callable; None is accuracy.
     n_jobs : int, default None
-        Folds moved along the path in parallel (threads).
+        Folds moved along the path in parallel (threads), and with more than
+        two classes the one-vs-rest refits.
     early_stopping : bool, default True
         Stop the path (large nu to small) once the mean score has been below
         its best for two nus in a row, or below the best by more than the

@@ -59,7 +59,7 @@ class _CappedEntropyClassifier(ColumnGenerationClassifier):
                  callback: Callable[..., Any] | None = None, columns_per_round: int = 1,
                  stabilization: Any = None, time_limit: float | None = None,
                  stall_rounds: int | None = None, warm_start: bool = False, verbose: int = 0,
-                 random_state: Any = None) -> None:
+                 random_state: Any = None, n_jobs: int | None = None) -> None:
         self.nu = nu
         self.delta = delta
         self.oracle = oracle
@@ -75,6 +75,7 @@ class _CappedEntropyClassifier(ColumnGenerationClassifier):
         self.warm_start = warm_start
         self.verbose = verbose
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
 
 @shared_doc
@@ -123,7 +124,7 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
                  callback: Callable[..., Any] | None = None, columns_per_round: int = 1,
                  stabilization: Any = None, time_limit: float | None = None,
                  stall_rounds: int | None = None, warm_start: bool = False, verbose: int = 0,
-                 random_state: Any = None) -> None:
+                 random_state: Any = None, n_jobs: int | None = None) -> None:
         self.delta = delta
         self.oracle = oracle
         self.oracle_params = oracle_params
@@ -138,6 +139,7 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
         self.warm_start = warm_start
         self.verbose = verbose
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def _make_master(self, n_samples: int, sample_weight=None) -> TotalBoost:
         return TotalBoost(self.delta, sample_weight=sample_weight)

@@ -106,6 +106,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         warm_start: bool = False,
         verbose: int = 0,
         random_state: Any = None,
+        n_jobs: int | None = None,
     ) -> None:
         self.nu = nu
         self.oracle = oracle
@@ -122,6 +123,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         self.warm_start = warm_start
         self.verbose = verbose
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def _make_master(self, n_samples: int, sample_weight=None) -> LPBoost:
         return LPBoost(self._nu(), pool=self.pool, sample_weight=sample_weight)

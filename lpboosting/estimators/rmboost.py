@@ -155,6 +155,7 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         warm_start: bool = False,
         verbose: int = 0,
         random_state: Any = None,
+        n_jobs: int | None = None,
     ) -> None:
         self.lam = lam
         self.oracle = oracle
@@ -172,6 +173,7 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         self.warm_start = warm_start
         self.verbose = verbose
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def _make_master(self, n_samples: int, sample_weight=None) -> RMBoost:
         return RMBoost(self.lam, prune=self.prune, sample_weight=sample_weight)

@@ -1,0 +1,100 @@
+"""n_jobs: the one-vs-rest models fitted in parallel (threads) are those of the sequential fit."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris, make_classification
+
+from lpboosting import (
+    LPBoostClassifier,
+    LPBoostCV,
+    RMBoostClassifier,
+    SoftBoostClassifier,
+)
+
+
+@pytest.fixture(scope="module")
+def four_classes():
+    X, y = make_classification(240, 6, n_informative=4, n_classes=4, n_clusters_per_class=1, random_state=3)
+    return X, np.array(["a", "b", "c", "d"])[y]
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: LPBoostClassifier(nu=0.2, **kw),
+    lambda **kw: LPBoostClassifier(nu=0.2, oracle="trees", oracle_params={"max_depth": 2}, max_rounds=30, **kw),
+    lambda **kw: LPBoostClassifier(nu=0.2, oracle="binned-stumps", **kw),
+    lambda **kw: SoftBoostClassifier(nu=0.2, delta=0.1, **kw),
+    lambda **kw: RMBoostClassifier(oracle="stumps", max_rounds=40, **kw),
+])
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_parallel_models_are_the_sequential_ones(four_classes, make):
+    X, y = four_classes
+    one, two = make().fit(X, y), make(n_jobs=2).fit(X, y)
+    assert len(two.one_vs_rest_) == 4
+    for a, b in zip(one.one_vs_rest_, two.one_vs_rest_):
+        # the same computation on the same inputs: the threads share no mutable state
+        assert a.n_rounds_ == b.n_rounds_ and a.status_ == b.status_
+        np.testing.assert_array_equal(a.weights_, b.weights_)
+        assert [r.primal for r in a.history_] == [r.primal for r in b.history_]
+    np.testing.assert_array_equal(one.decision_function(X), two.decision_function(X))
+
+
+def test_the_fits_run_in_threads_at_once(monkeypatch):
+    """With n_jobs=2 two classes' fits are under way at the same time (a barrier both must reach)."""
+    X, y = load_iris(return_X_y=True)
+    barrier = threading.Barrier(2, timeout=60)
+    met = []
+
+    def callback(record):
+        if record.round == 1 and len(met) < 2:
+            barrier.wait()  # a sequential fit would wait here forever (timeout: BrokenBarrierError)
+            met.append(threading.get_ident())
+        return False
+
+    LPBoostClassifier(nu=0.2, n_jobs=2, callback=callback).fit(X, y)
+    assert len(set(met)) == 2
+
+
+def test_warm_start_continues_models_fitted_in_parallel(four_classes):
+    X, y = four_classes
+    clf = LPBoostClassifier(nu=0.2, max_rounds=3, warm_start=True, n_jobs=2)
+    with pytest.warns(Warning):
+        clf.fit(X, y)
+    clf.set_params(max_rounds=1000, n_jobs=1).fit(X, y)  # n_jobs may change in a warm start
+    once = LPBoostClassifier(nu=0.2).fit(X, y)
+    np.testing.assert_allclose(clf.objective_, once.objective_, atol=1e-7)  # HiGHS's feasibility tol
+
+
+@pytest.mark.parametrize("where", ["main thread", "a fit's thread"])
+@pytest.mark.filterwarnings("ignore:.*interrupted:RuntimeWarning")
+def test_ctrl_c_in_a_parallel_fit_keeps_no_model_and_stops_the_other_fits(four_classes, where):
+    import _thread
+
+    X, y = four_classes
+    seen = []
+
+    def callback(record):
+        seen.append(record.round)
+        if len(seen) == 3:
+            if where == "main thread":  # what Ctrl-C does: SIGINT, KeyboardInterrupt in the main thread
+                _thread.interrupt_main()
+            else:
+                raise KeyboardInterrupt
+        return False
+
+    clf = LPBoostClassifier(nu=0.2, n_jobs=2, callback=callback)
+    with pytest.raises(KeyboardInterrupt, match="no model was kept"):
+        clf.fit(X, y)
+    assert not hasattr(clf, "one_vs_rest_") and not hasattr(clf, "classes_")
+    full = sum(m.n_rounds_ for m in LPBoostClassifier(nu=0.2).fit(X, y).one_vs_rest_)
+    assert len(seen) < full  # the fits under way stopped at their next round; no class started after
+
+
+def test_n_jobs_is_a_parameter_of_every_classifier_and_the_cv_ones_take_it_once():
+    for cls in (LPBoostClassifier, SoftBoostClassifier, RMBoostClassifier, LPBoostCV):
+        assert cls().get_params()["n_jobs"] is None
+    with pytest.raises(ValueError, match="n_jobs"):
+        LPBoostClassifier(n_jobs=1.5).fit(*load_iris(return_X_y=True))
