@@ -21,7 +21,7 @@ from lpboosting.backends import Backend, get_backend
 from lpboosting.colgen import History, Smoothing, column_generation
 from lpboosting.colgen.loop import callback_arity
 from lpboosting.errors import SolverError
-from lpboosting.estimators.evaluation import check_eval_set, record_evals
+from lpboosting.estimators.evaluation import with_eval_set
 from lpboosting.masters.base import Master
 from lpboosting.masters.entropy import DELTA_ADVICE, DELTA_MEANING
 from lpboosting.masters.lpboost import NU_ADVICE, NU_MEANING
@@ -373,24 +373,14 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         return state
 
     # -- fit ----------------------------------------------------------------------------
-    def fit(self, X: Any, y: Any, sample_weight: Any = None,
-            eval_set: Any = None) -> "ColumnGenerationClassifier":
+    @with_eval_set
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "ColumnGenerationClassifier":
         """Fit by column generation; the history of every round is kept in ``history_``.
 
         ``sample_weight`` (one weight >= 0 per row) weights the empirical
         distribution of the master (see the master's docstring); rows of
         weight 0 are dropped.  With more than two classes one binary model
-        is fitted per class (one-vs-rest).  ``eval_set=[(X_val, y_val), ...]``
-        scores the model after every round on each pair (``evals_result_``,
-        ``best_iteration_``, ``best_score_``: :mod:`lpboosting.estimators.evaluation`;
-        with more than two classes round k is every class's model at its k-th round).
-        """
-        pairs = check_eval_set(self, eval_set, y)
-        self._fit(X, y, sample_weight)
-        record_evals(self, pairs)
-        return self
-
-    def _fit(self, X: Any, y: Any, sample_weight: Any = None) -> "ColumnGenerationClassifier":
+        is fitted per class (one-vs-rest)."""
         check_params(self)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=False)
         check_no_infinity(self, X)

@@ -22,11 +22,14 @@ the model of any round.
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-__all__ = ["check_eval_set", "record_evals", "METRICS"]
+__all__ = ["check_eval_set", "record_evals", "with_eval_set", "METRICS"]
 
 #: the metrics recorded for every validation set
 METRICS = ("error", "logloss")
@@ -94,3 +97,30 @@ def record_evals(estimator: Any, eval_set: list[tuple[Any, Any]]) -> None:
     estimator.evals_result_ = results
     estimator.best_iteration_ = int(np.argmin(first)) + 1
     estimator.best_score_ = float(min(first))
+
+
+EVAL_SET_DOC = """
+        ``eval_set=[(X_val, y_val), ...]`` scores the model after every round
+        on each pair: ``evals_result_``, ``best_iteration_``, ``best_score_``
+        (:mod:`lpboosting.estimators.evaluation`; with more than two classes,
+        round k is every class's model at its k-th round).
+"""
+
+
+def with_eval_set(fit: Callable[..., Any]) -> Callable[..., Any]:
+    """``fit(X, y, sample_weight=None)`` given an ``eval_set`` keyword: the pairs are checked
+    before the fit and every round of the fitted model is scored after it."""
+
+    @functools.wraps(fit)
+    def wrapper(self: Any, X: Any, y: Any, sample_weight: Any = None, eval_set: Any = None) -> Any:
+        pairs = check_eval_set(self, eval_set, y)
+        fit(self, X, y, sample_weight)
+        record_evals(self, pairs)
+        return self
+
+    signature = inspect.signature(fit)
+    parameters = [*signature.parameters.values(),
+                  inspect.Parameter("eval_set", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)]
+    wrapper.__signature__ = signature.replace(parameters=parameters)  # what scikit-learn inspects
+    wrapper.__doc__ = (fit.__doc__ or "").rstrip() + "\n" + EVAL_SET_DOC
+    return wrapper

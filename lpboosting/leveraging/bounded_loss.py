@@ -19,6 +19,7 @@ from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
+from lpboosting.estimators.evaluation import with_eval_set
 from lpboosting.leveraging._common import (
     VERBOSE,
     BoosterConventions,
@@ -363,6 +364,7 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
         return np.concatenate([w, [b]]), f, steps
 
     # ------------------------------------------------------------------ fit
+    @with_eval_set
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "BoundedLossClassifier":
         """Anneal lam and run EM at each value; the record is kept in ``history_``.
 

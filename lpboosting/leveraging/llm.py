@@ -39,6 +39,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.errors import UnknownOracleError
 from lpboosting.estimators.base import DecisionClassifierMixin, weighted_importances
+from lpboosting.estimators.evaluation import with_eval_set
 from lpboosting.leveraging._common import (
     VERBOSE,
     BoosterConventions,
@@ -550,6 +551,7 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
         values.update({k: record.extra.get(k) for k in self._verbose_extras})
         print_round(self, record.round, values)
 
+    @with_eval_set
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LeveragingClassifier":
         """Run at most ``max_rounds`` leveraging rounds on (X, y); the record is kept in ``history_``.
 

@@ -89,6 +89,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.estimators.base import labels_to_signs
+from lpboosting.estimators.evaluation import with_eval_set
 from lpboosting.leveraging._common import (
     VERBOSE,
     BoosterConventions,
@@ -729,6 +730,7 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
             mdl.A = self.leverage_.copy()
         return mdl
 
+    @with_eval_set
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> ModaBoostClassifier:
         """Run MODABOOST for at most ``max_rounds`` weak-learner calls on (X, y).
 
