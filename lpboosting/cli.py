@@ -458,21 +458,27 @@ def _is_json(path: str | Path) -> bool:
 def _check_json_savable(algorithm: str, est: Any, path: str) -> None:
     """Before fitting: a usage error when the JSON model format cannot hold ``est``."""
     from lpboosting.estimators.base import ColumnGenerationClassifier
+    from lpboosting.leveraging.persist import is_booster
 
-    if not isinstance(est, ColumnGenerationClassifier):
+    if not isinstance(est, ColumnGenerationClassifier) and not is_booster(est):
         raise click.UsageError(
             f"--save {path}: the JSON model format (lpboosting.save_model) holds the column-generation "
-            f"classifiers ({', '.join(MASTERS)}), not {algorithm}; save it as a pickle, e.g. "
+            f"classifiers and the leveraging boosters, not {algorithm}; save it as a pickle, e.g. "
             f"--save {Path(path).with_suffix('.pkl')}")
 
 
 def _save_json_model(est: Any, path: str) -> None:
     """``est`` in the JSON model format (:func:`lpboosting.model_io.model_to_dict`), with what
-    ``fit --save`` records of its data (``data_split``, read back by :func:`_load_json_model`)."""
+    ``fit --save`` records of its data (``data_split``, read back by :func:`_load_json_model`);
+    a usage error naming pickle when the format cannot hold this fitted model."""
     from lpboosting.colgen.history import to_json_value
     from lpboosting.model_io import model_to_dict
 
-    data = model_to_dict(est)
+    try:
+        data = model_to_dict(est)
+    except TypeError as exc:  # e.g. MODABOOST's k-NN with its training rows
+        raise click.UsageError(f"--save {path}: {exc}; nothing was saved: save the model as a pickle, "
+                               f"e.g. --save {Path(path).with_suffix('.pkl')}") from None
     data["data_split"] = to_json_value(est.data_split_)
     Path(path).write_text(json.dumps(data, indent=1, allow_nan=False))
 

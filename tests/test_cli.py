@@ -375,7 +375,8 @@ def test_the_leveraging_boosters_summary_says_nothing_of_a_gap(capsys, algorithm
 
 
 # -- JSON models, leveraging models and more than two classes ----------------------------------------
-def test_fit_save_json_writes_the_json_model_format_and_plot_draws_it(tmp_path, capsys, drawn_margins):
+def test_fit_save_json_writes_the_json_model_format_and_plot_draws_it(tmp_path, capsys, drawn_margins,
+                                                                     monkeypatch):
     from lpboosting import load_model
 
     model = tmp_path / "m.json"
@@ -398,9 +399,21 @@ def test_fit_save_json_writes_the_json_model_format_and_plot_draws_it(tmp_path, 
     assert main(["plot", str(model), "--kind", "distribution", "--out", str(tmp_path / "d.png")]) == 2
     err = capsys.readouterr().err
     assert "JSON" in err and "History" not in err and "summary, duality, margins, timing" in err
-    # a model the JSON format cannot hold is refused before fitting, saying to use a pickle
-    assert main(["fit", "modaboost", "--save", str(tmp_path / "x.json"), "--quiet"]) == 2
-    assert "--save " in capsys.readouterr().err and not (tmp_path / "x.json").exists()
+    # a leveraging booster in JSON too, drawn with what applies to it
+    booster = tmp_path / "moda.json"
+    assert main(["fit", "modaboost", "-p", "max_rounds=5", "--save", str(booster), "--quiet"]) == 0
+    assert type(load_model(booster)).__name__ == "ModaBoostClassifier"
+    assert main(["plot", str(booster), "--out", str(tmp_path / "moda.png")]) == 0, capsys.readouterr().err
+    # a fitted model the format cannot hold: a usage error naming pickle, and no file
+    import lpboosting.model_io
+
+    def refuse(estimator):
+        raise TypeError("a fitted attribute holding a function cannot be written as JSON")
+
+    monkeypatch.setattr(lpboosting.model_io, "model_to_dict", refuse)
+    assert main(["fit", "lpboost", "--save", str(tmp_path / "x.json"), "--quiet"]) == 2
+    assert "--save x.pkl" in capsys.readouterr().err.replace(str(tmp_path) + "/", "")
+    assert not (tmp_path / "x.json").exists()
 
 
 def test_plot_draws_what_applies_to_a_leveraging_model(tmp_path, capsys):
