@@ -333,7 +333,7 @@ def demo(nu: float, oracle: str, backend: str, tol: float, max_rounds: int, test
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the split")
 @click.option("--save", "save", type=click.Path(dir_okay=False),
               help="save the fitted model here: FILE.json in the JSON model format (lpboosting.load_model "
-                   "reads it; the column-generation classifiers), any other name as a pickle")
+                   "reads it), any other name as a pickle")
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="write the per-round history here (JSON)")
 @click.option("--quiet", is_flag=True, help="no per-round ledger")
