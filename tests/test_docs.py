@@ -35,11 +35,13 @@ def test_page_prints_what_it_shows(page, tmp_path):
         assert (DOCS / "figures" / figure).is_file(), f"run docs/run_docs.py --write docs/{page}"
 
 
-def test_the_tutorial_runs_in_a_directory_without_a_figures_folder(tmp_path):
-    """Run outside docs/, the tutorial's code makes the folder its figure goes into."""
-    results = load_runner().run_page(DOCS / "tutorial-duality.md", cwd=tmp_path)
+@pytest.mark.parametrize("page, figure", [("tutorial-duality.md", "tutorial-duality.png"),
+                                          ("user-guide.md", "user-guide-summary.png")])
+def test_a_page_runs_in_a_directory_without_a_figures_folder(tmp_path, page, figure):
+    """Run outside docs/, a page's code makes the folder its figures go into."""
+    results = load_runner().run_page(DOCS / page, cwd=tmp_path)
     assert all(not result.difference() for result in results)
-    assert (tmp_path / "figures" / "tutorial-duality.png").stat().st_size > 0
+    assert (tmp_path / "figures" / figure).stat().st_size > 0
 
 
 # -- the comparator of printed output (docs/run_docs.py same_output) -------------------------
