@@ -666,6 +666,11 @@ def test_long_servedio_legend_covers_no_pane():
     labels = [t.get_text() for t in legend.get_texts()]
     assert labels[:3] == ["model: linear", "model: tree", "model: nn"]
     assert "loss: asymmetric" in labels and "Bayes posterior (1 - eta)" in labels
+    # the counts' log axis reads as plain numbers (it showed 4x10^0)
+    low, high = fig.axes[2].get_ylim()
+    ticks = [t.get_text() for t in fig.axes[2].get_yticklabels(which="both")
+             if t.get_text() and low <= t.get_position()[1] <= high]
+    assert ticks and all(t.isdigit() for t in ticks), ticks
     plt.close(fig)
 
 

@@ -121,6 +121,7 @@ def _figure(rows: list[dict[str, Any]]) -> Any:
     them, outside every pane: colour = model class, line style = loss, and the Bayes posterior."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import FuncFormatter, NullFormatter
 
     fig, axes = plt.subplots(1, 3, figsize=(14, 4.6), layout="constrained")
     styles = {"log": "-", "square": "--", "matusita": ":", "asymmetric": "-."}
@@ -144,6 +145,12 @@ def _figure(rows: list[dict[str, Any]]) -> Any:
         ax.set_xlabel("gamma")
         ax.set_title(title)
     axes[2].set_yscale("log")
+    # counts on a log axis: plain numbers at the ticks (not 4x10^0); the minor ticks (2, 3, ...)
+    # labelled too where the axis spans less than a decade and a half, or it would have no label
+    plain = FuncFormatter(lambda x, _: f"{x:g}")
+    axes[2].yaxis.set_major_formatter(plain)
+    low, high = axes[2].get_ylim()
+    axes[2].yaxis.set_minor_formatter(plain if high < 30 * low else NullFormatter())
     # one legend for the three panes, below them: a model's colour, a loss's line style
     models = list(dict.fromkeys(model for _, model in keys))
     losses = list(dict.fromkeys(loss for loss, _ in keys))
