@@ -1,19 +1,26 @@
-"""n_jobs: the one-vs-rest models fitted in parallel (threads) are those of the sequential fit."""
+"""n_jobs: the one-vs-rest models fitted in parallel (threads) are those of the sequential fit, for the
+column-generation classifiers and the leveraging boosters alike."""
 
 from __future__ import annotations
 
 import threading
+import warnings
 
 import numpy as np
 import pytest
 from sklearn.datasets import load_iris, make_classification
 
 from lpboosting import (
+    BoundedLossClassifier,
+    LLDClassifier,
+    LLMClassifier,
     LPBoostClassifier,
     LPBoostCV,
+    ModaBoostClassifier,
     RMBoostClassifier,
     SoftBoostClassifier,
 )
+from lpboosting.leveraging import LogLossBoostClassifier
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +105,78 @@ def test_n_jobs_is_a_parameter_of_every_classifier_and_the_cv_ones_take_it_once(
         assert cls().get_params()["n_jobs"] is None
     with pytest.raises(ValueError, match="n_jobs"):
         LPBoostClassifier(n_jobs=1.5).fit(*load_iris(return_X_y=True))
+
+
+# -- the leveraging boosters -----------------------------------------------------------------------
+
+LEVERAGING = {
+    "LLM": lambda **kw: LLMClassifier(max_rounds=40, **kw),
+    "LLD": lambda **kw: LLDClassifier(max_rounds=40, **kw),
+    "LogLossBoost": lambda **kw: LogLossBoostClassifier(mode="sequential", oracle="stumps", max_rounds=40, **kw),
+    "BoundedLoss": lambda **kw: BoundedLossClassifier(max_rounds=10, **kw),
+    "ModaBoost": lambda **kw: ModaBoostClassifier(model="tree", max_rounds=20, **kw),
+    "ModaBoost-nn": lambda **kw: ModaBoostClassifier(model="nn", max_rounds=10, **kw),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEVERAGING))
+def test_leveraging_parallel_models_are_the_sequential_ones(four_classes, name):
+    X, y = four_classes
+    with warnings.catch_warnings(record=True) as one_said:
+        warnings.simplefilter("always")
+        one = LEVERAGING[name]().fit(X, y)
+    with warnings.catch_warnings(record=True) as two_said:
+        warnings.simplefilter("always")
+        two = LEVERAGING[name](n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(one.decision_function(X), two.decision_function(X))
+    for a, b in zip(one.one_vs_rest_, two.one_vs_rest_):
+        assert a.history_.meta.get("status") == b.history_.meta.get("status")
+        assert len(a.history_) == len(b.history_)
+    # the same warnings, each with its class's prefix (the threads' warnings are told apart)
+    assert sorted(str(w.message) for w in one_said) == sorted(str(w.message) for w in two_said)
+    assert all(str(w.message).startswith("[") for w in two_said)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_leveraging_ctrl_c_in_a_parallel_fit_keeps_no_model(four_classes, monkeypatch):
+    import _thread
+
+    from lpboosting.leveraging import _common
+
+    X, y = four_classes
+    calls = []
+    release = _common.CtrlC.release
+
+    def interrupting_release(self):
+        calls.append(1)
+        if len(calls) == 5:
+            _thread.interrupt_main()  # what Ctrl-C does: KeyboardInterrupt in the main thread
+        return release(self)
+
+    monkeypatch.setattr(_common.CtrlC, "release", interrupting_release)
+    clf = LLMClassifier(max_rounds=5000, tol=0, n_jobs=2)
+    with pytest.raises(KeyboardInterrupt, match="no model is kept"):
+        clf.fit(X, y)
+    assert not hasattr(clf, "one_vs_rest_")
+    assert len(calls) < 4 * 5000  # the fits stopped at their next round
+
+
+def test_leveraging_n_jobs_is_a_parameter():
+    for make in LEVERAGING.values():
+        assert make().get_params()["n_jobs"] is None
+    with pytest.raises(ValueError, match="n_jobs"):
+        LLMClassifier(n_jobs="two").fit(*load_iris(return_X_y=True))
+
+
+def test_an_error_in_one_parallel_fit_is_raised_and_keeps_no_model(four_classes):
+    X, y = four_classes
+
+    def callback(record):
+        if record.round == 2 and threading.current_thread() is not threading.main_thread():
+            raise ValueError("a callback's own error")
+        return False
+
+    clf = LPBoostClassifier(nu=0.2, n_jobs=2, callback=callback)
+    with pytest.raises(ValueError, match="a callback's own error"):
+        clf.fit(X, y)
+    assert not hasattr(clf, "one_vs_rest_")

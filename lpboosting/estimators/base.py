@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed, effective_n_jobs
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
@@ -22,6 +21,7 @@ from lpboosting.colgen import History, Smoothing, column_generation
 from lpboosting.colgen.loop import callback_arity
 from lpboosting.errors import SolverError
 from lpboosting.estimators.evaluation import with_eval_set
+from lpboosting.estimators.parallel import map_in_threads, n_threads
 from lpboosting.masters.base import Master
 from lpboosting.masters.entropy import DELTA_ADVICE, DELTA_MEANING
 from lpboosting.masters.lpboost import NU_ADVICE, NU_MEANING
@@ -564,7 +564,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             else:
                 oracles.append(base.relabel(y_pm))
             models.append(self._class_model(label))
-        jobs = min(effective_n_jobs(self.n_jobs), len(models))
+        jobs = n_threads(self.n_jobs, len(models))
         if jobs == 1:
             for model, oracle, label in zip(models, oracles, self.classes_):
                 model._fit_binary(oracle, sample_weight)
@@ -577,11 +577,9 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             for model in models:
                 model._stop = stop
             try:
-                with Parallel(n_jobs=jobs, backend="threading") as parallel:
-                    parallel(delayed(model._fit_binary)(oracle, sample_weight)
-                             for model, oracle in zip(models, oracles))
+                map_in_threads(lambda pair: pair[0]._fit_binary(pair[1], sample_weight),
+                               list(zip(models, oracles)), jobs, stop)
             except KeyboardInterrupt:
-                stop.set()
                 self._forget_fit()
                 raise KeyboardInterrupt("interrupted while fitting the one-vs-rest models in parallel; "
                                         "no model was kept") from None

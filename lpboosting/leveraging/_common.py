@@ -32,6 +32,7 @@ from sklearn.base import clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
+from lpboosting.estimators.parallel import map_in_threads, n_threads
 from lpboosting.params import Integral, Interval
 
 __all__ = ["BoosterConventions", "CtrlC", "OneVsRest", "TrainingData", "VERBOSE", "check_warm_start",
@@ -226,12 +227,15 @@ class CtrlC:
     Elsewhere it raises KeyboardInterrupt at once, as Python's own handler
     does.  The handler is installed only in the main thread and only when
     SIGINT has Python's default handler (otherwise nothing is held back).
+    A fit in another thread (``n_jobs``) is given the ``stop`` event its
+    one-vs-rest fit sets on Ctrl-C: :meth:`release` raises then too.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, stop: threading.Event | None = None) -> None:
         self._held = False
         self._pending = False
         self._previous: Any = None
+        self._stop = stop  # set when a one-vs-rest fit in parallel threads is interrupted
 
     def __enter__(self) -> "CtrlC":
         if (threading.current_thread() is threading.main_thread()
@@ -258,7 +262,7 @@ class CtrlC:
     def release(self) -> None:
         """Stop holding; raise KeyboardInterrupt if a Ctrl-C came in meanwhile."""
         self._held = False
-        if self._pending:
+        if self._pending or (self._stop is not None and self._stop.is_set()):
             self._pending = False
             raise KeyboardInterrupt
 
@@ -330,6 +334,21 @@ class BoosterConventions:
         raise NotImplementedError
 
 
+def _class_prefix(label: Any) -> str:
+    """How a one-vs-rest model's lines and warnings name its class."""
+    return f"[{_plain(label)!r} vs rest] "
+
+
+def _pass_on(caught: list[Any], prefix: str, stopped: bool) -> None:
+    """A class's fit's warnings again, with its class's prefix (except those said for the whole fit)."""
+    for w in caught:
+        if issubclass(w.category, FutureWarning) and "was renamed" in str(w.message):
+            continue  # this fit has said so already
+        if stopped and issubclass(w.category, RuntimeWarning) and "(Ctrl-C)" in str(w.message):
+            continue  # said for the whole fit
+        warnings.warn(prefix + str(w.message), w.category, stacklevel=4)
+
+
 class OneVsRest:
     """More than two classes: one binary model per class, class k against the rest.
 
@@ -372,37 +391,41 @@ class OneVsRest:
         """
         name = type(self).__name__
         resume = frozen is not None and check_warm_start(self, data, frozen, max_rounds)
-        params = self.get_params(deep=False)
+        params = {**self.get_params(deep=False), "n_jobs": None}
         previous = self.one_vs_rest_ if resume else None
         shared: dict[str, Any] = {}
-        models: list[Any] = []
-        interrupted = None
-        for k, label in enumerate(data.classes):
+
+        def fit_class(k: int, label: Any, stop: threading.Event | None) -> Any:
             if resume:
                 model = copy.deepcopy(previous[k])  # the fitted model is kept until all are done
                 model.set_params(**params)
             else:
-                model = clone(self)
-            prefix = f"[{_plain(label)!r} vs rest] "
-            model._verbose_prefix, model._shared = prefix, shared
+                model = clone(self).set_params(n_jobs=None)
+            model._verbose_prefix, model._shared, model._stop = _class_prefix(label), shared, stop
+            try:
+                model.fit(data.X, data.y == label, sample_weight=data.weight if weighted else None)
+            finally:
+                del model._verbose_prefix, model._shared, model._stop
+            return model
+
+        jobs = n_threads(getattr(self, "n_jobs", None), data.classes.size)
+        if jobs > 1:
+            return self._fit_classes_in_parallel(fit_class, data, jobs, resume, previous, frozen)
+        models: list[Any] = []
+        interrupted = None
+        for k, label in enumerate(data.classes):
+            prefix = _class_prefix(label)
             try:
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
-                    model.fit(data.X, data.y == label, sample_weight=data.weight if weighted else None)
+                    model = fit_class(k, label, None)
             except KeyboardInterrupt:  # before the model's first new round (or between two classes)
                 if not resume:
                     raise
                 interrupted, cut = k, "it and the classes after it were not continued"
                 break
-            finally:
-                del model._verbose_prefix, model._shared
             stopped = model.history_.meta.get("status") == "interrupted"
-            for w in caught:
-                if issubclass(w.category, FutureWarning) and "was renamed" in str(w.message):
-                    continue  # this fit has said so already
-                if stopped and issubclass(w.category, RuntimeWarning) and "(Ctrl-C)" in str(w.message):
-                    continue  # said below, for the whole fit
-                warnings.warn(prefix + str(w.message), w.category, stacklevel=3)
+            _pass_on(caught, prefix, stopped)
             models.append(model)
             if stopped:
                 if not resume:
@@ -421,6 +444,66 @@ class OneVsRest:
                 f"completed ({cut}); fit again with warm_start=True to continue", RuntimeWarning,
                 stacklevel=3,
             )
+        self._keep_one_vs_rest(data.classes, models)
+        if frozen is not None:
+            self._warm_start_key = warm_start_key(data, frozen)
+        return self
+
+    def _fit_classes_in_parallel(self, fit_class: Any, data: TrainingData, jobs: int, resume: bool,
+                                 previous: list[Any] | None, frozen: dict[str, Any] | None) -> Any:
+        """The K binary fits ``jobs`` at a time, in threads.
+
+        Each fit's warnings are passed on with its class's prefix, as in the
+        sequential fit.  Ctrl-C (in the main thread, which waits here) stops
+        every fit under way at its next round: a fresh fit keeps no model
+        (KeyboardInterrupt), a continued one keeps every model with the
+        rounds it completed (RuntimeWarning).
+        """
+        name = type(self).__name__
+        stop = threading.Event()
+        local = threading.local()
+        caught: dict[int, list[Any]] = {k: [] for k in range(data.classes.size)}
+
+        def show(message, category, filename, lineno, file=None, line=None):  # in the warning's thread
+            k = getattr(local, "k", None)
+            record = warnings.WarningMessage(message, category, filename, lineno, file, line)
+            if k is None:
+                outside.append(record)
+            else:
+                caught[k].append(record)
+
+        def run(k: int, label: Any) -> Any:
+            local.k = k
+            try:
+                return fit_class(k, label, stop)
+            finally:
+                local.k = None
+
+        outside: list[Any] = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.showwarning = show
+            try:
+                models = map_in_threads(lambda item: run(*item), list(enumerate(data.classes)), jobs, stop)
+            except KeyboardInterrupt:
+                if not resume:
+                    raise KeyboardInterrupt(f"{name}: interrupted by the user (Ctrl-C) while fitting the "
+                                            "one-vs-rest models in parallel; no model is kept") from None
+                raise KeyboardInterrupt(f"{name}: interrupted by the user (Ctrl-C) while continuing the "
+                                        "one-vs-rest models in parallel; the models fitted before are "
+                                        "kept unchanged") from None
+        for record in outside:
+            warnings.warn_explicit(record.message, record.category, record.filename, record.lineno)
+        stopped = [model.history_.meta.get("status") == "interrupted" for model in models]
+        for k, label in enumerate(data.classes):
+            _pass_on(caught[k], _class_prefix(label), stopped[k])
+        if any(stopped) and not resume:
+            raise KeyboardInterrupt(f"{name}: interrupted by the user (Ctrl-C) while fitting the one-vs-rest "
+                                    "models in parallel; no model is kept")
+        if any(stopped):
+            warnings.warn(f"{name}: interrupted by the user (Ctrl-C) while continuing the one-vs-rest models "
+                          "in parallel; the models hold the rounds completed; fit again with "
+                          "warm_start=True to continue", RuntimeWarning, stacklevel=4)
         self._keep_one_vs_rest(data.classes, models)
         if frozen is not None:
             self._warm_start_key = warm_start_key(data, frozen)

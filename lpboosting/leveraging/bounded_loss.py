@@ -198,6 +198,10 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
         With verbose > 0, print one line per E + M iteration to standard
         output: its number, the stage's objective after it, the stage, lam,
         the bias penalty lam_b and the Newton steps of the M-step.
+    n_jobs : int or None, default None
+        More than two classes: the one-vs-rest models fitted in parallel, in
+        threads (numpy's large array operations run without the GIL); the
+        models are those of the sequential fit.  None is 1, -1 all cores.
     max_iter : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
@@ -257,6 +261,7 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
         anneal_tol: float = 1e-3,
         max_newton_iter: int = 50,
         verbose: int = 0,
+        n_jobs: int | None = None,
         max_iter: int | str = "deprecated",
     ) -> None:
         self.C = C
@@ -271,6 +276,7 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
         self.anneal_tol = anneal_tol
         self.max_newton_iter = max_newton_iter
         self.verbose = verbose
+        self.n_jobs = n_jobs
         self.max_iter = max_iter
 
     _binary_attributes = ("intercept_", "coef_", "dual_coef_", "X_fit_", "lambda_", "lambda_path_",
@@ -299,6 +305,7 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
         "anneal_tol": _NON_NEGATIVE,
         "max_newton_iter": _ITERATIONS,
         "verbose": VERBOSE,
+        "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
         "max_iter": deprecated_alias(_ITERATIONS),
     }
     _parameter_messages: dict[str, Explain] = {
@@ -434,7 +441,7 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
         settled = converged = interrupted = False
         theta_prev = None
         lam_done = obj_done = None  # lam and objective of the last E + M iteration
-        with CtrlC() as ctrl_c:
+        with CtrlC(getattr(self, "_stop", None)) as ctrl_c:
             try:
                 while True:
                     last = not self.anneal or lam <= lam_min or settled

@@ -85,6 +85,10 @@ class LLDClassifier(LeveragingClassifier):
         With verbose > 0, print one line per round to standard output: the
         round, L_LD, the hypotheses used, the Corollary 3.2 bound and the
         hypothesis updated.
+    n_jobs : int or None, default None
+        More than two classes: the one-vs-rest models fitted in parallel, in
+        threads (numpy's large array operations run without the GIL); the
+        models are those of the sequential fit.  None is 1, -1 all cores.
     n_rounds : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
@@ -146,6 +150,7 @@ class LLDClassifier(LeveragingClassifier):
         tol: float = 1e-5,
         warm_start: bool = False,
         verbose: int = 0,
+        n_jobs: int | None = None,
         n_rounds: int | str = "deprecated",
     ) -> None:
         self.mu = mu
@@ -156,6 +161,7 @@ class LLDClassifier(LeveragingClassifier):
         self.tol = tol
         self.warm_start = warm_start
         self.verbose = verbose
+        self.n_jobs = n_jobs
         self.n_rounds = n_rounds
 
     def _algorithm_params(self) -> dict[str, Any]:

@@ -509,6 +509,7 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
         "tol": [Interval(Real, 0, None, closed="left")],
         "warm_start": ["boolean"],
         "verbose": VERBOSE,
+        "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
     }
     _parameter_messages: dict[str, Explain] = {
         "mode": Explain(unknown=True, advice=(
@@ -592,7 +593,7 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
             if sample_weight is not None:
                 history.meta["total_weight"] = data.total_weight
             run = _Run(None, self._report)
-        with CtrlC() as ctrl_c:
+        with CtrlC(getattr(self, "_stop", None)) as ctrl_c:
             run.ctrl_c = ctrl_c
             try:
                 status = self._leverage(problem, history, mode, max_rounds, tol, run, **params)
@@ -885,6 +886,10 @@ class LLMClassifier(LeveragingClassifier):
         With verbose > 0, print one line per round to standard output: the
         round, L_LM, the hypotheses used, eps, the Lemma 2.1 bound and the
         hypothesis updated.
+    n_jobs : int or None, default None
+        More than two classes: the one-vs-rest models fitted in parallel, in
+        threads (numpy's large array operations run without the GIL); the
+        models are those of the sequential fit.  None is 1, -1 all cores.
     n_rounds : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
@@ -959,6 +964,7 @@ class LLMClassifier(LeveragingClassifier):
         tol: float = 1e-5,
         warm_start: bool = False,
         verbose: int = 0,
+        n_jobs: int | None = None,
         n_rounds: int | str = "deprecated",
     ) -> None:
         self.epsilon = epsilon
@@ -971,6 +977,7 @@ class LLMClassifier(LeveragingClassifier):
         self.tol = tol
         self.warm_start = warm_start
         self.verbose = verbose
+        self.n_jobs = n_jobs
         self.n_rounds = n_rounds
 
     def _algorithm_params(self) -> dict[str, Any]:
@@ -1038,6 +1045,10 @@ class LogLossBoostClassifier(LeveragingClassifier):
     tol : float >= 0, default 1e-5
     warm_start : bool, default False
     verbose : int >= 0, default 0
+    n_jobs : int or None, default None
+        More than two classes: the one-vs-rest models fitted in parallel, in
+        threads (numpy's large array operations run without the GIL); the
+        models are those of the sequential fit.  None is 1, -1 all cores.
     n_rounds : int, deprecated
     """
 
@@ -1052,6 +1063,7 @@ class LogLossBoostClassifier(LeveragingClassifier):
         tol: float = 1e-5,
         warm_start: bool = False,
         verbose: int = 0,
+        n_jobs: int | None = None,
         n_rounds: int | str = "deprecated",
     ) -> None:
         self.mode = mode
@@ -1061,6 +1073,7 @@ class LogLossBoostClassifier(LeveragingClassifier):
         self.tol = tol
         self.warm_start = warm_start
         self.verbose = verbose
+        self.n_jobs = n_jobs
         self.n_rounds = n_rounds
 
     _verbose_extras = ("q_increase_bound", "selected")

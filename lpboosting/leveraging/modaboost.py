@@ -589,6 +589,10 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
         round, Phi(H_t, S), the |edge| and alpha of h_t, |S_t|, the training
         accuracy and the model's size (features used, leaves, or examples
         leveraged).
+    n_jobs : int or None, default None
+        More than two classes: the one-vs-rest models fitted in parallel, in
+        threads (numpy's large array operations run without the GIL); the
+        models are those of the sequential fit.  None is 1, -1 all cores.
     n_rounds : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
@@ -655,6 +659,7 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
         callback: Callable[..., Any] | None = None,
         warm_start: bool = False,
         verbose: int = 0,
+        n_jobs: int | None = None,
         n_rounds: int | str = "deprecated",
     ) -> None:
         self.loss = loss
@@ -668,6 +673,7 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
         self.callback = callback
         self.warm_start = warm_start
         self.verbose = verbose
+        self.n_jobs = n_jobs
         self.n_rounds = n_rounds
 
     _binary_attributes = ("loss_curve_", "coef_", "intercept_", "tree_", "X_fit_", "sample_weight_fit_",
@@ -701,6 +707,7 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
         "callback": [None, callable],
         "warm_start": ["boolean"],
         "verbose": VERBOSE,
+        "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
         "n_rounds": deprecated_alias([Interval(Integral, 1, None, closed="left")]),
     }
     _parameter_messages: dict[str, Explain] = {
@@ -785,7 +792,7 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
                 history.meta["total_weight"] = s_total
             steps_log = []
         status, final_edge = "max_rounds", None
-        with CtrlC() as ctrl_c:
+        with CtrlC(getattr(self, "_stop", None)) as ctrl_c:
             try:
                 for t in range(len(history) + 1, max_rounds + 1):
                     w = loss.weight(y01, H)
