@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from lpboosting import column_generation
-from lpboosting.backends import available_backends, get_backend, known_backends
+from lpboosting.backends import available, available_backends, get_backend, known_backends
 from lpboosting.errors import SolverNotInstalledError, UnknownBackendError
 from lpboosting.masters import LPBoost, RMBoost
 from lpboosting.oracles import Stumps
@@ -274,3 +274,37 @@ def test_cvxpy_reports_compile_and_solver_time_apart(column_sequence):
     cone = get_backend("cvxpy:CLARABEL")
     SoftBoost(0.5, 0.1).project(U, backend=cone, bound=0.5)
     assert cone.times.solves == 1 and cone.times.compile_seconds > 0 and cone.times.solver_seconds > 0
+
+
+def test_a_backend_plugged_in_by_the_recipe_is_listed_in_its_own_words():
+    """docs/architecture.md's recipe: a Backend subclass and its line in the table; available()
+    lists it (it raised KeyError), with its docstring and its install command (it said
+    'pip install ')."""
+    from lpboosting.backends import Backend, table
+    from lpboosting.backends.table import install_hint
+    from lpboosting.masters import LPBoost
+
+    class Plugged(Backend):
+        """A plugged-in solver of LPBoost's LP."""
+
+        name, solvers = "plugged", ("highspy-delta",)  # HiGHS's session under another name
+
+        def is_available(self):
+            return True
+
+        def require(self):
+            pass
+
+    table.BACKENDS["plugged"] = Plugged
+    try:
+        assert get_backend("plugged").solves(LPBoost)
+        info = next(i for i in available() if i.name == "plugged")
+        assert info.description == "A plugged-in solver of LPBoost's LP."
+        assert "no install command known for 'plugged'" in info.install
+        Plugged.install, Plugged.description = "pip install plugged-solver", "in its own words"
+        info = next(i for i in available(include_missing=True) if i.name == "plugged")
+        assert (info.install, info.description) == ("pip install plugged-solver", "in its own words")
+        assert install_hint("plugged") == "pip install plugged-solver"
+    finally:
+        del table.BACKENDS["plugged"]
+    assert "plugged" not in [i.name for i in available()]

@@ -261,11 +261,21 @@ class Backend(ABC):
     incremental:
         True when a new column is added to a live model and re-solved from the
         previous basis; False when the problem is rebuilt every round.
+    description:
+        One line on what it is, for :func:`~lpboosting.backends.available` and
+        ``lpboosting backends`` (default: the first line of the class's docstring).
+    install:
+        The command that installs its solver, for the same listings and for
+        :class:`~lpboosting.errors.SolverNotInstalledError` messages (default:
+        none is known; the library's own backends are listed in
+        :func:`~lpboosting.backends.table.install_hint`).
     """
 
     name: str = ""
     solvers: tuple[str, ...] = ()
     incremental: bool = False
+    description: str = ""
+    install: str = ""
 
     def __init__(self, **options: Any) -> None:
         self.options = dict(options)

@@ -125,7 +125,7 @@ def _info(name: str) -> BackendInfo:
         if solver in UNLISTED_SOLVERS:
             description += f" ({UNLISTED_SOLVERS[solver]})"
     else:
-        description = _DESCRIPTIONS[name]
+        description = _DESCRIPTIONS.get(name) or _own_description(backend)
     solvers = getattr(backend, "solvers", ())
     # the single solvers that can be named on their own (dedicated:newton); a HiGHS method's
     # solvers are the session table's keys, not backend names
@@ -135,6 +135,14 @@ def _info(name: str) -> BackendInfo:
         incremental=bool(backend.incremental), install=install_hint(name), description=description,
         masters=other_masters(backend), variants=variants,
     )
+
+
+def _own_description(backend: Backend) -> str:
+    """A backend's own words: its ``description``, else its class docstring's first line."""
+    if backend.description:
+        return backend.description
+    doc = (type(backend).__doc__ or "").strip()
+    return doc.splitlines()[0] if doc else f"{type(backend).__name__} (no description given)"
 
 
 def available(kind: str | None = None, include_missing: bool = False,

@@ -229,6 +229,10 @@ def install_hint(name: str) -> str:
     """
     family, _, variant = name.strip().partition(":")
     family = family.lower()
+    if family not in ("highspy", "dedicated", "cvxpy"):  # a backend plugged in: its own word
+        entry = BACKENDS.get(name.strip())
+        own = getattr(_load(entry), "install", "") if entry is not None else ""
+        return own or f"(no install command known for {name!r}: set install on its Backend class)"
     if family == "highspy":
         return "pip install highspy"
     if family == "dedicated":
