@@ -62,6 +62,36 @@ def test_fold_scores_of_separate_fits_when_a_master_asks_for_them():
             assert clf.cv_scores_[f, i] == model.score(X[test], y[test])
 
 
+def test_a_new_capped_masters_classifier_fits_each_nu_itself_unless_it_says_otherwise(monkeypatch):
+    """A classifier of another master with a nu (a subclass of the base, as the architecture
+    page's recipe writes one) does not silently get its nu chosen on LPBoost's path: that is
+    right only for masters whose soft margin is LPBoost's (within delta), which say so."""
+    from lpboosting.estimators import cv
+    from lpboosting.estimators.base import ColumnGenerationClassifier
+
+    assert not ColumnGenerationClassifier._choose_on_path
+    assert LPBoostClassifier._choose_on_path and SoftBoostClassifier._choose_on_path
+
+    class NewCapped(ColumnGenerationClassifier):
+        _parameter_constraints = LPBoostClassifier._parameter_constraints
+        __init__ = LPBoostClassifier.__init__
+        _make_master = LPBoostClassifier._make_master
+
+    def no_path(*args, **kwargs):
+        raise AssertionError("LPBoost's nu path was used")
+
+    monkeypatch.setattr(cv, "NuPathRun", no_path)
+    X, y = DATASETS["cancer-60x8"]()
+    clf = NewCapped(nu="auto").set_params(pool=None)
+    clf.nus, clf.cv = [0.5, 0.1], 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X, y)
+    assert clf.nu_ in (0.5, 0.1)
+    with pytest.raises(AssertionError, match="nu path was used"):  # LPBoost's own classifier does use it
+        LPBoostClassifier(nu="auto").fit(X, y)
+
+
 def test_nu_auto_is_lpboostcv_at_the_same_oracle():
     X, y = DATASETS["cancer-80x5"]()
     auto = LPBoostClassifier(nu="auto").fit(X, y)

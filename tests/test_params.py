@@ -238,3 +238,26 @@ def test_bounded_loss_history_is_a_history_of_em_iterations():
     starts = [i for i, it in enumerate(h["iteration"]) if it == 0]
     assert [i + 1 for i in ends[:-1]] == starts[1:] and ends[-1] == len(h) - 1
     assert len(starts) == len(clf.lambda_path_)
+
+
+def test_an_oracle_added_to_the_registry_is_for_the_column_generation_classifiers(monkeypatch):
+    """docs/architecture.md's oracle recipe: a new name in ORACLES is taken by the
+    column-generation classifiers; the leveraging boosters refuse it, naming the ones they take."""
+    from sklearn.datasets import load_breast_cancer
+
+    from lpboosting import LLMClassifier, LPBoostClassifier
+    from lpboosting.errors import UnknownOracleError
+    from lpboosting.oracles import ORACLES, Stumps
+
+    class MyStumps(Stumps):
+        """The exact stumps under another name."""
+
+    monkeypatch.setitem(ORACLES, "my-stumps", MyStumps)
+    X, y = load_breast_cancer(return_X_y=True)
+    X = X[:120, :4]
+    y = y[:120]
+    mine = LPBoostClassifier(oracle="my-stumps").fit(X, y)
+    plain = LPBoostClassifier(oracle="stumps").fit(X, y)
+    assert mine.status_ == "converged" and mine.objective_ == pytest.approx(plain.objective_, abs=1e-9)
+    with pytest.raises(UnknownOracleError, match="'features'.*'stumps'|'stumps'.*'features'"):
+        LLMClassifier(oracle="my-stumps").fit(X, y)

@@ -294,9 +294,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
     _parameter_messages: dict[str, Explain] = {}
     #: True for LPBoost: its own solver settings run the nu path when nu is chosen by CV
     _warm_path = False
-    #: nu chosen by CV on LPBoost's warm path (True for every master with a cap, see estimators.cv);
-    #: False fits each nu of each fold with the classifier itself
-    _choose_on_path = True
+    #: nu chosen by CV on LPBoost's warm path (LPBoost, and SoftBoost and ERLPBoost, whose soft
+    #: margins are within delta of LPBoost's at the same nu; see estimators.cv); False (a new
+    #: master's classifier, until it says otherwise) fits each nu of each fold with the classifier
+    _choose_on_path = False
     #: how ``nu="auto"`` chooses nu (:mod:`lpboosting.estimators.cv`; the CV classifiers' parameters)
     nus: Any = None
     cv: Any = 3

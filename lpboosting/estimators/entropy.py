@@ -52,6 +52,8 @@ class _CappedEntropyClassifier(ColumnGenerationClassifier):
         **ColumnGenerationClassifier._parameter_constraints, "nu": NU, "delta": DELTA,
     }
     _parameter_messages = {"nu": NU_MESSAGE, "delta": DELTA_MESSAGE}
+    #: nu="auto" chooses nu on LPBoost's warm path: at the same nu the soft margins are within delta
+    _choose_on_path = True
 
     def __init__(self, nu: float = 0.1, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
                  oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,

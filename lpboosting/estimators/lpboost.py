@@ -88,6 +88,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
                                               "pool": [None, dict, ColumnPool]}
     _parameter_messages = {"nu": NU_MESSAGE}
     _warm_path = True
+    _choose_on_path = True
 
     def __init__(
         self,
