@@ -443,7 +443,7 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
         if isinstance(history, History):
             history.save(history_path)
         else:
-            from lpboosting.benchmark.common import write_json
+            from lpboosting.jsonfile import write_json
 
             write_json(history_path, history)
         console.print(f"wrote the history to {history_path}", markup=False)
@@ -471,7 +471,7 @@ def _save_json_model(est: Any, path: str) -> None:
     """``est`` in the JSON model format (:func:`lpboosting.model_io.model_to_dict`), with what
     ``fit --save`` records of its data (``data_split``, read back by :func:`_load_json_model`);
     a usage error naming pickle when the format cannot hold this fitted model."""
-    from lpboosting.colgen.history import to_json_value
+    from lpboosting.jsonfile import to_json_value
     from lpboosting.model_io import model_to_dict
 
     try:
@@ -762,7 +762,7 @@ def _catalog_outputs(console: Any, results: list[Any], csv_path: str | None, jso
         harness.write_catalog_csv(results, csv_path)
         console.print(f"wrote {csv_path}", markup=False)
     if json_path:
-        from lpboosting.benchmark.common import write_json
+        from lpboosting.jsonfile import write_json
 
         write_json(json_path, {"instances": [r.to_dict() for r in results]})
         console.print(f"wrote {json_path}", markup=False)
@@ -971,7 +971,7 @@ def solve_file(path: str, backends: tuple[str, ...], json_path: str | None) -> i
                       "-" if r["iterations"] is None else str(r["iterations"]), f"{r['seconds']:.3f}")
     _console().print(table)
     if json_path:
-        from lpboosting.benchmark.common import write_json
+        from lpboosting.jsonfile import write_json
 
         write_json(json_path, {"path": str(path), "rows": rows})
         _console().print(f"wrote {json_path}", markup=False)

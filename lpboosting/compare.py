@@ -201,14 +201,14 @@ class Comparison:
                 writer.writerow(row)
 
     def to_dict(self) -> dict[str, Any]:
-        from lpboosting.benchmark.common import jsonable
+        from lpboosting.jsonfile import to_json_value
 
-        return jsonable({"title": self.title, "meta": self.meta, "rows": self.rows(),
+        return to_json_value({"title": self.title, "meta": self.meta, "rows": self.rows(),
                          "objectives": {f"{r.backend} ({r.mode})": r.objectives for r in self.runs},
                          "times": {f"{r.backend} ({r.mode})": r.times for r in self.runs}})
 
     def write_json(self, path: str | Path) -> None:
-        from lpboosting.benchmark.common import write_json
+        from lpboosting.jsonfile import write_json
 
         write_json(path, self.to_dict())
 

@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from lpboosting.colgen.history import History, to_json_value
+from lpboosting.colgen.history import History
+from lpboosting.jsonfile import to_json_value
 from lpboosting.oracles.features import ScaledFeature
 from lpboosting.oracles.stumps import Stump
 from lpboosting.oracles.trees import TreeHypothesis, TreeRule

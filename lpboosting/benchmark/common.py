@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import platform
 import sys
 from importlib import metadata
-from pathlib import Path
 from typing import Any
+
+from lpboosting.jsonfile import to_json_value, write_json  # noqa: F401 (write_json: the benchmarks' writer)
 
 
 def package_version(package: str) -> str:
@@ -20,20 +19,8 @@ def package_version(package: str) -> str:
         return "not installed"
 
 
-def jsonable(value: Any) -> Any:
-    """``value`` with non-finite floats as None, ready for ``json.dump``."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    return value
-
-
-def write_json(path: str | Path, data: Any) -> None:
-    """Write ``data`` (non-finite floats as null) to ``path`` as indented JSON."""
-    Path(path).write_text(json.dumps(jsonable(data), indent=1))
+#: benchmark results as strict JSON (the library's own writer)
+jsonable = to_json_value
 
 
 def machine_info(*packages: str) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Iterator
 
+from lpboosting.jsonfile import to_json_value
+
 
 @dataclass
 class RoundRecord:
@@ -48,19 +50,6 @@ class RoundRecord:
 
 
 _FIELDS = [f.name for f in fields(RoundRecord) if f.name != "extra"]
-
-
-def to_json_value(value: Any) -> Any:
-    """A value as strict JSON: numpy scalars and arrays as Python ones, NaN and +-inf as null."""
-    if isinstance(value, dict):
-        return {str(k): to_json_value(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_json_value(v) for v in value]
-    if hasattr(value, "tolist") and not isinstance(value, str):
-        return to_json_value(value.tolist())
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 #: fields of a record that hold numbers: written as null when None, NaN or +-inf (strict JSON), and

@@ -77,7 +77,7 @@ class ColumnGenerationResult:
         features, trees; others are written as their repr and read back as
         None).  The live run (:attr:`state`) is not written.
         """
-        from lpboosting.colgen.history import to_json_value
+        from lpboosting.jsonfile import to_json_value
         from lpboosting.model_io import hypothesis_to_dict
 
         hypotheses = []
