@@ -8,7 +8,7 @@ import sys
 from importlib import metadata
 from typing import Any
 
-from lpboosting.jsonfile import to_json_value, write_json  # noqa: F401 (write_json: the benchmarks' writer)
+from lpboosting.jsonfile import write_json  # noqa: F401 (the benchmarks' writer)
 
 
 def package_version(package: str) -> str:
@@ -17,10 +17,6 @@ def package_version(package: str) -> str:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
         return "not installed"
-
-
-#: benchmark results as strict JSON (the library's own writer)
-jsonable = to_json_value
 
 
 def machine_info(*packages: str) -> dict[str, Any]:
