@@ -769,3 +769,20 @@ def test_what_json_cannot_hold_is_refused_naming_pickle(tmp_path):
         quiet_fit(clf, X, y)
         with pytest.raises(TypeError, match="cannot be written as JSON.*pickle"):
             save_model(clf, tmp_path / "model.json")
+
+
+@pytest.mark.parametrize("n_classes, n_jobs", [(2, None), (3, None), (3, 2)])
+def test_a_boosters_warning_points_at_the_callers_line(n_classes, n_jobs):
+    """A ConvergenceWarning names the line that called fit, not a line of the library (the
+    eval_set keyword's wrapper, the one-vs-rest loop or a thread)."""
+    from sklearn.datasets import make_classification
+    from sklearn.exceptions import ConvergenceWarning
+
+    from lpboosting import LLMClassifier, ModaBoostClassifier
+
+    X, y = make_classification(90, 4, n_informative=3, n_redundant=0, n_classes=n_classes,
+                               n_clusters_per_class=1, random_state=0)
+    for clf in (LLMClassifier(max_rounds=2, n_jobs=n_jobs), ModaBoostClassifier(max_rounds=1, n_jobs=n_jobs)):
+        with pytest.warns(ConvergenceWarning) as caught:
+            clf.fit(X, y)
+        assert {w.filename for w in caught if issubclass(w.category, ConvergenceWarning)} == {__file__}

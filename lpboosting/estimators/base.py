@@ -488,7 +488,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             if partial is not None and partial.solution is not None:
                 self._store(partial)
                 warnings.warn(f"{type(self).__name__}: {partial.message}; the model of round "
-                              f"{partial.n_rounds} is kept", RuntimeWarning, stacklevel=_caller_level())
+                              f"{partial.n_rounds} is kept", RuntimeWarning, stacklevel=caller_level())
             else:
                 self._forget_fit()
             raise
@@ -498,11 +498,11 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             raise SolverError(f"{type(self).__name__}: {result.message}; no model was fitted")
         if result.status in ("solver_error", "interrupted"):
             warnings.warn(f"{type(self).__name__}: {result.message}", RuntimeWarning,
-                          stacklevel=_caller_level())
+                          stacklevel=caller_level())
         elif result.status in ("max_rounds", "stalled", "time_limit"):
             # the loop's message says what happened, what was tried and what to change
             warnings.warn(f"{type(self).__name__}: {result.message}", ConvergenceWarning,
-                          stacklevel=_caller_level())
+                          stacklevel=caller_level())
         return self._store(result)
 
     def _store(self, result) -> "ColumnGenerationClassifier":
@@ -776,7 +776,7 @@ def _plain(label: Any) -> Any:
     return label.item() if isinstance(label, np.generic) else label
 
 
-def _caller_level() -> int:
+def caller_level() -> int:
     """The stacklevel of a warning that points at the first frame outside this package."""
     frame, level = sys._getframe(1), 1
     package = __name__.split(".")[0]

@@ -32,6 +32,7 @@ from sklearn.base import clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
+from lpboosting.estimators.base import caller_level
 from lpboosting.estimators.parallel import map_in_threads, n_threads
 from lpboosting.params import Integral, Interval
 
@@ -214,7 +215,7 @@ def warn_interrupted(estimator: Any, n_rounds: int, what: str = "rounds", advice
     """The RuntimeWarning of a fit stopped by Ctrl-C that kept its completed rounds."""
     warnings.warn(
         f"{type(estimator).__name__}: interrupted by the user (Ctrl-C); the model holds the {n_rounds} "
-        f"{what} completed (status 'interrupted'){advice}", RuntimeWarning, stacklevel=3,
+        f"{what} completed (status 'interrupted'){advice}", RuntimeWarning, stacklevel=caller_level(),
     )
 
 
@@ -346,7 +347,7 @@ def _pass_on(caught: list[Any], prefix: str, stopped: bool) -> None:
             continue  # this fit has said so already
         if stopped and issubclass(w.category, RuntimeWarning) and "(Ctrl-C)" in str(w.message):
             continue  # said for the whole fit
-        warnings.warn(prefix + str(w.message), w.category, stacklevel=4)
+        warnings.warn(prefix + str(w.message), w.category, stacklevel=caller_level())
 
 
 class OneVsRest:
@@ -442,7 +443,7 @@ class OneVsRest:
                 f"{name}: interrupted by the user (Ctrl-C) while continuing the model of class "
                 f"{_plain(data.classes[interrupted])!r} against the rest; the models hold the rounds "
                 f"completed ({cut}); fit again with warm_start=True to continue", RuntimeWarning,
-                stacklevel=3,
+                stacklevel=caller_level(),
             )
         self._keep_one_vs_rest(data.classes, models)
         if frozen is not None:
@@ -503,7 +504,7 @@ class OneVsRest:
         if any(stopped):
             warnings.warn(f"{name}: interrupted by the user (Ctrl-C) while continuing the one-vs-rest models "
                           "in parallel; the models hold the rounds completed; fit again with "
-                          "warm_start=True to continue", RuntimeWarning, stacklevel=4)
+                          "warm_start=True to continue", RuntimeWarning, stacklevel=caller_level())
         self._keep_one_vs_rest(data.classes, models)
         if frozen is not None:
             self._warm_start_key = warm_start_key(data, frozen)

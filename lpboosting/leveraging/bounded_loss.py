@@ -18,6 +18,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from lpboosting.estimators.base import caller_level
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.estimators.evaluation import with_eval_set
 from lpboosting.leveraging._common import (
@@ -497,7 +498,7 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
         elif not converged:
             warnings.warn(
                 f"BoundedLossClassifier: EM did not converge in max_rounds={max_rounds} iterations "
-                f"at lambda={lam:g}; raise max_rounds or tol", ConvergenceWarning, stacklevel=2,
+                f"at lambda={lam:g}; raise max_rounds or tol", ConvergenceWarning, stacklevel=caller_level(),
             )
         self._forget_one_vs_rest()
         self.classes_ = data.classes

@@ -38,7 +38,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.errors import UnknownOracleError
-from lpboosting.estimators.base import DecisionClassifierMixin, weighted_importances
+from lpboosting.estimators.base import DecisionClassifierMixin, caller_level, weighted_importances
 from lpboosting.estimators.evaluation import with_eval_set
 from lpboosting.leveraging._common import (
     VERBOSE,
@@ -610,7 +610,7 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
                       f"tol={tol:g}")
             history.meta["stop_reason"] = reason
             warnings.warn(f"{type(self).__name__} stopped after max_rounds={max_rounds} rounds: {reason}; "
-                          "raise max_rounds (or tol)", ConvergenceWarning, stacklevel=2)
+                          "raise max_rounds (or tol)", ConvergenceWarning, stacklevel=caller_level())
         elif status == "interrupted":
             history.meta["stop_reason"] = "interrupted by the user (Ctrl-C)"
             warn_interrupted(self, len(history) - 1, advice=(

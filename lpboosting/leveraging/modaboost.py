@@ -88,7 +88,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
-from lpboosting.estimators.base import labels_to_signs
+from lpboosting.estimators.base import caller_level, labels_to_signs
 from lpboosting.estimators.evaluation import with_eval_set
 from lpboosting.leveraging._common import (
     VERBOSE,
@@ -871,7 +871,7 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
                             stop_reason=reasons[status])
         if status == "max_rounds":
             warnings.warn(f"{type(self).__name__}: {reasons[status]}; raise max_rounds (or gamma_wl)",
-                          ConvergenceWarning, stacklevel=2)
+                          ConvergenceWarning, stacklevel=caller_level())
         elif status == "interrupted":
             warn_interrupted(self, len(history), what="weak-learner calls",
                              advice="; fit again with warm_start=True to continue")
