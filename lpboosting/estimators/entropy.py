@@ -90,16 +90,8 @@ class SoftBoostClassifier(_CappedEntropyClassifier):
         Capping fraction: d <= 1/(nu N).
     delta : float in (0, 1], default 0.01
         Accuracy: the final soft margin is within delta of the optimum.
-        Measured (pima, wdbc and german with 0 and 20 % wrong labels at
-        nu = 0.3, 3 splits; deltas 0.1, 0.03, 0.01, 0.001): 0.03 had the
-        lowest test error on 3 of the 6 cases (by up to 7 points on german
-        with 20 % noise, a nu too small for it, where the looser delta stops
-        earlier), 0.01 and 0.001 on one each, all equal on clean wdbc; 0.001
-        cost 10 to 100 times 0.01's fit time.  nu matters more, and with nu
-        chosen by cross-validation (:class:`SoftBoostCV`) delta = 0.01 is
-        within one standard deviation of boosted trees on every case of
-        ``python -m lpboosting.benchmark.accuracy``; delta is not
-        cross-validated.
+        nu matters more than delta, which is not cross-validated (measured:
+        docs/defaults.md).
     """ + _SHARED_DOC
 
     def _make_master(self, n_samples: int, sample_weight=None) -> SoftBoost:

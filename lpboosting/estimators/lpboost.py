@@ -27,11 +27,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         along the warm nu path (as :class:`LPBoostCV`; ``nu_`` holds the choice).
         The default is the LP's parameter, one stated problem; for accuracy
         on unknown data use ``nu="auto"`` or :class:`LPBoostCV`: no fixed nu
-        is good on every set and noise level (``python -m
-        lpboosting.benchmark.accuracy --nu-sweep``: the best nu ranged from
-        0.02 on clean wdbc to 0.8 on pima with 20 % wrong labels; 0.1 had a
-        mean test error of 0.274 over 15 sets and noise levels, the best
-        single nu, 0.6, 0.197, and it costs 5 points on clean wdbc).
+        is good on every set and noise level (measured: docs/defaults.md).
     oracle : {"stumps", "binned-stumps", "features", "trees"} or callable, default "stumps"
         Pricing oracle ("binned-stumps": thresholds at up to 255 count-quantile
         bin edges a feature, exact over that class; for N in the millions); a callable ``fn(X, y, d)`` returns a hypothesis with
@@ -49,12 +45,8 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         return stops the fit (the model so far is kept).
     columns_per_round : int, default 20
         Up to k improving columns a round (the oracle's k best; trees give
-        one).  With ``stabilization`` this is the default because it was
-        measured fastest (``python -m lpboosting.benchmark.colgen``): on
-        KEEL twonorm, ring, banana and magic it needs 6-16x fewer master
-        solves than one column a round without smoothing, and is 2.3-5.9x
-        faster; the optimum is the same (with an exact oracle the stop is
-        certified).
+        one).  With ``stabilization`` the fastest setting measured (docs/defaults.md);
+        the optimum is the same (with an exact oracle the stop is certified).
     stabilization : "smoothing", Smoothing or None, default "smoothing"
         Dual smoothing (Wentges) with the mis-pricing rule; None prices at
         the master's own dual.
@@ -69,12 +61,8 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         edge constraint for 10 solves; it re-enters when priced again.  The
         optimum is the same; ``weights_`` keeps one entry per hypothesis
         added (0 for deleted ones).  None (the default) keeps every
-        hypothesis: measured with the other defaults (``python -m
-        lpboosting.benchmark.colgen --configs smoothing+k smoothing+k+pool``),
-        ``ColumnPool(10, 2)`` changed the time by at most 7% on KEEL twonorm,
-        ring, banana and magic (a slack row costs the dual simplex little)
-        and cost banana 7% more rounds; a pool bounds the master's size on
-        long runs.
+        hypothesis (a pool changed the time little, measured: docs/defaults.md);
+        a pool bounds the master's size on long runs.
     {shared_parameters}
 
     Attributes

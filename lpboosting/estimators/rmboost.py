@@ -34,14 +34,8 @@ class RMBoostClassifier(ColumnGenerationClassifier):
     Parameters
     ----------
     lam : float > 0 or None, default None
-        Regularisation / uncertainty-set size; None = 1/sqrt(n) (the paper's default).
-        Measured (pima, wdbc and german with 0 and 20 % wrong labels, 3
-        splits, lam in {0.1, 0.3, 1, 3, 10}/sqrt(n)): the default had the
-        lowest test error on 2 of the 6 cases and was within 3.2 points of the
-        best on all (german, clean: 0.313 against 0.281 at 0.1/sqrt(n)); the
-        smaller lams that win (3 of the 6 cases) cost 17 to 55 times the
-        default's fit time (3.7-16.5 s against 0.2-0.3 s), so lam is not
-        chosen by cross-validation.
+        Regularisation / uncertainty-set size; None = 1/sqrt(n) (the paper's
+        default; not chosen by cross-validation, measured: docs/defaults.md).
     oracle : {"trees", "stumps", "features"} or callable, default "trees"
         Base learner.  "trees" are CART trees with at most ``max_leaf_nodes``
         leaves; a callable ``fn(X, y, d)`` returns a hypothesis with
@@ -50,17 +44,12 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         Keyword arguments of the oracle (for "trees" they override
         ``max_leaf_nodes`` and ``max_depth=None``).
     max_leaf_nodes : int >= 2 or None, default 3
-        Leaves of the trees (only used with ``oracle="trees"``).  Chosen by
-        measurement (``python -m lpboosting.benchmark.rmboost --defaults
-        --splits 5``): with 3 leaves every fit measured on breast cancer,
-        Pima, Australian, Heart, WDBC, Ionosphere and Titanic converges, in
-        8-86 rounds; with the paper's 10 leaves only Titanic's do (none on
-        breast cancer or Pima in 1000 rounds): the greedy tree finds, at
-        every optimal dual, a rule that violates (17) without lowering R.
-        Larger trees give a lower R (a tighter bound) and on some sets a
-        lower test error (Heart, WDBC, Ionosphere); pass e.g.
-        ``max_leaf_nodes=10`` and expect a ConvergenceWarning at
-        ``max_rounds``.
+        Leaves of the trees (only used with ``oracle="trees"``).  With 3
+        leaves the fits converge where the paper's 10 do not: the greedy tree
+        finds, at every optimal dual, a rule that violates (17) without
+        lowering R (measured: docs/defaults.md).  Larger trees give a lower R
+        (a tighter bound) and on some sets a lower test error; pass e.g.
+        ``max_leaf_nodes=10`` and expect a ConvergenceWarning at ``max_rounds``.
     backend : str, Backend or None, default None
         None is the master's default, "highspy:ipm" (HiGHS's interior point
         without crossover): its duals are *central*, a point inside the
