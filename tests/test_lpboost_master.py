@@ -120,3 +120,24 @@ def test_soft_margin_closed_form_matches_lp():
         nu = rng.uniform(0.01, 1.0)
         # the soft margin of fixed margins is the LP with a single column
         assert soft_margin(m, nu) == pytest.approx(soft_margin_lp(m[:, None], nu)["value"], abs=1e-9)
+
+
+def test_a_master_solution_holds_what_its_docstring_says_for_each_master():
+    """MasterSolution's docstring, master by master: LPBoost's w in the simplex and d a capped
+    probability vector; RMBoost's signed mu and signed weighting d = p - (alpha - beta)."""
+    from lpboosting.masters import RMBoost
+    from lpboosting.masters.base import MasterSolution
+
+    rng = np.random.default_rng(5)
+    U = np.sign(rng.standard_normal((40, 6)))
+    lp = LPBoost(0.2).solve(U)
+    assert isinstance(lp, MasterSolution)
+    # HiGHS's feasibility tolerance (1e-7) bounds how far the values may leave their sets
+    assert np.all(lp.weights >= -1e-7) and abs(lp.weights.sum() - 1) <= 1e-7
+    assert np.all(lp.distribution >= -1e-7) and abs(lp.distribution.sum() - 1) <= 1e-7
+    assert np.all(lp.distribution <= 1 / (0.2 * 40) + 1e-7) and np.all(lp.slacks >= -1e-7)
+    assert abs(lp.objective - lp.gamma) <= 1e-7
+    rm = RMBoost(0.1).solve(U)
+    alpha, beta = rm.info["alpha"], rm.info["beta"]
+    np.testing.assert_allclose(rm.distribution, 1 / 40 - (alpha - beta), atol=1e-12)
+    assert rm.rho is None and rm.slacks is None and rm.gamma == 0.1

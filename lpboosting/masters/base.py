@@ -26,12 +26,28 @@ from lpboosting.status import SolveStatus
 
 @dataclass
 class MasterSolution:
-    """Solution of one restricted master problem.
+    """Solution of one restricted master problem, in one convention for every backend.
 
-    Sign conventions are the same for every backend: ``weights`` (w) lie in
-    the simplex, ``distribution`` (d) is a probability vector, ``slacks``
-    (psi) are non-negative, ``objective`` is the value of the master's
-    primal (for LPBoost the soft margin rho - cap * sum(psi)).
+    What the fields hold depends on the master (each master's ``read_back``
+    builds them):
+
+    - LPBoost (and the LP over the chosen columns that gives the entropy
+      masters their weights): ``weights`` w in the simplex, ``distribution``
+      d a probability vector capped at 1/(nu N) (the dual), ``rho``,
+      ``slacks`` psi >= 0, ``gamma`` the dual value; ``objective`` the soft
+      margin rho - sum_n c_n psi_n, equal to gamma at the optimum.
+    - SoftBoost, TotalBoost, ERLPBoost: ``weights``, ``rho``, ``slacks`` and
+      ``objective`` those of that LP; ``distribution`` the projection's d (a
+      probability vector); ``primal_objective`` / ``dual_objective`` the
+      projection's values (NaN at the stopping round, which solves none).
+    - RMBoost: ``weights`` the *signed* mu of the minimax LP (not in the
+      simplex); ``distribution`` the *signed* weighting d = p - (alpha - beta)
+      the oracle prices (not a probability vector: w_i = |d_i|, ytilde_i =
+      y_i sign(d_i)); ``objective`` the minimax risk R; ``gamma`` lam;
+      ``rho`` and ``slacks`` None.
+
+    ``info`` holds the master's extra values (RMBoost's alpha and beta, the
+    per-round ``record``).
     """
 
     status: SolveStatus
