@@ -306,7 +306,6 @@ def demo(nu: float, oracle: str, backend: str, tol: float, max_rounds: int, test
         nu=nu, oracle=oracle, backend=backend, tol=tol, max_rounds=max_rounds,
         callback=lambda record: console.print(History.format_record(record), markup=False),
     ).fit(X_train, y_train)
-    last = clf.history_[-1]
     n_used = int(np.count_nonzero(clf.weights_ > 1e-12))
     console.print()
     console.print(f"status            {clf.status_} after {clf.n_rounds_} rounds "

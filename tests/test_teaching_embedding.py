@@ -5,7 +5,6 @@ read-back does not know)."""
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
