@@ -61,6 +61,7 @@ import numpy as np
 
 from lpboosting.backends import Backend, get_backend
 from lpboosting.backends.base import MasterSession, with_time_limit
+from lpboosting.colgen.options import Deadline
 from lpboosting.backends.cvxpy_backend import TIGHT_OPTIONS
 from lpboosting.masters import MASTERS, Master, MasterSolution, RMBoost, make_master
 from lpboosting.status import SolveStatus
@@ -256,7 +257,8 @@ class _Watch:
     def __init__(self, inner: Backend, time_limit: float | None) -> None:
         self.inner = inner
         self.time_limit = time_limit
-        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        # the run's one clock, shared with the column-generation loop (column_generation(deadline=...))
+        self.deadline = Deadline(time_limit)
         self.objectives: list[float] = []
         self.master_seconds: list[float] = []
         self.iterations: dict[str, int] = {}
@@ -269,7 +271,7 @@ class _Watch:
         self._start_times = copy.copy(self._times)
 
     def remaining(self) -> float | None:
-        return None if self.deadline is None else self.deadline - time.perf_counter()
+        return self.deadline.remaining() if self.deadline.limited else None
 
     def record(self, solution: MasterSolution) -> None:
         if solution.iterations is not None:
@@ -332,8 +334,8 @@ class _WatchedSession(MasterSession):
             watch.inner.options.update(time_limit_options(watch.inner, remaining))
         solution = self.inner.solve()
         watch.record(solution)
-        if not solution.ok and watch.deadline is not None and (
-                solution.status is SolveStatus.TIME_LIMIT or time.perf_counter() >= watch.deadline):
+        if not solution.ok and watch.deadline.limited and (
+                solution.status is SolveStatus.TIME_LIMIT or watch.deadline.expired()):
             watch.timed_out = True
         return solution
 
@@ -384,7 +386,7 @@ def _own_run(master: Master, oracle: Any, backend: Backend, tol: float, max_roun
     start = time.perf_counter()
     try:
         result = column_generation(master, oracle, backend=_Watched(backend, watch), tol=tol,
-                                   max_rounds=max_rounds, time_limit=time_limit)
+                                   max_rounds=max_rounds, time_limit=time_limit, deadline=watch.deadline)
     except Exception as exc:  # noqa: BLE001 - a backend that fails is reported in its row
         run.seconds = time.perf_counter() - start
         run.times = [run.seconds]

@@ -26,14 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from lpboosting.colgen.history import History
-from lpboosting.colgen.loop import (
-    ColumnGenerationResult,
-    _Stall,
-    _run,
-    column_generation,
-)
-from lpboosting.colgen.stabilization import make_stabilization
+from lpboosting.colgen.loop import ColumnGenerationResult, column_generation, continue_run
+from lpboosting.colgen.options import LoopOptions
 from lpboosting.masters.lpboost import LPBoost, check_nu
 
 __all__ = ["NuPath", "NuPathRun", "nu_path"]
@@ -93,9 +87,8 @@ class NuPathRun:
                  max_rounds: int = 1000, columns_per_round: int = 20, stabilization: Any = "smoothing",
                  stall_rounds: int | None = None, time_limit: float | None = None) -> None:
         self.oracle, self.sample_weight, self.backend = oracle, sample_weight, backend
-        self.options = dict(tol=tol, columns_per_round=columns_per_round, stabilization=stabilization,
-                            stall_rounds=stall_rounds, time_limit=time_limit)
-        self.max_rounds = int(max_rounds)
+        self.options = LoopOptions(tol=tol, max_rounds=max_rounds, columns_per_round=columns_per_round,
+                                   stabilization=stabilization, stall_rounds=stall_rounds, time_limit=time_limit)
         self.master: LPBoost | None = None
         self.state: Any = None
         self.results: list[ColumnGenerationResult] = []
@@ -111,8 +104,7 @@ class NuPathRun:
         nu = check_nu(nu)
         if self.master is None:
             self.master = LPBoost(nu, sample_weight=self.sample_weight)
-            result = column_generation(self.master, self.oracle, backend=self.backend,
-                                       max_rounds=self.max_rounds, **self.options)
+            result = column_generation(self.master, self.oracle, self.options, backend=self.backend)
             result.history.meta["nu"] = nu
         else:
             state = self.state
@@ -122,17 +114,8 @@ class NuPathRun:
             self.master.nu = nu
             state.session.refresh_caps()
             # what depends on nu starts afresh; the session, the columns and the oracle go on
-            state.history = History(meta={**state.history.meta, "nu": nu, "params": self.master.params(),
-                                          "path_columns": state.n_columns})
-            for key in ("status", "seconds", "initial_edge", "initial_pricing_seconds", "initial_columns"):
-                state.history.meta.pop(key, None)
-            state.weight_path, state.best, state.best_bound, state.last_gap = [], None, np.inf, None
-            stabilization, tol = self.options["stabilization"], self.options["tol"]
-            state.stab = make_stabilization(stabilization)
-            state.stall = _Stall(self.options["stall_rounds"], tol)
-            state.tol, state.next_round, state.pending, state.status = tol, 1, [], "added"
-            result = _run(state, self.max_rounds, None, self.options["time_limit"],
-                          self.options["stall_rounds"], None, fresh=False)
+            state.restart(self.options, nu=nu, params=self.master.params(), path_columns=state.n_columns)
+            result = continue_run(state)
         self.state = result.state
         self.results.append(result)
         return result

@@ -19,6 +19,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from lpboosting.backends import Backend, get_backend
 from lpboosting.colgen import History, Smoothing, column_generation
 from lpboosting.colgen.loop import callback_arity
+from lpboosting.stacklevel import caller_level
 from lpboosting.errors import SolverError
 from lpboosting.estimators.evaluation import with_eval_set
 from lpboosting.estimators.parallel import map_in_threads, n_threads
@@ -774,15 +775,6 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
 def _plain(label: Any) -> Any:
     """A numpy scalar label as the Python value it holds (for messages)."""
     return label.item() if isinstance(label, np.generic) else label
-
-
-def caller_level() -> int:
-    """The stacklevel of a warning that points at the first frame outside this package."""
-    frame, level = sys._getframe(1), 1
-    package = __name__.split(".")[0]
-    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == package:
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def _same_param(a: Any, b: Any) -> bool:

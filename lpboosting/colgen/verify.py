@@ -1,0 +1,101 @@
+"""Every master answer is checked before the loop uses it; a rejected one is solved again elsewhere.
+
+:func:`verified` asks the master to verify a session's answer against the
+columns it was solved over (:meth:`~lpboosting.masters.Master.verify`) and,
+when the master rejects it, re-solves the restricted master afresh by the
+backends of the fallback chain until one gives an answer the master accepts.
+:func:`duality_gap` is the check of every answer's primal against its dual value.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from lpboosting.backends import get_backend
+from lpboosting.masters.base import Master, MasterSolution
+from lpboosting.status import SolveStatus
+
+if TYPE_CHECKING:
+    from lpboosting.colgen.state import RunState
+
+__all__ = ["DUALITY_TOL", "FALLBACKS", "duality_gap", "fallback_chain", "verified"]
+
+#: primal and dual values of a master answer may differ by this much (relative to 1 + |dual|)
+DUALITY_TOL = 1e-6
+
+
+def duality_gap(solution: MasterSolution) -> float | None:
+    """|primal - dual| of a master answer when it is larger than :data:`DUALITY_TOL` allows."""
+    primal, dual = solution.primal_objective, solution.dual_objective
+    if primal is None or dual is None or not (np.isfinite(primal) and np.isfinite(dual)):
+        return None
+    gap = abs(float(primal) - float(dual))
+    return gap if gap > DUALITY_TOL * (1.0 + abs(float(dual))) else None
+
+
+#: backends that re-solve a rejected answer, by master kind, in order (the one that failed is
+#: skipped; a backend that is not installed is skipped too).  The entropy masters have none: their
+#: projections are verified, with a conic fallback, by the dedicated solver itself.
+FALLBACKS: dict[str, tuple[str, ...]] = {"lp": ("highspy", "highspy:rows", "cvxpy:CLARABEL", "cvxpy:ECOS")}
+
+
+def fallback_chain(master: Master, failed: str) -> list[str]:
+    """The backends that may re-solve a rejected answer of ``master`` (after ``failed``).
+
+    A master defined outside the library (a subclass that may change its
+    statement) is re-solved through its cvxpy statement only: the other
+    sessions solve the library's own formulation, which would be another problem.
+    """
+    if master.kind != "lp":
+        return []
+    chain = ["highspy:ipm", "highspy", "cvxpy:CLARABEL"] if master.name == "RMBoost" else list(FALLBACKS["lp"])
+    if not type(master).__module__.startswith("lpboosting."):
+        chain = [name for name in chain if name.startswith("cvxpy:")]
+    # a fresh model of the failed backend comes first for the default HiGHS (the live one may have
+    # drifted); other backends are not asked twice
+    return [name for name in chain if (name != failed or name == "highspy") and get_backend(name).is_available()]
+
+
+def _resolve(master: Master, U: np.ndarray, active: np.ndarray | None, name: str) -> MasterSolution | None:
+    """The restricted master over the active columns solved afresh by backend ``name`` (None if it fails)."""
+    from lpboosting.colgen.solve import solve_master
+    from lpboosting.errors import SolverError
+
+    columns = np.arange(U.shape[1]) if active is None else np.asarray(active, dtype=np.intp)
+    try:
+        solution = solve_master(master, np.asarray(U[:, columns], dtype=float), backend=name)
+    except (SolverError, ValueError, ArithmeticError) as exc:
+        solution = MasterSolution.failed(U.shape[0], SolveStatus.ERROR, str(exc))
+    if not solution.ok:
+        return None
+    weights = np.zeros(U.shape[1])
+    weights[columns] = solution.weights
+    solution.weights = weights
+    if "dual_edges" in solution.info:
+        edges = np.full(U.shape[1], np.nan)
+        edges[columns] = solution.info["dual_edges"]
+        solution.info["dual_edges"] = edges
+    solution.info["active_columns"] = columns
+    return solution
+
+
+def verified(state: RunState, solution: MasterSolution) -> tuple[MasterSolution | None, dict[str, Any]]:
+    """The round's answer if the master verifies it, else a fallback's verified answer, else None;
+    and what to record (``rejected``: why; ``fallback``: the backend that answered instead)."""
+    master, U = state.master, state.columns
+    active = solution.info.get("active_columns")
+    problem = master.verify(solution, U, active)
+    if not problem:
+        return solution, {}
+    notes: dict[str, Any] = {"rejected": f"{solution.backend}: {problem}"}
+    for name in fallback_chain(master, solution.backend):
+        alternative = _resolve(master, U, active, name)
+        if alternative is None:
+            continue
+        if not master.verify(alternative, U, alternative.info.get("active_columns")):
+            alternative.info.setdefault("record", {}).update(solution.info.get("record", {}))
+            notes["fallback"] = name
+            return alternative, notes
+    return None, notes
