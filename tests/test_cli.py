@@ -278,6 +278,24 @@ def test_bench_help_after_the_name_is_the_benchmarks_own_help():
     assert result.exit_code == 0 and "Benchmarks: lpboost" in result.output
 
 
+def test_reproduce_is_the_studys_command_listed_with_its_own_short_help():
+    from click.testing import CliRunner
+
+    from lpboosting.cli import StudyCommand, cli
+
+    launcher = cli.commands["reproduce"]
+    assert isinstance(launcher, StudyCommand)
+    command = launcher.load()
+    assert command is not launcher and command.name == "reproduce"
+    # the group's listing shows what the study's command says of itself
+    assert launcher.get_short_help_str(1000) == command.get_short_help_str(1000)
+    result = CliRunner().invoke(cli, ["reproduce", "--help"])
+    assert result.exit_code == 0 and "Usage: cli reproduce [OPTIONS]" in result.output
+    assert "--from-cache" in result.output
+    result = CliRunner().invoke(cli, ["reproduce", "long-servedio", "--sets", "twonorm"])
+    assert result.exit_code == 2 and "--sets apply to" in result.output
+
+
 def test_bench_bad_option_is_a_usage_error_code(capsys):
     assert main(["bench", "lpboost", "--no-such-option"]) == 2
     assert "--no-such-option" in capsys.readouterr().err

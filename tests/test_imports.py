@@ -105,3 +105,39 @@ def test_the_session_table_names_real_sessions_and_backends():
         assert callable(table.session_factory(path)), path
     for name in table.BACKENDS.values():
         assert isinstance(table.session_factory(name), type), name
+
+
+# -- the studies apart: the product runs lpboosting.benchmark and lpboosting.experiments by name ---
+STUDIES = ("lpboosting.benchmark", "lpboosting.experiments")
+PRODUCT_FILES = sorted(path for path in PACKAGE.rglob("*.py")
+                       if path.relative_to(PACKAGE).parts[0] not in ("benchmark", "experiments"))
+
+
+def _names_a_study(module: str) -> bool:
+    return any(module == study or module.startswith(study + ".") for study in STUDIES)
+
+
+@pytest.mark.parametrize("path", PRODUCT_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_product_module_imports_a_study(path):
+    # not even inside a function: `lpboosting bench` and `reproduce` launch them by module name
+    studies = sorted(m for m in _imported_modules(path) if _names_a_study(m))
+    assert not studies, studies
+
+
+def test_the_command_line_loads_no_study_until_one_runs():
+    code = ("import sys\n"
+            "from lpboosting.cli import main\n"
+            "loaded = lambda: sorted(m for m in sys.modules\n"
+            "                        if m.startswith(('lpboosting.benchmark', 'lpboosting.experiments')))\n"
+            "print('loaded', loaded())\n"
+            "assert main(['--help']) == 0 and main(['backends']) == 0\n"
+            "print('loaded', loaded())\n"
+            "assert main(['reproduce', '--help']) == 0\n"
+            "print('loaded', loaded())\n")
+    out = _run(code)
+    assert out.returncode == 0, out.stderr
+    lines = [line for line in out.stdout.splitlines() if line.startswith("loaded ")]
+    # after importing the CLI, and after its help and another command
+    assert lines[:2] == ["loaded []", "loaded []"], lines
+    # reproduce's own help loads its command from the study
+    assert "'lpboosting.experiments.command'" in lines[2]
