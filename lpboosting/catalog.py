@@ -76,6 +76,7 @@ from typing import Any
 
 import numpy as np
 
+from lpboosting.backends.solvers import cvxpy_records
 from lpboosting.errors import LPBoostingError
 
 __all__ = [
@@ -100,12 +101,10 @@ ENTROPY_GAP = 1e-8            # |primal - dual| of the dedicated projection solv
 
 #: options used by :func:`solve_entry` for each cvxpy solver: their default accuracies are ~1e-6
 #: to 1e-8 and ECOS stops after 100 iterations; tighter still (1e-10 for CLARABEL, 1e-9 for
-#: ECOS) ends optimal_inaccurate on the ERLPBoost projection
-SOLVER_OPTIONS: dict[str, dict[str, Any]] = {
-    "CLARABEL": {"tol_gap_abs": 1e-9, "tol_gap_rel": 1e-9, "tol_feas": 1e-9},
-    "ECOS": {"abstol": 1e-8, "reltol": 1e-8, "feastol": 1e-8, "max_iters": 500},
-    "SCS": {"eps_abs": 1e-8, "eps_rel": 1e-8, "max_iters": 200_000},
-}
+#: ECOS) ends optimal_inaccurate on the ERLPBoost projection (a view of the solvers' records,
+#: their ``catalog_options``: :mod:`lpboosting.backends.solvers`)
+SOLVER_OPTIONS: dict[str, dict[str, Any]] = {r.solver: dict(r.catalog_options) for r in cvxpy_records()
+                                             if r.catalog_options}
 
 _SCS_LIMIT = (
     "SCS (a first-order splitting method) does not converge here: with eps_abs = eps_rel = 1e-8 "

@@ -20,6 +20,7 @@ import numpy as np
 from lpboosting.backends.base import Backend, ColumnStoreSession, check_column
 from lpboosting.backends.entropy_session import EntropySession
 from lpboosting.backends.highs.model import import_highspy
+from lpboosting.backends.solvers import CVXPY_STATUS_MAP, cvxpy_records
 from lpboosting.backends.table import SOLVER_KINDS, install_hint
 from lpboosting.errors import SolverNotInstalledError
 from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution
@@ -28,40 +29,19 @@ from lpboosting.status import SolveStatus
 
 #: tightened tolerances of the interior-point / first-order solvers, at which their answers
 #: agree with the simplex and the dedicated solver to about 1e-6 or better (used by the
-#: comparison harness and the benchmarks: ``CvxpyBackend(solver, **TIGHT_OPTIONS[solver])``)
-TIGHT_OPTIONS: dict[str, dict[str, Any]] = {
-    "CLARABEL": {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11},
-    "ECOS": {"abstol": 1e-9, "reltol": 1e-9, "feastol": 1e-9},
-    "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200_000},
-}
+#: comparison harness and the benchmarks: ``CvxpyBackend(solver, **TIGHT_OPTIONS[solver])``);
+#: a view of the solvers' records (:mod:`lpboosting.backends.solvers`)
+TIGHT_OPTIONS: dict[str, dict[str, Any]] = {r.solver: dict(r.tight_options) for r in cvxpy_records()
+                                            if r.tight_options}
 
 #: the option that gives each cvxpy solver a time limit in seconds: a keyword of ``Problem.solve``
 #: (a str), or a function of the seconds giving the keywords (solvers whose limit sits in a nested
-#: parameter dict); ECOS and GLPK have none
-TIME_LIMIT_OPTIONS: dict[str, Any] = {
-    "HIGHS": "time_limit",
-    "CLARABEL": "time_limit",
-    "SCS": "time_limit_secs",
-    "GLOP": "time_limit_sec",
-    "PDLP": "time_limit_sec",
-    "GUROBI": "TimeLimit",
-    "COPT": "TimeLimit",
-    "CBC": "maximumSeconds",
-    "SCIPY": lambda seconds: {"scipy_options": {"time_limit": seconds}},
-    "MOSEK": lambda seconds: {"mosek_params": {"MSK_DPAR_OPTIMIZER_MAX_TIME": seconds}},
-    "CPLEX": lambda seconds: {"cplex_params": {"timelimit": seconds}},
-}
+#: parameter dict); ECOS and GLPK have none (a view of the records)
+TIME_LIMIT_OPTIONS: dict[str, Any] = {r.solver: r.time_limit for r in cvxpy_records()
+                                      if r.time_limit is not None}
 
-#: cvxpy's status strings as SolveStatus (anything else is ERROR)
-CVXPY_STATUS = {
-    "optimal": SolveStatus.OPTIMAL,
-    "optimal_inaccurate": SolveStatus.INACCURATE,
-    "infeasible": SolveStatus.INFEASIBLE,
-    "infeasible_inaccurate": SolveStatus.INFEASIBLE,
-    "unbounded": SolveStatus.UNBOUNDED,
-    "unbounded_inaccurate": SolveStatus.UNBOUNDED,
-    "user_limit": SolveStatus.ITERATION_LIMIT,
-}
+#: cvxpy's status strings as SolveStatus (anything else is ERROR; the record's map)
+CVXPY_STATUS = dict(CVXPY_STATUS_MAP)
 
 
 def import_cvxpy() -> Any:

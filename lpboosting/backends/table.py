@@ -21,6 +21,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Callable
 
+from lpboosting.backends import solvers
+from lpboosting.backends.solvers import ORTOOLS_REQUIREMENT, cvxpy_records  # noqa: F401 (its old home)
 from lpboosting.errors import UnknownBackendError
 from lpboosting.masters.base import Master
 from lpboosting.masters.entropy import EntropyMaster
@@ -63,51 +65,17 @@ BACKENDS: dict[str, Any] = {
     "cvxpy": _B + "cvxpy_backend:CvxpyBackend",
 }
 
-#: cvxpy solvers and the problem classes they handle
-SOLVER_KINDS: dict[str, frozenset[str]] = {
-    "HIGHS": frozenset({"lp"}),
-    "GLOP": frozenset({"lp"}),
-    "PDLP": frozenset({"lp"}),
-    "CLARABEL": frozenset({"lp", "exp_cone"}),
-    "ECOS": frozenset({"lp", "exp_cone"}),
-    "SCS": frozenset({"lp", "exp_cone"}),
-    "MOSEK": frozenset({"lp", "exp_cone"}),
-    "GUROBI": frozenset({"lp"}),
-    "CPLEX": frozenset({"lp"}),
-    "SCIPY": frozenset({"lp"}),
-    "COPT": frozenset({"lp"}),
-    "CBC": frozenset({"lp"}),
-    "GLPK": frozenset({"lp"}),
-}
+#: cvxpy solvers and the problem classes they handle (a view of their records,
+#: :mod:`lpboosting.backends.solvers`)
+SOLVER_KINDS: dict[str, frozenset[str]] = {r.solver: r.kinds for r in cvxpy_records()}
 
-#: the OR-Tools versions cvxpy's GLOP and PDLP interfaces accept (cvxpy's own ``glop`` and
-#: ``pdlp`` extras), used when cvxpy's metadata cannot be read
-ORTOOLS_REQUIREMENT = "ortools>=9.7,<9.15"
-
-#: the pip requirement that provides each cvxpy solver, for error messages
-SOLVER_PACKAGES: dict[str, str] = {
-    "HIGHS": "highspy",
-    "CLARABEL": "clarabel",
-    "ECOS": "ecos",
-    "SCS": "scs",
-    "MOSEK": "mosek",
-    "GUROBI": "gurobipy",
-    "CPLEX": "cplex",
-    "COPT": "coptpy",
-    "GLOP": ORTOOLS_REQUIREMENT,
-    "PDLP": ORTOOLS_REQUIREMENT,
-    "SCIPY": "scipy",
-    "CBC": "cylp",
-    "GLPK": "cvxopt",
-}
+#: the pip requirement that provides each cvxpy solver, for error messages (a view of the records)
+SOLVER_PACKAGES: dict[str, str] = {r.solver: r.requirement for r in cvxpy_records()}
 
 #: cvxpy solvers that can be named (``"cvxpy:PDLP"``) but are left out of :func:`known_backends`,
 #: so that nothing picks them automatically (the capability lists, the catalog's checks), and why
-UNLISTED_SOLVERS: dict[str, str] = {
-    "PDLP": "OR-Tools' first-order PDLP through cvxpy: at its default tolerances it often does not "
-            "declare optimality on the boosting masters (it runs to its time limit at the right "
-            "value), so name it, with a time limit, where you want it compared",
-}
+#: (a view of the records)
+UNLISTED_SOLVERS: dict[str, str] = {r.solver: r.unlisted for r in cvxpy_records() if r.unlisted}
 
 #: named HiGHS configurations listed by :func:`known_backends` (see
 #: :data:`lpboosting.backends.highs.model.VARIANTS`)
@@ -200,26 +168,6 @@ def construct(name: str, **options: Any) -> "Backend":
         raise UnknownBackendError(f"unknown backend {name!r}: {exc}") from None
 
 
-def _cvxpy_requirement(requirement: str) -> str:
-    """``requirement`` with the version range cvxpy's own extras give its package, when cvxpy's
-    metadata names one (e.g. ortools for GLOP and PDLP); else ``requirement`` as it is."""
-    import re
-    from importlib import metadata
-
-    package = re.split(r"[<>=!~ ]", requirement, maxsplit=1)[0]
-    try:
-        requires = metadata.requires("cvxpy") or []
-    except metadata.PackageNotFoundError:
-        return requirement
-    for line in requires:
-        spec = line.split(";", 1)[0].replace(" ", "")
-        match = re.fullmatch(rf"{re.escape(package)}(\(?[<>=!~][^)]*\)?)", spec, flags=re.IGNORECASE)
-        if match:
-            parts = match.group(1).strip("()").split(",")
-            return package + ",".join(sorted(parts, key=lambda part: not part.startswith(">")))
-    return requirement
-
-
 def install_hint(name: str) -> str:
     """The command that installs the solver behind backend ``name``.
 
@@ -227,23 +175,12 @@ def install_hint(name: str) -> str:
     named with that range, quoted for the shell (``pip install
     "ortools>=9.7,<9.15"`` for ``cvxpy:GLOP`` and ``cvxpy:PDLP``).
     """
-    family, _, variant = name.strip().partition(":")
-    family = family.lower()
-    if family not in ("highspy", "dedicated", "cvxpy"):  # a backend plugged in: its own word
-        entry = BACKENDS.get(name.strip())
-        own = getattr(_load(entry), "install", "") if entry is not None else ""
-        return own or f"(no install command known for {name!r}: set install on its Backend class)"
-    if family == "highspy":
-        return "pip install highspy"
-    if family == "dedicated":
-        return "(part of lpboosting)"
-    if family == "cvxpy" and not variant:
-        return "pip install cvxpy"
-    solver = variant.upper()
-    requirement = SOLVER_PACKAGES.get(solver, solver.lower())
-    if any(c in requirement for c in "<>=!~"):
-        return f'pip install "{_cvxpy_requirement(requirement)}"'
-    return f"pip install {requirement}"
+    hint = solvers.install_hint(name)  # a library backend: its solver's record
+    if hint:
+        return hint
+    entry = BACKENDS.get(name.strip())  # a backend plugged in: its own word
+    own = getattr(_load(entry), "install", "") if entry is not None else ""
+    return own or f"(no install command known for {name!r}: set install on its Backend class)"
 
 
 def capable(master: Master) -> tuple[list[str], list[str]]:

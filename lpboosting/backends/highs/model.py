@@ -9,15 +9,20 @@ model with :meth:`HighspyBackend.new_model` and re-solves it with
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import sys
 import time
 from typing import Any
 
 from lpboosting.backends.base import Backend
+from lpboosting.backends.solvers import SOLVERS
 from lpboosting.errors import SolverNotInstalledError
 from lpboosting.masters.base import MasterSolution
 from lpboosting.status import SolveStatus
+
+#: HiGHS's record: status map, options, iteration counters, package
+HIGHS = SOLVERS["highspy"]
 
 #: options set on every model unless the user overrides them
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -82,21 +87,19 @@ def _flush_c_stdout() -> None:
 
 
 def map_highs_status(highspy: Any, status: Any) -> SolveStatus:
-    S = highspy.HighsModelStatus
-    table = {
-        S.kOptimal: SolveStatus.OPTIMAL,
-        S.kInfeasible: SolveStatus.INFEASIBLE,
-        S.kUnbounded: SolveStatus.UNBOUNDED,
-        S.kUnboundedOrInfeasible: SolveStatus.INFEASIBLE,
-        S.kIterationLimit: SolveStatus.ITERATION_LIMIT,
-        S.kTimeLimit: SolveStatus.TIME_LIMIT,
-        S.kInterrupt: SolveStatus.INTERRUPTED,
-    }
-    return table.get(status, SolveStatus.ERROR)
+    """HiGHS's model status as a SolveStatus, by HiGHS's record
+    (:data:`~lpboosting.backends.solvers.HIGHS_STATUS_MAP`)."""
+    return _status_table(highspy.HighsModelStatus).get(status, SolveStatus.ERROR)
 
 
-#: HiGHS's iteration counters (``HighsInfo.<kind>_iteration_count``), one per method
-ITERATION_KINDS = ("simplex", "ipm", "crossover", "pdlp", "qp")
+@functools.lru_cache(maxsize=None)
+def _status_table(S: Any) -> dict[Any, SolveStatus]:
+    """HiGHS's status map keyed by the members of its status enum ``S`` (those this highspy has)."""
+    return {getattr(S, name): value for name, value in HIGHS.status_map.items() if hasattr(S, name)}
+
+
+#: HiGHS's iteration counters (``HighsInfo.<kind>_iteration_count``), one per method (its record's)
+ITERATION_KINDS = HIGHS.iteration_kinds
 
 
 def iteration_counts(info: Any) -> dict[str, int]:
@@ -234,7 +237,7 @@ class HighspyBackend(Backend):
     def time_limit_options(self, seconds: float) -> dict[str, Any]:
         """HiGHS's ``time_limit``: it counts the time of every run of one model, so it bounds a
         whole session (a run of column generation), not each round."""
-        return {"time_limit": float(seconds)}
+        return {HIGHS.time_limit: float(seconds)}
 
     def is_available(self) -> bool:
         try:
