@@ -13,34 +13,31 @@ folds' scores are taken and the path stops early once the mean score has
 been below its best for two nus in a row, or below it by more than the
 best's standard error across folds (``early_stopping``).  The small nus are
 the expensive end of the path: below the fraction of wrong labels the
-master must fit them, with hundreds of columns in its basis (on twonorm with
-20 % noise, 2000 rows, the nus 0.4 to 0.1 took 95 % of a full path's 13 s);
-they are also the nus that score worst there, so stopping early cut
-LPBoostCV's fit from 60 s to 4 s at the same choice.
+master must fit them, with hundreds of columns in its basis; they are also
+the nus that score worst there, so stopping early saves most of the fit at
+the same choice.
 
 For SoftBoost and ERLPBoost nu plays the same part (the cap 1/(nu N) of
 their distribution) and their soft margin is within delta of LPBoost's at
 the same nu (Warmuth, Glocer, Rätsch 2007; Warmuth, Glocer, Vishwanathan
 2008), so their nu is chosen on LPBoost's path too and only the refit is
-theirs: fitting every nu of every fold with the entropy masters took 25 to
-90 times AdaBoost's fit time on pima and wdbc, the path 3 to 7 times
-(``python -m lpboosting.benchmark.accuracy``).
+theirs: fitting every nu of every fold with the entropy masters costs many
+times the path.
 
 ``oracle="auto"`` (the CV classifiers' default) runs the same selection for
 exact decision stumps and for trees of depth 5, side by side along the
 grid, and keeps the better: a sum of stumps is additive in the features and
-cannot follow an interaction (on banana, two features with a curved
-boundary, stumps left 24 % test error where trees reach 12 %), while on
-additive data the exact stumps do as well or better.  Each oracle's path
-stops early by its own scores, and the trees' path also stops once its best
-mean score so far has been below the stumps' best so far by more than the
-standard error of that best, at two nus in a row: on clean twonorm (2000
-rows, additive) the trees' path took 5 s of a fold's 6.3 s and scored below
-the stumps' at every nu.  The rule is one way: the stumps (exact, cheap,
-preferred on a tie) are never stopped by the trees.  On clean wdbc the
-stumps' score is flat and below the trees' at large nu and climbs past them
-at small nu; a rule both ways (tried) lost them there (0.065 test error
-against 0.032).
+cannot follow an interaction (two features with a curved boundary, as in
+banana), while on additive data the exact stumps do as well or better.
+Each oracle's path stops early by its own scores, and the trees' path also
+stops once its best mean score so far has been below the stumps' best so
+far by more than the standard error of that best, at two nus in a row.
+The rule is one way: the stumps (exact, cheap, preferred on a tie) are
+never stopped by the trees, whose score can be above the stumps' at large
+nu and below it at small nu.
+
+The measurements behind these rules, with the commands that give them, are
+in docs/accuracy.md ("What the CV classifiers do, and what it costs").
 
 Why nu matters: at most a fraction nu of the examples can have a margin
 below the soft margin rho (Warmuth, Glocer, Rätsch 2007), so a nu below the

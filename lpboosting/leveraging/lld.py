@@ -64,8 +64,8 @@ class LLDClassifier(LeveragingClassifier):
     max_rounds : int >= 1, default 50000
         The cap on the DC steps; the run stops earlier when the loss has
         converged (``tol``), and reaching the cap raises a ConvergenceWarning.
-        (The DC steps are conservative: on scikit-learn's breast-cancer data
-        the loss settles after about 28 000 of them, 1.1 s.)
+        (The DC steps are conservative: tens of thousands of them on small
+        data sets; measured in docs/defaults.md.)
     oracle : {"features", "stumps"}, default "features"
         As :class:`~lpboosting.leveraging.llm.LLMClassifier` ("stumps":
         sequential only; the stump of largest |W_j| is found exactly from

@@ -109,8 +109,8 @@ def reproduce_krause_singer(
     them, Figure 4) nor its number of rounds: the defaults here are
     p in {0.1, 0.2, 0.3, 0.4} and 5000 parallel rounds (enough for the
     log-loss baseline to settle on these data).  All methods see the same
-    draws.  The full default run is 600 fits of 5000 rounds (about 10-20
-    minutes on one core); lower ``n_repeats`` / ``n_rounds`` for a quick look.
+    draws.  The full default run is 600 fits of 5000 rounds (a long run on
+    one core); lower ``n_repeats`` / ``n_rounds`` for a quick look.
 
     Returns a dict with ``p_values``, ``experiments``, ``methods``,
     ``errors`` (array method x p x experiment x repeat), ``mean``, ``std``

@@ -267,10 +267,10 @@ class Stumps(Oracle):
         Ties go by position, and a stump whose column equals a better one's
         (the constants of every feature, splits that order the rows alike)
         is skipped.  One stump per feature first because stumps at adjacent
-        thresholds of one feature are nearly the same column: measured with
-        LPBoost on KEEL twonorm, 20 columns a round spread over the features
-        took 27 master solves against 390 one at a time.  The search works
-        feature by feature (temporaries of size N, not N x F).
+        thresholds of one feature are nearly the same column (the master
+        solves this saves are measured in docs/defaults.md,
+        ``columns_per_round``).  The search works feature by feature
+        (temporaries of size N, not N x F).
         """
         k = int(k)
         if k <= 1:

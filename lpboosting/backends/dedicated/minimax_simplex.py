@@ -14,8 +14,8 @@ and its LP dual is the primal (16): with pi the multipliers of the t rows of
 (D'), mu = -pi / 2 and ``min (D') = 1 - 2 R``, i.e. R = 1/2 (1 - sum_i |y_i|).
 
 Why a dedicated solver.  HiGHS works on (16) with an n x n basis (one row
-per example) and costs ~0.4 ms per simplex iteration on a few hundred dense
-rows.  (D') has only t rows, one per base rule: its basis is t x t, held
+per example), every simplex iteration over a few hundred dense rows.  (D')
+has only t rows, one per base rule: its basis is t x t, held
 here as a dense inverse (t is the number of *active* base rules, a few dozen
 with removal), so an iteration costs two n x t products and O(t^2) updates.
 

@@ -133,7 +133,7 @@ _CONTROLLER = None
 def _blas_single_thread():
     """Limit BLAS to one thread for the small dense products of the Newton steps.
 
-    Multithreaded OpenBLAS is slower, often by 10x or more, on k x N products with
+    Multithreaded OpenBLAS is slower than one thread on k x N products with
     k ~ 50 and N ~ 500, and dramatically so on a loaded machine.  Uses threadpoolctl
     when it is installed (it comes with scikit-learn), else does nothing.
     """

@@ -61,9 +61,9 @@ class HighsSiftingLP(ColumnStoreSession):
     ``working_size`` is the size the working set starts at and is trimmed
     back to between rounds (or twice the number of hypotheses, if larger);
     with N at most 4 ``working_size`` every example stays in the model (the
-    same model over all N: measured on KEEL banana, 5300 rows and thousands
-    of stumps, a working set of 2000 took many passes a round and did not
-    converge in 150 s where all N took 17 s); ``max_entering`` bounds the examples that enter
+    same model over all N: below that a working set takes more passes than it
+    saves; docs/user-guide.md, "Large N", has the measurement); ``max_entering``
+    bounds the examples that enter
     per pass (default: the working set's size, so it at most doubles);
     ``tol`` is the reduced cost beyond which a fixed example is a violator.
     A pass first checks only the 10 ``working_size`` fixed examples nearest
