@@ -436,7 +436,7 @@ def _replay(master: Master, columns: np.ndarray, backend: Backend,
                 break
             if not solution.ok:
                 run.status = "solver_error"
-                run.message = f"column {j + 1}: {solution.status.value} {solution.info.get('message', '')}"
+                run.message = f"column {j + 1}: {solution.status.value} {solution.control.message}"
                 break
             d = solution.distribution
         else:

@@ -382,7 +382,7 @@ def last_master_columns(result: Any) -> np.ndarray:
     ``result`` is a :class:`~lpboosting.colgen.ColumnGenerationResult` (a
     classifier's ``result_``).  With a column pool (LPBoost's ``pool``,
     RMBoost's ``prune``) columns deleted before the last solve are left out
-    (the solution's ``info["active_columns"]``), so the model exported over
+    (the solution's ``control.active_columns``), so the model exported over
     these columns has the run's objective.
     """
     columns = getattr(result, "columns", None)
@@ -392,7 +392,7 @@ def last_master_columns(result: Any) -> np.ndarray:
     if U.ndim != 2 or U.shape[1] == 0:
         raise ValueError("the run solved no master (it has no columns): there is no model to export")
     solution = getattr(result, "solution", None)
-    active = None if solution is None else solution.info.get("active_columns")
+    active = None if solution is None else solution.control.active_columns
     if active is not None:
         U = U[:, np.asarray(active, dtype=int)]
     return U

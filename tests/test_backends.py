@@ -101,7 +101,7 @@ def test_a_master_solved_alone_uses_its_own_default_backend():
     U = np.array([[1.0, -1.0, 1.0], [1.0, 1.0, -1.0], [-1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
     assert LPBoost(0.5).solve(U).backend == LPBoost.default_backend == "highspy"
     assert RMBoost(0.1).solve(U).backend == RMBoost.default_backend == "highspy:ipm"
-    assert RMBoost(0.1).solve(U, backend="dedicated").info["record"]["solver"] == "dedicated"  # checked
+    assert RMBoost(0.1).solve(U, backend="dedicated").record["solver"] == "dedicated"  # checked
     assert RMBoost(0.1).solve(U).objective == pytest.approx(RMBoost(0.1).solve(U, backend="highspy").objective,
                                                             abs=1e-12)
     projection = SoftBoost(0.5, 0.1).project(U, bound=0.5)

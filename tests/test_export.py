@@ -219,7 +219,7 @@ def test_lpboost_run_exports_its_last_master(data, tmp_path):
 
 def test_lpboost_run_with_a_column_pool_exports_the_columns_of_its_last_master(data, tmp_path):
     result, U = run_and_check(LPBoost(0.2, pool=ColumnPool(inactive_rounds=1)), data, tmp_path, "pool")
-    active = result.solution.info["active_columns"]
+    active = result.solution.control.active_columns
     assert U.shape[1] == len(active) <= result.columns.shape[1]
 
 

@@ -39,7 +39,7 @@ def test_both_models_reach_the_full_lp_with_the_same_optimum(data, nu):
         for record, sol in zip(res.history, rec.solutions):
             check_optimality(sol, res.columns[:, :record.n_columns], nu, 1e-8)
             # the edge variables of the difference model are the edges d . u_j
-            np.testing.assert_allclose(sol.info["dual_edges"],
+            np.testing.assert_allclose(sol.dual_edges,
                                        sol.distribution @ res.columns[:, :record.n_columns], atol=1e-9)
 
 

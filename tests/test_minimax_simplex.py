@@ -200,7 +200,7 @@ def test_a_rejected_answer_is_resolved_by_highs_and_recorded(monkeypatch, failur
         assert all(r["message"] == "test failure" for r in fallbacks)
     U_all = np.column_stack([pool[:, ref.index] for ref in result.hypotheses])
     for t, sol in enumerate(recorder.solutions, start=1):
-        check_kkt(sol, U_all[:, :t], y, lam, 1e-8, columns=sol.info["active_columns"])
+        check_kkt(sol, U_all[:, :t], y, lam, 1e-8, columns=sol.control.active_columns)
     assert result.objective == pytest.approx(minimax_lp(y[:, None] * pool, y, lam)["value"], abs=1e-8)
 
 

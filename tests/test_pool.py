@@ -41,7 +41,7 @@ def test_lpboost_with_a_pool_reaches_the_full_lp(pool, backend, data):
     assert res.history[-1].gap <= 1e-9
     removed = sum(r.extra["removed"] for r in res.history)
     for record, sol in zip(res.history, rec.solutions):
-        active = sol.info["active_columns"]
+        active = sol.control.active_columns
         # each master is optimal over the columns it was solved with; deleted columns weigh 0
         assert sol.weights.size == record.n_columns
         deleted = np.setdiff1d(np.arange(record.n_columns), active)

@@ -98,7 +98,7 @@ def check_kkt(sol, U: np.ndarray, y: np.ndarray, lam: float, tol: float, columns
     assert sol.primal_objective == pytest.approx(dual_value(alpha, beta), abs=10 * tol)
     assert sol.dual_objective == pytest.approx(dual_value(alpha, beta), abs=1e-12)
     assert sol.objective == pytest.approx(risk_F(H, y, mu, lam), abs=1e-12)
-    assert sol.objective == sol.primal_objective == sol.info["record"]["risk"]
+    assert sol.objective == sol.primal_objective == sol.record["risk"]
     assert sol.gamma == lam
     # the oracle's weighting (19): d . u = sum_i w_i ytilde_i h(x_i)
     v = y / n - (alpha - beta)
@@ -217,7 +217,7 @@ def test_dual_feasibility_and_complementary_slackness_every_round(rm_backend, pr
     removed_total = 0
     for t, (sol, record) in enumerate(zip(recorder.solutions, result.history), start=1):
         assert sol.ok and sol.backend == rm_backend
-        check_kkt(sol, U_all[:, :t], y, lam, tol, columns=sol.info["active_columns"])
+        check_kkt(sol, U_all[:, :t], y, lam, tol, columns=sol.control.active_columns)
         assert record.primal == sol.objective and record.dual == sol.dual_objective
         assert record.extra["risk"] == sol.objective
         removed_total += record.extra["removed"]
@@ -292,16 +292,16 @@ def test_pruning_removes_strictly_satisfied_columns_and_keeps_the_optimum():
     # the removed columns are exactly those whose dual constraint was strictly satisfied
     sols = recorder.solutions
     for t in range(len(sols) - 1):
-        before = set(sols[t].info["active_columns"].tolist())
-        after = set(sols[t + 1].info["active_columns"].tolist()) - {t + 1}
+        before = set(sols[t].control.active_columns.tolist())
+        after = set(sols[t + 1].control.active_columns.tolist()) - {t + 1}
         gone = sorted(before - after)
         assert len(gone) == removed[t]
         for j in gone:
-            assert abs(sols[t].info["dual_edges"][j]) < lam
+            assert abs(sols[t].dual_edges[j]) < lam
             assert sols[t].weights[j] == 0.0
             assert all(sols[s].weights[j] == 0.0 for s in range(t + 1, len(sols)))
     last = sols[-1]
-    inactive = np.setdiff1d(np.arange(last.weights.size), last.info["active_columns"])
+    inactive = np.setdiff1d(np.arange(last.weights.size), last.control.active_columns)
     assert np.all(last.weights[inactive] == 0.0)
 
 
@@ -337,12 +337,12 @@ def test_a_removed_column_that_comes_back_is_kept(backend):
     weak = 1e-3 * np.ones(6)       # tau = 1e-3 < lam: mu = 0
     session = get_backend(backend).open(_Eager(0.2), y.size)
     session.add_column(useless)
-    assert session.solve().info["record"]["removed"] == 1 and session.active == []
+    assert session.solve().record["removed"] == 1 and session.active == []
     session.add_column(useless)     # generated again: kept for good
-    assert session.solve().info["record"]["removed"] == 0 and session.active == [1]
+    assert session.solve().record["removed"] == 0 and session.active == [1]
     session.add_column(weak)        # a new column with zero weight: removed
     sol = session.solve()
-    assert sol.info["record"]["removed"] == 1 and session.active == [1]
+    assert sol.record["removed"] == 1 and session.active == [1]
     assert session.removed == [0, 2]
     np.testing.assert_array_equal(sol.weights, np.zeros(3))
 
@@ -636,7 +636,7 @@ def test_defaults_converge_with_trees(name):
     # the last tree does not violate (17) by more than tol at the master's duals
     assert clf.history_[-1].edge <= clf.lam_ + clf.tol
     # R is the optimum of the LP over the trees kept, stated independently
-    keep = np.flatnonzero(np.isfinite(clf.result_.solution.info["dual_edges"]))
+    keep = np.flatnonzero(np.isfinite(clf.result_.solution.dual_edges))
     H = np.column_stack([clf.hypotheses_[j].predict(X) for j in keep])
     assert clf.minimax_risk_ == pytest.approx(minimax_lp(H, y, clf.lam_)["value"], abs=1e-7)
 

@@ -89,7 +89,7 @@ def test_column_generation_with_sifting_reaches_the_lp_over_all_stumps(data, nu)
     assert res.converged and res.objective == pytest.approx(full, abs=1e-8)
     for record, sol in zip(res.history, rec.solutions):
         check_optimality(sol, res.columns[:, :record.n_columns], nu, 1e-8)
-        np.testing.assert_allclose(sol.info["dual_edges"],
+        np.testing.assert_allclose(sol.dual_edges,
                                    sol.distribution @ res.columns[:, :record.n_columns], atol=1e-9)
 
 
@@ -128,7 +128,7 @@ def test_the_working_set_is_trimmed_between_rounds():
     entered = 0
     for j in range(30):
         s.add_column(U[:, j])
-        entered += s.solve().info["record"]["entered"]
+        entered += s.solve().record["entered"]
         # back to max(working_size, 2 t); only nonbasic examples leave, the basic ones (at most
         # one a row) may stay
         assert np.sum(s.state == WORKING) <= max(10, 2 * (j + 1)) + s.model.getNumRow()

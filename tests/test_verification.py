@@ -131,7 +131,7 @@ def run(case: str, kind: str, at_round: int, max_rounds: int = 8):
 def test_no_accepted_round_is_unverified(case, kind, at_round):
     master, result, accepted = run(case, kind, at_round)
     for record, solution, U in accepted:
-        assert master.verify(solution, U, solution.info.get("active_columns")) == "", (record.round, kind)
+        assert master.verify(solution, U, solution.control.active_columns) == "", (record.round, kind)
     rounds = {r.round: r for r in result.history}
     if at_round in rounds:
         record = rounds[at_round]

@@ -31,6 +31,10 @@ class MasterSession(ABC):
     priced at (the entropy masters need it).  ``solve()`` solves the master
     over the columns added so far and returns the master's read-back, a
     :class:`~lpboosting.masters.MasterSolution`.
+
+    A session is opened over the master's rows (``n_rows``, what d has one
+    entry per and a column one margin per: :meth:`~lpboosting.masters.Master.n_rows`
+    of the examples); ``n_samples`` is the same number, under its older name.
     """
 
     backend_name: str = ""
@@ -38,6 +42,11 @@ class MasterSession(ABC):
     def __init__(self, n_samples: int) -> None:
         self.n_samples = int(n_samples)
         self.n_columns = 0
+
+    @property
+    def n_rows(self) -> int:
+        """The master's rows (one margin per row in every column; d has one entry per row)."""
+        return self.n_samples
 
     @abstractmethod
     def add_column(self, column: np.ndarray, edge: float | None = None) -> None:
@@ -171,7 +180,7 @@ class ColumnStoreSession(MasterSession):
     inactive (``master.inactive(solution)``), and removes those that the
     master's pool (``master.pool``, a
     :class:`~lpboosting.masters.pool.ColumnPool`) says are due; it expands
-    ``weights`` (and ``info["dual_edges"]``, when present) to one entry per
+    ``weights`` (and ``dual_edges``, when present) to one entry per
     column ever added (0 and NaN for removed columns).  A session removes
     the columns from its own live model with the positions :meth:`finish`
     returns.
@@ -212,16 +221,16 @@ class ColumnStoreSession(MasterSession):
         weights = np.zeros(self.n_columns)
         weights[index] = solution.weights
         solution.weights = weights
-        if "dual_edges" in solution.info:
+        if solution.dual_edges is not None:
             edges = np.full(self.n_columns, np.nan)
-            edges[index] = solution.info["dual_edges"]
-            solution.info["dual_edges"] = edges
-        solution.info["active_columns"] = index.copy()
+            edges[index] = solution.dual_edges
+            solution.dual_edges = edges
+        solution.control.active_columns = index.copy()
         positions = np.empty(0, dtype=int)
         if mask is not None and index.size:
             positions = self.store.due(mask, self.pool.inactive_rounds)
         self.store.remove(positions)
-        record = solution.info.setdefault("record", {})
+        record = solution.record
         record["removed"] = int(positions.size)
         record["active"] = len(self.store.active)
         if self.pool is not None:

@@ -269,8 +269,8 @@ class CvxpyRebuildSession(ColumnStoreSession):
         U = self.store.active_columns()
         solution = self.backend.solve_master(self.master, U)
         if solution.ok:
-            if self.pool is not None and "dual_edges" not in solution.info:
-                solution.info["dual_edges"] = solution.distribution @ U
+            if self.pool is not None and solution.dual_edges is None:
+                solution.dual_edges = solution.distribution @ U
             self.finish(solution)
         return solution
 

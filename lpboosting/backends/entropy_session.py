@@ -29,7 +29,7 @@ import numpy as np
 from lpboosting.backends.base import Backend, MasterSession
 from lpboosting.backends.highs.model import HighspyBackend
 from lpboosting.errors import SolverNotInstalledError
-from lpboosting.masters.base import MasterSolution
+from lpboosting.masters.base import MasterSolution, SolveControl
 from lpboosting.masters.capped_simplex import relative_entropy
 from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
 from lpboosting.masters.lpboost import soft_margin
@@ -140,5 +140,7 @@ class EntropySession(MasterSession):
             iterations=iters,
             seconds=time.perf_counter() - start,
             backend=self.backend_name,
-            info={"record": record, "stop": stop, "projection": projection, "lp_distribution": lp.distribution},
+            info={"projection": projection, "lp_distribution": lp.distribution},
+            record=record,
+            control=SolveControl(stop=stop),
         )

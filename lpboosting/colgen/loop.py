@@ -251,7 +251,7 @@ def start_run(master: Master, oracle: Oracle, options: LoopOptions, backend: "st
     limit = options.time_limit if deadline is None else deadline.remaining()
     if limit is not None:
         backend = with_time_limit(backend, max(float(limit), SOLVER_TIME_FLOOR))
-    session = backend.open(master, oracle.n_samples)
+    session = backend.open(master, master.n_rows(oracle.n_samples))
     history = History(meta={
         "master": master.name, "params": master.params(), "oracle": oracle.name,
         "exact": bool(oracle.exact), "backend": backend.name, "tol": options.tol,
@@ -385,11 +385,11 @@ class Rounds:
             solution = self._checked(rnd, solution)
         else:
             self.message = (f"round {rnd}: {solution.backend} returned {solution.status.value} "
-                            f"({solution.info.get('message', '')}); kept the master of round {rnd - 1}")
+                            f"({solution.control.message}); kept the master of round {rnd - 1}")
         if solution.status is SolveStatus.TIME_LIMIT:  # the solver's own clock: keep the last round
             self.status = "time_limit"
             self.message = (f"round {rnd}: {solution.backend} stopped at its time limit "
-                            f"({solution.info.get('message', '')}); kept the master of round {rnd - 1}")
+                            f"({solution.control.message}); kept the master of round {rnd - 1}")
             if self.deadline.limited:
                 self.message += "; " + self.advice("time_limit", rnd - 1)
             self._failed_round(rnd, solution, {})
@@ -600,7 +600,7 @@ class Rounds:
     def _extra(self, rnd: int, solution: MasterSolution, priced_at: str) -> dict[str, Any]:
         """The round record's ``extra``: the session's, the verification's notes, and the loop's."""
         state, master = self.state, self.state.master
-        extra = dict(solution.info.get("record", {}))
+        extra = dict(solution.record)
         extra.update(self.notes)
         if solution.status is SolveStatus.INACCURATE:
             extra["solve_status"] = solution.status.value

@@ -35,7 +35,7 @@ def solve_master(master: Master, U: Any, backend: "str | Backend | None" = None,
     if not solution.ok and solution.status is not SolveStatus.INFEASIBLE:
         raise SolverError(
             f"{solution.backend} could not solve the {master.name} master: status "
-            f"{solution.status.value} ({solution.info.get('message', 'no message')}); "
+            f"{solution.status.value} ({solution.control.message or 'no message'}); "
             "try another backend, e.g. backend='cvxpy:CLARABEL'",
             solution.status,
         )

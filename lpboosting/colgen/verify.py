@@ -73,11 +73,11 @@ def _resolve(master: Master, U: np.ndarray, active: np.ndarray | None, name: str
     weights = np.zeros(U.shape[1])
     weights[columns] = solution.weights
     solution.weights = weights
-    if "dual_edges" in solution.info:
+    if solution.dual_edges is not None:
         edges = np.full(U.shape[1], np.nan)
-        edges[columns] = solution.info["dual_edges"]
-        solution.info["dual_edges"] = edges
-    solution.info["active_columns"] = columns
+        edges[columns] = solution.dual_edges
+        solution.dual_edges = edges
+    solution.control.active_columns = columns
     return solution
 
 
@@ -85,7 +85,7 @@ def verified(state: RunState, solution: MasterSolution) -> tuple[MasterSolution 
     """The round's answer if the master verifies it, else a fallback's verified answer, else None;
     and what to record (``rejected``: why; ``fallback``: the backend that answered instead)."""
     master, U = state.master, state.columns
-    active = solution.info.get("active_columns")
+    active = solution.control.active_columns
     problem = master.verify(solution, U, active)
     if not problem:
         return solution, {}
@@ -94,8 +94,8 @@ def verified(state: RunState, solution: MasterSolution) -> tuple[MasterSolution 
         alternative = _resolve(master, U, active, name)
         if alternative is None:
             continue
-        if not master.verify(alternative, U, alternative.info.get("active_columns")):
-            alternative.info.setdefault("record", {}).update(solution.info.get("record", {}))
+        if not master.verify(alternative, U, alternative.control.active_columns):
+            alternative.record.update(solution.record)
             notes["fallback"] = name
             return alternative, notes
     return None, notes

@@ -4,7 +4,7 @@
 Importing this package loads neither a solver nor scikit-learn.
 """
 
-from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution
+from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution, SolveControl
 from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
 from lpboosting.masters.erlpboost import ERLPBoost
 from lpboosting.masters.lpboost import LPBoost, soft_margin
@@ -14,6 +14,6 @@ from lpboosting.masters.rmboost import RMBoost
 from lpboosting.masters.softboost import SoftBoost, TotalBoost
 
 __all__ = [
-    "ColumnPool", "CvxpyStatement", "ERLPBoost", "EntropyMaster", "LPBoost", "MASTERS", "Master", "MasterSolution",
+    "ColumnPool", "CvxpyStatement", "ERLPBoost", "EntropyMaster", "LPBoost", "MASTERS", "Master", "MasterSolution", "SolveControl",
     "MasterSpec", "ProjectionResult", "RMBoost", "SoftBoost", "TotalBoost", "make_master", "soft_margin",
 ]

@@ -25,6 +25,28 @@ from lpboosting.status import SolveStatus
 
 
 @dataclass
+class SolveControl:
+    """What the loop acts on in a master's answer, apart from its values.
+
+    stop:
+        The master ends the run with this answer (SoftBoost's infeasible
+        projection); the loop records the round and stops.
+    active_columns:
+        The indices, among the columns added so far, of those the answer is
+        over (a column pool removes some); None: all of them.
+    message:
+        Why a solve failed (the solver's words), or a note on the answer.
+    verified:
+        How the master checked the answer ("full", "sampled"), when it says.
+    """
+
+    stop: bool = False
+    active_columns: np.ndarray | None = None
+    message: str = ""
+    verified: str | None = None
+
+
+@dataclass
 class MasterSolution:
     """Solution of one restricted master problem, in one convention for every backend.
 
@@ -46,8 +68,23 @@ class MasterSolution:
       y_i sign(d_i)); ``objective`` the minimax risk R; ``gamma`` lam;
       ``rho`` and ``slacks`` None.
 
-    ``info`` holds the master's extra values (RMBoost's alpha and beta, the
-    per-round ``record``).
+    Every master's solution also carries, typed:
+
+    - ``dual_edges``: d . u^m of every column of the master (NaN where a
+      column is not in the solved master), when the session computes them
+      (the LP sessions do; a column pool needs them);
+    - ``record``: the values the round's record shows (``extra`` of
+      :class:`~lpboosting.colgen.RoundRecord`): the master's own (RMBoost's
+      risk, the entropy masters' bounds) and the session's (sifting passes);
+    - ``control``: what the loop acts on rather than shows
+      (:class:`SolveControl`: stop, the active columns, the message of a
+      failed solve, how the answer was verified).
+
+    ``info`` holds the master's other values (RMBoost's alpha and beta, the
+    entropy masters' projection and LP distribution).  The rows of the
+    master are its examples for every master of this package (``d`` has one
+    entry per row); a master whose rows are other than its examples says so
+    in :meth:`Master.n_rows`.
     """
 
     status: SolveStatus
@@ -63,6 +100,9 @@ class MasterSolution:
     seconds: float = 0.0
     backend: str = ""
     info: dict[str, Any] = field(default_factory=dict)
+    dual_edges: np.ndarray | None = None
+    record: dict[str, Any] = field(default_factory=dict)
+    control: "SolveControl" = field(default_factory=lambda: SolveControl())
 
     @property
     def ok(self) -> bool:
@@ -70,12 +110,12 @@ class MasterSolution:
 
     @classmethod
     def failed(cls, n_samples: int, status: SolveStatus, message: str = "") -> "MasterSolution":
-        """The solution of a failed solve: every value NaN, ``info["message"]`` says why."""
+        """The solution of a failed solve: every value NaN, ``control.message`` says why."""
         nan = float("nan")
         return cls(
             status=status, objective=nan, primal_objective=nan, dual_objective=nan,
             weights=np.empty(0), distribution=np.full(n_samples, nan),
-            info={"message": message} if message else {},
+            control=SolveControl(message=message),
         )
 
 
@@ -246,6 +286,12 @@ class Master(ABC):
     def weighted(self) -> bool:
         """True when the examples carry weights other than uniform."""
         return self.sample_weight is not None
+
+    def n_rows(self, n_examples: int) -> int:
+        """The master's rows over ``n_examples`` training examples: what a session is opened over,
+        d has one entry per and a column one margin per.  One per example for every master of
+        this package; a master over (example, wrong class) pairs has more."""
+        return int(n_examples)
 
     # -- column-generation hooks ---------------------------------------------------
     def initial_distribution(self, n_samples: int) -> np.ndarray:

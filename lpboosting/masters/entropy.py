@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from abc import abstractmethod
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -76,6 +77,23 @@ def erlpboost_dual_value(U: np.ndarray, cap, eta: float, w: np.ndarray,
     s = U @ w
     d, _ = capped_softmax(-eta * s, cap, prior)
     return float(d @ s) + relative_entropy(d, prior) / eta
+
+
+class ProjectionState(TypedDict, total=False):
+    """One round's projection parameters, as :meth:`EntropyMaster.round_state` returns them.
+
+    SoftBoost and TotalBoost: ``gamma_hat`` (the least edge so far) and
+    ``bound`` = gamma_hat - delta, the right-hand side of the edge
+    constraints; ERLPBoost: ``eta``, the weight 1/eta of the relative
+    entropy.  ``stop``: no projection this round (the run ends; ``reason``
+    says why, e.g. "infeasible").
+    """
+
+    gamma_hat: float
+    bound: float
+    eta: float
+    stop: bool
+    reason: str
 
 
 @dataclass
@@ -195,13 +213,13 @@ class EntropyMaster(Master):
         return f"{type(self).__name__}(nu={self.nu!r}, delta={self.delta!r})"
 
     # -- the projection, per master --------------------------------------------------
-    def projection_problem(self, U: np.ndarray, state: dict[str, Any]) -> CvxpyStatement:
-        """The projection stated in cvxpy (exponential cone)."""
-        raise NotImplementedError
+    @abstractmethod
+    def projection_problem(self, U: np.ndarray, state: ProjectionState) -> CvxpyStatement:
+        """The projection stated in cvxpy (exponential cone), with the round's parameters ``state``."""
 
+    @abstractmethod
     def read_projection(self, statement: CvxpyStatement, U: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
         """(d, multipliers, primal value, dual value) of a solved projection statement."""
-        raise NotImplementedError
 
     @staticmethod
     def read_distribution(statement: CvxpyStatement, n_samples: int) -> np.ndarray:
@@ -216,18 +234,23 @@ class EntropyMaster(Master):
         full[support] = d
         return full
 
-    def round_state(self, session: Any, lp: MasterSolution) -> dict[str, Any]:
+    @abstractmethod
+    def round_state(self, session: Any, lp: MasterSolution) -> ProjectionState:
         """What the projection of this round needs (bounds, eta, ...) and whether to stop first.
 
         ``session`` holds the run so far: ``edges`` (d_(q-1) . u^q of every
-        column) and ``entropies`` (Delta(d_(q-1)) for each column's pricing).
+        column) and ``entropies`` (Delta(d_(q-1)) for each column's pricing).  The
+        state holds the projection's parameters (SoftBoost's ``bound`` and
+        ``gamma_hat``, ERLPBoost's ``eta``), ``stop`` (no projection this
+        round) and a ``reason`` (see :class:`ProjectionState`).
         """
-        raise NotImplementedError
 
-    def finish(self, session: Any, lp: MasterSolution, state: dict[str, Any],
+    @abstractmethod
+    def finish(self, session: Any, lp: MasterSolution, state: ProjectionState,
                projection: ProjectionResult | None) -> dict[str, Any]:
-        """Master-specific record entries and the stop flag after the round's projection."""
-        raise NotImplementedError
+        """The round's record entries (the projection's parameters and bounds) and ``stop``, whether
+        the run ends with this round; the session moves ``stop`` to the answer's
+        :class:`~lpboosting.masters.base.SolveControl`."""
 
     # -- cvxpy statement of the Master contract ---------------------------------------
     def cvxpy_statement(self, U, state=None):
@@ -336,7 +359,7 @@ class EntropyMaster(Master):
             return ""
         if primal < dual - scaled_tol(tol, dual):
             return f"the projection's primal value {primal:.10g} is below its dual value {dual:.10g}"
-        value, problem = self.projection_value(d, U, solution.info.get("record", {}))
+        value, problem = self.projection_value(d, U, solution.record)
         if problem:
             return problem
         if value is not None and abs(value - primal) > scaled_tol(tol, value):
@@ -369,4 +392,4 @@ class EntropyMaster(Master):
         return float(edge - solution.gamma)
 
     def converged(self, solution, edge, tol):
-        return bool(solution.info.get("stop", False))
+        return bool(solution.control.stop)

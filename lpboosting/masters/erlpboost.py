@@ -82,7 +82,7 @@ class ERLPBoost(EntropyMaster):
         return {"eta": eta, "upper": upper, "lower": lower, "stop": False}
 
     def converged(self, solution, edge, tol):
-        record = solution.info.get("record", {})
+        record = solution.record
         eta, lower = record.get("eta"), record.get("lower")
         if eta is None or lower is None or not np.isfinite(lower):
             return False
@@ -103,7 +103,7 @@ class ERLPBoost(EntropyMaster):
         return solution.info.get("lp_distribution")
 
     def recheck_violated(self, solution, edge, tol):
-        gamma_star = solution.info.get("record", {}).get("gamma_star")
+        gamma_star = solution.record.get("gamma_star")
         return gamma_star is not None and bool(edge > gamma_star + tol)
 
     def projection_problem(self, U: np.ndarray, state: dict[str, Any]) -> CvxpyStatement:

@@ -141,8 +141,8 @@ class LPBoost(Master):
         return f"LPBoost(nu={self.nu!r}" + (f", pool={self.pool!r})" if self.pool else ")")
 
     def inactive(self, solution: MasterSolution) -> np.ndarray | None:
-        """w_m = 0 and d . u^m < gamma strictly (needs ``info["dual_edges"]`` from the session)."""
-        edges = solution.info.get("dual_edges")
+        """w_m = 0 and d . u^m < gamma strictly (needs ``dual_edges`` from the session)."""
+        edges = solution.dual_edges
         if edges is None:
             return None
         return (solution.weights <= self.zero_tol) & (np.asarray(edges) < solution.gamma - self.slack_tol)
@@ -172,7 +172,7 @@ class LPBoost(Master):
         both are then optimal.  Tolerance :attr:`verify_tol`, relative.  Above
         :attr:`verify_budget` entries the edges are checked on the columns of
         positive weight, the newest and every k-th one
-        (``info["verified"]`` says "full" or "sampled").
+        (``control.verified`` says "full" or "sampled").
         """
         from lpboosting.columns import column_dots, weighted_sum
         from lpboosting.masters.base import check_answer, scaled_tol
@@ -194,7 +194,7 @@ class LPBoost(Master):
         if w.min() < -self.bound_tol or abs(w.sum() - 1.0) > tol:
             return f"w is not in the simplex (min {w.min():.3e}, sum {w.sum():.12g})"
         columns = np.arange(t) if active is None else np.asarray(active, dtype=np.intp)
-        solution.info["verified"] = "full"
+        solution.control.verified = "full"
         if n * columns.size > self.verify_budget:
             step = max(1, columns.size * n // self.verify_budget)
             keep = np.zeros(t, dtype=bool)
@@ -202,7 +202,7 @@ class LPBoost(Master):
             keep[columns[-64:]] = True
             keep[np.flatnonzero(w > 0)] = True
             columns = np.flatnonzero(keep)
-            solution.info["verified"] = "sampled"
+            solution.control.verified = "sampled"
         if columns.size:
             worst = float(np.max(column_dots(U, d, columns))) - gamma
             if worst > scaled_tol(tol, gamma):

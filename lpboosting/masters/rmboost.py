@@ -352,13 +352,12 @@ class RMBoost(Master):
             weights=mu,
             distribution=d,
             gamma=lam,
-            info={
-                "alpha": alpha, "beta": beta, "lam": lam, "dual_edges": d @ U,
-                "record": {
-                    "risk": risk, "lam": lam, "l1": float(np.abs(mu).sum()),
-                    "nonzero": int(np.count_nonzero(np.abs(mu) > self.zero_tol)),
-                    "removed": 0, "active": int(U.shape[1]),
-                },
+            info={"alpha": alpha, "beta": beta, "lam": lam},
+            dual_edges=d @ U,
+            record={
+                "risk": risk, "lam": lam, "l1": float(np.abs(mu).sum()),
+                "nonzero": int(np.count_nonzero(np.abs(mu) > self.zero_tol)),
+                "removed": 0, "active": int(U.shape[1]),
             },
         )
 
@@ -407,4 +406,4 @@ class RMBoost(Master):
 
     def inactive(self, solution: MasterSolution) -> np.ndarray:
         """:meth:`prunable` over the solution's columns; the pool deletes them (Steps 14-16)."""
-        return self.prunable(solution.info["dual_edges"], solution.weights, float(solution.gamma))
+        return self.prunable(solution.dual_edges, solution.weights, float(solution.gamma))

@@ -73,7 +73,7 @@ class MinimaxSimplexSession(ColumnStoreSession):
         margin = float(np.abs(U @ solution.weights).max()) - 0.5
         if margin > tol:
             return f"primal infeasible by {margin:.1e}"
-        edge = float(np.abs(solution.info["dual_edges"]).max()) - self.lam
+        edge = float(np.abs(solution.dual_edges).max()) - self.lam
         if edge > tol:
             return f"dual infeasible by {edge:.1e}"
         gap = abs(solution.primal_objective - solution.dual_objective)
@@ -108,7 +108,7 @@ class MinimaxSimplexSession(ColumnStoreSession):
                 solution.backend = self.backend_name
                 return solution
             solution = self._solution_of(U, mu, y)
-        solution.info["record"].update(
+        solution.record.update(
             {"solver": solver, "fallback": bool(problem)} | ({"message": problem} if problem else {}))
         positions = self.finish(solution)
         self.simplex.remove_rows(positions)

@@ -45,7 +45,7 @@ class HighsEdgeLP(ColumnStoreSession):
     Columns of the HiGHS model: d_n in [0, c_n], gamma free (cost 1).
     Rows: sum d = 1, then one row d.u^m - gamma <= 0 per hypothesis.
     HiGHS reports row duals y with reduced costs z = cost - A^T y, so
-    w_m = -y_m, rho = y_0 and psi_n = max(0, -z_n).  ``info["dual_edges"]``
+    w_m = -y_m, rho = y_0 and psi_n = max(0, -z_n).  ``dual_edges``
     holds d . u^m of every hypothesis (NaN for deleted ones).
     """
 
@@ -77,7 +77,7 @@ class HighsEdgeLP(ColumnStoreSession):
             z = np.asarray(sol.col_dual)
             solution = self.master.read_back(status, x[:n].copy(), float(x[n]), -y[1:], float(y[0]), -z[:n])
             # row m is d . u^m - gamma
-            solution.info["dual_edges"] = np.asarray(sol.row_value)[1:] + float(x[n])
+            solution.dual_edges = np.asarray(sol.row_value)[1:] + float(x[n])
             positions = self.finish(solution)
             if positions.size:
                 rows = (positions + 1).astype(np.int32)  # row 0 is sum d = 1
@@ -193,7 +193,7 @@ class HighsDeltaEdgeLP(ColumnStoreSession):
             rows = np.asarray(self._edge_rows, dtype=int)
             solution = self.master.read_back(status, x[:n].copy(), float(x[n]), -y[rows], float(y[0]),
                                              -z[:n])
-            solution.info["dual_edges"] = x[n + 1 + np.asarray(self.store.active, dtype=int)]
+            solution.dual_edges = x[n + 1 + np.asarray(self.store.active, dtype=int)]
             positions = self.finish(solution)
             if positions.size:
                 gone = np.sort(rows[positions])

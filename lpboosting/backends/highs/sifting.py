@@ -69,7 +69,7 @@ class HighsSiftingLP(ColumnStoreSession):
     A pass first checks only the 10 ``working_size`` fixed examples nearest
     rho at the last full check (the likely violators); only when none of
     them is violated does it check all N, and only a clean full check ends
-    the solve.  ``info["record"]`` of each solution holds the passes, the
+    the solve.  ``record`` of each solution holds the passes, the
     full checks, the working-set size and the examples that entered.
     """
 
@@ -347,7 +347,7 @@ class HighsSiftingLP(ColumnStoreSession):
         solution.iterations = iterations
         solution.backend = self.backend_name
         if solution.ok:
-            record = solution.info.setdefault("record", {})
+            record = solution.record
             record.update({"passes": passes, "checks": checks, "working": int(np.sum(self.state == WORKING)),
                            "entered": entered})
         return solution
@@ -375,7 +375,7 @@ class HighsSiftingLP(ColumnStoreSession):
         solution = self.master.read_back(status, d, float(x[0]), w, rho, psi)
         active = np.asarray(self.store.active, dtype=np.intp)
         slack = self._slack_cols()
-        solution.info["dual_edges"] = x[slack[active]] + float(x[0])  # d . u^m = f_m + gamma
+        solution.dual_edges = x[slack[active]] + float(x[0])  # d . u^m = f_m + gamma
         positions = self.finish(solution)
         if positions.size:
             # a removed hypothesis' edge constraint is dropped: its slack becomes free (its row
