@@ -22,7 +22,7 @@ from lpboosting.backends.dedicated.minimax_session import MinimaxSimplexSession
 from lpboosting.backends.dedicated.minimax_simplex import MinimaxDualSimplex, SimplexResult
 from lpboosting.backends.highs.rmboost import solve_minimax_with_highs
 from lpboosting.errors import BackendCapabilityError
-from lpboosting.masters import LPBoost, RMBoost
+from lpboosting.masters import LPBoost, MasterSolution, RMBoost
 from lpboosting.oracles import Columns
 from lpboosting.status import SolveStatus
 from tests.test_rmboost import check_kkt, graded_pool, minimax_lp
@@ -233,11 +233,12 @@ def test_when_highs_fails_too_the_run_stops_with_its_history(monkeypatch):
         return result
 
     wrap_solve(monkeypatch, fails_at_round_4)
-    monkeypatch.setattr(module, "solve_minimax_with_highs",
-                        lambda U, lam, prior=None: (SolveStatus.ERROR, np.zeros(U.shape[1]), np.zeros(U.shape[0]), 0))
+    # the fallback policy's backend (HiGHS) fails too
+    monkeypatch.setattr(module, "resolve",
+                        lambda master, U, name: MasterSolution.failed(U.shape[0], SolveStatus.ERROR, "test"))
     result = column_generation(RMBoost(0.1), Columns(pool), backend="dedicated", tol=1e-9, max_rounds=50)
     assert result.status == "solver_error"
-    assert "test failure" in result.message and "HiGHS returned error" in result.message
+    assert "test failure" in result.message and "highspy returned error" in result.message
     # the three solved rounds are kept, with the last optimal model
     assert [r.status for r in result.history][:3] == ["added"] * 3
     assert result.solution is not None and result.solution.ok

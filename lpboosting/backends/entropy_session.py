@@ -5,7 +5,9 @@ Each round (see :mod:`lpboosting.masters.entropy`):
 1. the LPBoost LP over the chosen columns, in one live HiGHS model (highspy's
    LPBoost session, :class:`~lpboosting.backends.highs.sifting.HighsSiftingLP`), gives gamma*_t
    and the final weights w (the master's sample weights are the LP's too:
-   :meth:`~lpboosting.masters.entropy.EntropyMaster.lp_master`);
+   :meth:`~lpboosting.masters.entropy.EntropyMaster.lp_master`); without highspy, the first
+   installed backend of the LP master's fallbacks
+   (:func:`~lpboosting.backends.fallback.backend_for`) solves it;
 2. the master decides from it what the projection needs, or that the run
    stops (:meth:`~lpboosting.masters.entropy.EntropyMaster.round_state`);
 3. a *projector* solves the projection — the dedicated Newton solver
@@ -27,8 +29,8 @@ from typing import Any
 import numpy as np
 
 from lpboosting.backends.base import Backend, MasterSession
-from lpboosting.backends.highs.model import HighspyBackend
-from lpboosting.errors import SolverNotInstalledError
+from lpboosting.backends.fallback import backend_for
+from lpboosting.backends.registry import get_backend
 from lpboosting.masters.base import MasterSolution, SolveControl
 from lpboosting.masters.capped_simplex import relative_entropy
 from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
@@ -40,7 +42,7 @@ Projector = Callable[[EntropyMaster, np.ndarray, dict[str, Any], "np.ndarray | N
 
 
 class EntropySession(MasterSession):
-    """LP over the chosen columns (HiGHS, incremental) plus one projection per round."""
+    """LP over the chosen columns (HiGHS, incremental, by default) plus one projection per round."""
 
     def __init__(self, master: EntropyMaster, n_samples: int, backend: Backend,
                  projector: Projector) -> None:
@@ -49,13 +51,8 @@ class EntropySession(MasterSession):
         self.backend = backend
         self.backend_name = backend.name
         self.projector = projector
-        lp_backend = HighspyBackend()
-        if not lp_backend.is_available():
-            raise SolverNotInstalledError(
-                f"{master.name} solves the LPBoost LP over the chosen columns with highspy, which "
-                "is not installed; run `pip install highspy`"
-            )
-        self._lp_backend = lp_backend
+        # the LP's backend by the fallback policy: highspy, else another installed LP backend
+        self._lp_backend = get_backend(backend_for(master.lp_master(self.n_samples)))
         self._lp: MasterSession | None = None
         self.columns: list[np.ndarray] = []
         self.edges: list[float] = []

@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lpboosting.backends import get_backend
+from lpboosting.backends.fallback import fallback_backends, resolve
 from lpboosting.masters.base import Master, MasterSolution
-from lpboosting.status import SolveStatus
 
 if TYPE_CHECKING:
     from lpboosting.colgen.state import RunState
@@ -35,39 +34,24 @@ def duality_gap(solution: MasterSolution) -> float | None:
     return gap if gap > DUALITY_TOL * (1.0 + abs(float(dual))) else None
 
 
-#: backends that re-solve a rejected answer, by master kind, in order (the one that failed is
-#: skipped; a backend that is not installed is skipped too).  The entropy masters have none: their
-#: projections are verified, with a conic fallback, by the dedicated solver itself.
-FALLBACKS: dict[str, tuple[str, ...]] = {"lp": ("highspy", "highspy:rows", "cvxpy:CLARABEL", "cvxpy:ECOS")}
+#: the LP masters' fallback backends, in order: :attr:`Master.fallback_backends
+#: <lpboosting.masters.base.Master.fallback_backends>` (RMBoost and the entropy masters declare
+#: their own)
+FALLBACKS: dict[str, tuple[str, ...]] = {"lp": Master.fallback_backends}
 
 
 def fallback_chain(master: Master, failed: str) -> list[str]:
-    """The backends that may re-solve a rejected answer of ``master`` (after ``failed``).
-
-    A master defined outside the library (a subclass that may change its
-    statement) is re-solved through its cvxpy statement only: the other
-    sessions solve the library's own formulation, which would be another problem.
-    """
-    if master.kind != "lp":
-        return []
-    chain = ["highspy:ipm", "highspy", "cvxpy:CLARABEL"] if master.name == "RMBoost" else list(FALLBACKS["lp"])
-    if not type(master).__module__.startswith("lpboosting."):
-        chain = [name for name in chain if name.startswith("cvxpy:")]
-    # a fresh model of the failed backend comes first for the default HiGHS (the live one may have
-    # drifted); other backends are not asked twice
-    return [name for name in chain if (name != failed or name == "highspy") and get_backend(name).is_available()]
+    """The backends that may re-solve a rejected answer of ``master`` (after ``failed``): the
+    one fallback policy, :func:`lpboosting.backends.fallback.fallback_backends` (what the master
+    declares; the failed backend and those not installed skipped; a master defined outside the
+    library through its cvxpy statement only)."""
+    return fallback_backends(master, failed)
 
 
 def _resolve(master: Master, U: np.ndarray, active: np.ndarray | None, name: str) -> MasterSolution | None:
     """The restricted master over the active columns solved afresh by backend ``name`` (None if it fails)."""
-    from lpboosting.colgen.solve import solve_master
-    from lpboosting.errors import SolverError
-
     columns = np.arange(U.shape[1]) if active is None else np.asarray(active, dtype=np.intp)
-    try:
-        solution = solve_master(master, np.asarray(U[:, columns], dtype=float), backend=name)
-    except (SolverError, ValueError, ArithmeticError) as exc:
-        solution = MasterSolution.failed(U.shape[0], SolveStatus.ERROR, str(exc))
+    solution = resolve(master, np.asarray(U[:, columns], dtype=float), name)
     if not solution.ok:
         return None
     weights = np.zeros(U.shape[1])

@@ -256,6 +256,14 @@ class Master(ABC):
     name: str = "master"
     #: backend used when none is named (by :meth:`solve`, the loop and the classifiers)
     default_backend: str = "highspy"
+    #: backends that solve this master again, afresh over its columns, when it rejects an answer,
+    #: in order (the policy of :mod:`lpboosting.backends.fallback` skips the one that failed and
+    #: those not installed); an LP master's by default: HiGHS (a fresh model), its dense-row
+    #: model, then two interior-point solvers through cvxpy
+    fallback_backends: tuple[str, ...] = ("highspy", "highspy:rows", "cvxpy:CLARABEL", "cvxpy:ECOS")
+    #: backends that solve a round's problem again inside a session whose own solver checks its
+    #: answers (the dedicated solvers) when that check fails, in order; none by default
+    session_fallbacks: tuple[str, ...] = ()
 
     # -- the declarative statement -------------------------------------------------
     @abstractmethod

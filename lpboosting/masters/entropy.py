@@ -161,6 +161,11 @@ class EntropyMaster(Master):
 
     kind = "exp_cone"
     default_backend = "dedicated"
+    #: none: a round's projection depends on the run so far (SoftBoost's bound from the earlier
+    #: edges), which only the session holds, so a rejected answer is not solved again afresh
+    fallback_backends = ()
+    #: a projection the dedicated Newton solver cannot verify is solved again by a conic solver
+    session_fallbacks = ("cvxpy:CLARABEL", "cvxpy:ECOS", "cvxpy:SCS")
 
     def __init__(self, nu: float, delta: float, sample_weight: np.ndarray | None = None) -> None:
         self.nu = check_nu(nu)

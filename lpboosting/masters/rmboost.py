@@ -236,6 +236,12 @@ class RMBoost(Master):
     #: solved by default by HiGHS's interior point without crossover (central duals, see the
     #: module docstring); "dedicated" (its minimax dual simplex on (17)), "highspy" and cvxpy too
     default_backend = "highspy:ipm"
+    #: a rejected answer is solved again by HiGHS's interior point (central duals, as the
+    #: default), then its dual simplex, then CLARABEL
+    fallback_backends = ("highspy:ipm", "highspy", "cvxpy:CLARABEL")
+    #: an answer of the dedicated minimax simplex that fails its check: the same restricted LP
+    #: solved afresh by HiGHS's dual simplex
+    session_fallbacks = ("highspy",)
     #: a dual constraint counts as strictly satisfied when |d . u_j| < lam - prune_tol
     prune_tol: float = 1e-7
     #: a weight counts as zero when |mu_j| <= zero_tol

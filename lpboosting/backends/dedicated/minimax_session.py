@@ -1,4 +1,5 @@
-"""RMBoost's master solved by the minimax dual simplex, every answer checked, HiGHS as fallback.
+"""RMBoost's master solved by the minimax dual simplex, every answer checked, the fallback policy's
+backends (HiGHS) solving it afresh when the check fails.
 
 The backend name is ``"dedicated:minimax-simplex"``; ``"dedicated"`` (the
 default of :class:`lpboosting.masters.RMBoost`) picks it for RMBoost.
@@ -13,7 +14,7 @@ import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
 from lpboosting.backends.dedicated.minimax_simplex import MinimaxDualSimplex
-from lpboosting.backends.highs.rmboost import solve_minimax_with_highs
+from lpboosting.backends.fallback import resolve, session_fallbacks
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.rmboost import RMBoost
 from lpboosting.status import SolveStatus
@@ -29,10 +30,11 @@ class MinimaxSimplexSession(ColumnStoreSession):
     |u_j . d| <= lam + ``check_tol`` for every active column (dual feasible),
     and F(mu) = 1/2 (1 - sum |y|) within ``check_tol`` (no duality gap, hence
     complementary slackness).  An answer that fails (or a solver failure) is
-    replaced by a fresh HiGHS solve of the same restricted master
-    (:func:`~lpboosting.backends.highs.rmboost.solve_minimax_with_highs`);
-    the round's record says ``solver = "highspy (fallback)"``,
-    ``fallback = True`` and why.
+    replaced by a fresh solve of the same restricted master by the fallback
+    policy's backends (:func:`~lpboosting.backends.fallback.session_fallbacks`:
+    RMBoost declares HiGHS's dual simplex, the model of
+    :class:`~lpboosting.backends.highs.rmboost.HighsMinimaxLP`); the round's
+    record says ``solver = "highspy (fallback)"``, ``fallback = True`` and why.
     """
 
     #: tolerance of the optimality check of every answer
@@ -81,13 +83,34 @@ class MinimaxSimplexSession(ColumnStoreSession):
             return f"duality gap {gap:.1e}"
         return ""
 
+    def _fall_back(self, U: np.ndarray, problem: str) -> MasterSolution:
+        """The restricted master over U solved afresh by the first backend of the fallback policy
+        (:func:`~lpboosting.backends.fallback.session_fallbacks`: RMBoost's, HiGHS's dual simplex)
+        that answers; else a failed solution saying what each returned.  ``iterations`` counts
+        those of every backend tried; ``backend`` names the one that answered."""
+        failures, iterations, status = [], 0, SolveStatus.ERROR
+        for name in session_fallbacks(self.master, self.backend_name):
+            answer = resolve(self.master, U, name)
+            iterations += answer.iterations or 0
+            if answer.ok:
+                answer.iterations, answer.backend = iterations, name
+                return answer
+            status = answer.status
+            failures.append(f"{name} returned {status.value}")
+        failed = MasterSolution.failed(
+            self.n_samples, status,
+            f"the dedicated solver's answer was rejected ({problem}) and "
+            + ("; ".join(failures) or "no fallback backend is installed"))
+        failed.iterations = iterations
+        return failed
+
     def solve(self) -> MasterSolution:
         self.require_columns()
         start = time.perf_counter()
         U = self.simplex.U  # the active columns, in the order of self.active
         result = self.simplex.solve()
         iterations = result.iterations
-        mu, solver = result.mu, "dedicated"
+        solver = "dedicated"
         if result.ok and np.all(np.isfinite(result.mu)) and np.all(np.isfinite(result.y)):
             solution = self._solution_of(U, result.mu, result.y)
             problem = self._check(U, solution)
@@ -96,18 +119,13 @@ class MinimaxSimplexSession(ColumnStoreSession):
         if problem:
             self.fallbacks += 1
             self.simplex.reset_basis()
-            status, mu, y, more = solve_minimax_with_highs(U, self.lam, self.prior)
-            iterations += more
-            solver = "highspy (fallback)"
-            if not status.ok:
-                solution = MasterSolution.failed(
-                    self.n_samples, status,
-                    f"the dedicated solver's answer was rejected ({problem}) and HiGHS returned "
-                    f"{status.value}")
-                solution.seconds = time.perf_counter() - start
-                solution.backend = self.backend_name
-                return solution
-            solution = self._solution_of(U, mu, y)
+            fallback = self._fall_back(U, problem)
+            iterations += fallback.iterations or 0
+            if not fallback.ok:
+                fallback.seconds = time.perf_counter() - start
+                fallback.backend = self.backend_name
+                return fallback
+            solution, solver = fallback, f"{fallback.backend} (fallback)"
         solution.record.update(
             {"solver": solver, "fallback": bool(problem)} | ({"message": problem} if problem else {}))
         positions = self.finish(solution)

@@ -97,8 +97,10 @@ from scipy.linalg.lapack import dpotrf as _dpotrf
 from scipy.linalg.lapack import dpotrs as _dpotrs
 from scipy.optimize import linprog
 
-from lpboosting.backends.cvxpy_backend import import_cvxpy, project_with_cvxpy
+from lpboosting.backends.cvxpy_backend import CvxpyBackend, project_with_cvxpy
 from lpboosting.backends.entropy_session import EntropySession
+from lpboosting.backends.fallback import session_fallbacks
+from lpboosting.backends.registry import get_backend
 from lpboosting.masters.capped_simplex import (
     capped_minimum,
     capped_softmax_masked,
@@ -822,10 +824,6 @@ def _erlp_result(U, cap, eta, dual, out, gap_tol, t0) -> ProjectionResult:
 # the projector of the entropy sessions, with its conic fallback
 # ----------------------------------------------------------------------------
 
-#: conic solvers tried, in order, when the dedicated solver cannot verify its answer
-FALLBACK_SOLVERS = ("CLARABEL", "ECOS", "SCS")
-
-
 def _softboost(master: SoftBoost, U: np.ndarray, state: dict, warm: np.ndarray | None) -> ProjectionResult:
     cap, prior = master.simplex(U.shape[0])
     return project_softboost(U, state["bound"], cap, prior=prior, multipliers0=warm)
@@ -840,9 +838,11 @@ def verified_or_fallback(newton, master: EntropyMaster, U: np.ndarray, state: di
                          warm: np.ndarray | None) -> ProjectionResult:
     """``newton``'s answer when it verified it (or certified infeasibility); else a conic solver's.
 
-    The projection is then re-solved by the first conic solver of
-    :data:`FALLBACK_SOLVERS` that is installed and succeeds, and the result
-    says ``fallback``; when none does, the status is ERROR.
+    The projection is then re-solved by the first backend of the fallback
+    policy (:func:`~lpboosting.backends.fallback.session_fallbacks`: the
+    entropy masters declare CLARABEL, ECOS, SCS through cvxpy) that is
+    installed and succeeds, and the result says ``fallback``; when none
+    does, the status is ERROR.
     """
     res = newton(master, U, state, warm)
     if res.status is SolveStatus.OPTIMAL and res.verified:
@@ -850,10 +850,10 @@ def verified_or_fallback(newton, master: EntropyMaster, U: np.ndarray, state: di
         return res
     if res.status is SolveStatus.INFEASIBLE:
         return res
-    installed = set(import_cvxpy().installed_solvers())
-    for solver in FALLBACK_SOLVERS:
-        if solver in installed:
-            proj = project_with_cvxpy(master, U, state, solver)
+    for name in session_fallbacks(master, "dedicated:newton"):
+        backend = get_backend(name)
+        if isinstance(backend, CvxpyBackend):  # the backends with a projection of the master's statement
+            proj = project_with_cvxpy(master, U, state, backend.solver, backend.options)
             if proj.status.ok or proj.status is SolveStatus.INFEASIBLE:
                 proj.fallback = True
                 proj.seconds += res.seconds
