@@ -112,6 +112,8 @@ class ExportedModel:
     row_names: list[str] = field(repr=False)
     #: the optimum the fit recorded for this master (:func:`export_classifier`), else None
     objective: float | None = None
+    #: what the form is (the master's ``lp_forms[form]``: "capped edge game", ...)
+    title: str = ""
 
     @property
     def n_columns(self) -> int:
@@ -123,9 +125,7 @@ class ExportedModel:
 
     def describe(self) -> str:
         """One line: the master, the form, the size and the file format."""
-        what = {("LPBoost", "dual"): "capped edge game", ("LPBoost", "primal"): "soft-margin LP",
-                ("RMBoost", "primal"): "minimax-risk LP (16)", ("RMBoost", "dual"): "dual (17)"}
-        return (f"{self.master} {self.form} ({what.get((self.master, self.form), self.form)}): "
+        return (f"{self.master} {self.form} ({self.title or self.form}): "
                 f"{self.sense} over {self.n_columns} columns and {self.n_rows} rows, "
                 f"{EXTENSIONS[self.path.suffix.lower()]} file {self.path}")
 
@@ -135,18 +135,14 @@ class ExportedModel:
 # ======================================================================================
 
 
-def _lp_kind(master: Any) -> str:
-    """The master's LP formulation, LPBoost or RMBoost; otherwise a ValueError that says what can
-    be exported instead."""
+def _check_lp_master(master: Any) -> None:
+    """Nothing when ``master`` is an LP master (it has :attr:`~lpboosting.masters.Master.lp_forms`);
+    otherwise a ValueError that says what can be exported instead."""
     from lpboosting.masters.base import Master
     from lpboosting.masters.entropy import EntropyMaster
-    from lpboosting.masters.lpboost import LPBoost
-    from lpboosting.masters.rmboost import RMBoost
 
-    if isinstance(master, LPBoost):
-        return "LPBoost"
-    if isinstance(master, RMBoost):
-        return "RMBoost"
+    if isinstance(master, Master) and master.lp_forms:
+        return
     if isinstance(master, EntropyMaster):
         nu = "1/N" if type(master).__name__ == "TotalBoost" else repr(master.nu)
         raise ValueError(
@@ -162,18 +158,15 @@ def _lp_kind(master: Any) -> str:
 
 
 def default_form(master: Any) -> str:
-    """The form the library's HiGHS sessions solve: "dual" for LPBoost, "primal" for RMBoost."""
-    return "dual" if _lp_kind(master) == "LPBoost" else "primal"
+    """The form the library's HiGHS sessions solve: "dual" for LPBoost, "primal" for RMBoost
+    (the first of the master's ``lp_forms``)."""
+    _check_lp_master(master)
+    return master.check_lp_form(None)
 
 
 def _check_form(form: str | None, master: Any) -> str:
-    if form is None:
-        return default_form(master)
-    key = str(form).strip().lower()
-    if key not in FORMS:
-        raise ValueError(f"form must be 'dual' or 'primal' (None: the master's default, "
-                         f"{default_form(master)!r}), got {form!r}")
-    return key
+    _check_lp_master(master)
+    return master.check_lp_form(form)
 
 
 def _check_U(U: Any) -> np.ndarray:
@@ -192,113 +185,43 @@ def _check_U(U: Any) -> np.ndarray:
     return U
 
 
-def _blocks(blocks: list[list[Any]]) -> Any:
-    """A CSC matrix from a grid of blocks (dense arrays or sparse matrices), exact zeros dropped."""
-    import scipy.sparse as sp
-
-    grid = [[None if b is None else sp.csc_matrix(b) for b in row] for row in blocks]
-    A = sp.bmat(grid, format="csc")
-    A.eliminate_zeros()
-    A.sort_indices()
-    return A
-
-
-def _statement(master: Any, U: np.ndarray, form: str) -> dict[str, Any]:
-    """The arrays, sense, offset and names of one form of a master over U (see the module docstring)."""
-    import scipy.sparse as sp
-
-    inf = math.inf
-    N, T = U.shape
-    kind = _lp_kind(master)
-    if kind == "LPBoost":
-        caps = np.asarray(master.caps(N), dtype=float)
-        if form == "dual":
-            return {
-                "sense": "min", "offset": 0.0,
-                "cost": np.append(np.zeros(N), 1.0),
-                "col_lower": np.append(np.zeros(N), -inf), "col_upper": np.append(caps, inf),
-                "row_lower": np.append(1.0, np.full(T, -inf)), "row_upper": np.append(1.0, np.zeros(T)),
-                "A": _blocks([[np.ones((1, N)), None], [U.T, -np.ones((T, 1))]]),
-                "col_names": [f"d_{n}" for n in range(N)] + ["gamma"],
-                "row_names": ["sum_d"] + [f"edge_{j}" for j in range(T)],
-            }
-        return {
-            "sense": "max", "offset": 0.0,
-            "cost": np.concatenate([np.zeros(T), [1.0], -caps]),
-            "col_lower": np.concatenate([np.zeros(T), [-inf], np.zeros(N)]),
-            "col_upper": np.full(T + 1 + N, inf),
-            "row_lower": np.append(np.zeros(N), 1.0), "row_upper": np.append(np.full(N, inf), 1.0),
-            "A": _blocks([[U, -np.ones((N, 1)), sp.identity(N, format="csc")],
-                          [np.ones((1, T)), None, None]]),
-            "col_names": [f"w_{j}" for j in range(T)] + ["rho"] + [f"psi_{n}" for n in range(N)],
-            "row_names": [f"margin_{n}" for n in range(N)] + ["sum_w"],
-        }
-    lam = float(master.lam_for(N))
-    # tau as the HiGHS session computes it: the column means, or p . u with sample weights
-    tau = U.mean(axis=0) if master.sample_weight is None else master.prior(N) @ U
-    rows = np.flatnonzero(master.constrained(N))
-    Uc = U[rows]
-    if form == "primal":
-        k = rows.size
-        return {
-            "sense": "min", "offset": 0.5,
-            "cost": np.concatenate([lam - tau, lam + tau]),
-            "col_lower": np.zeros(2 * T), "col_upper": np.full(2 * T, inf),
-            "row_lower": np.concatenate([np.full(k, -inf), np.full(k, -0.5)]),
-            "row_upper": np.concatenate([np.full(k, 0.5), np.full(k, inf)]),
-            "A": _blocks([[Uc, -Uc], [Uc, -Uc]]),
-            "col_names": [f"mu_plus_{j}" for j in range(T)] + [f"mu_minus_{j}" for j in range(T)],
-            "row_names": [f"upper_{i}" for i in rows] + [f"lower_{i}" for i in rows],
-        }
-    k = rows.size
-    return {
-        "sense": "max", "offset": 0.5,
-        "cost": np.full(2 * k, -0.5),
-        "col_lower": np.zeros(2 * k), "col_upper": np.full(2 * k, inf),
-        "row_lower": np.full(2 * T, -inf), "row_upper": np.concatenate([lam - tau, lam + tau]),
-        "A": _blocks([[-Uc.T, Uc.T], [Uc.T, -Uc.T]]),
-        "col_names": [f"alpha_{i}" for i in rows] + [f"beta_{i}" for i in rows],
-        "row_names": [f"edge_plus_{j}" for j in range(T)] + [f"edge_minus_{j}" for j in range(T)],
-    }
-
-
 def master_lp(master: Any, U: Any, form: str | None = None) -> Any:
     """The restricted master of ``master`` over the columns U as a ``highspy.HighsLp``.
 
     ``form`` is ``"dual"`` or ``"primal"`` (None: :func:`default_form`, the
-    form the HiGHS sessions solve).  The rows, columns and their names are
-    those of the module docstring; sample weights (``master.sample_weight``:
-    LPBoost's caps ``master.caps(N)``, RMBoost's prior and unconstrained
-    rows) are honoured.  Pass it to ``Highs.passModel`` to solve it, or
-    write it with :func:`export_model`.
+    form the HiGHS sessions solve).  The model is the master's matrix form
+    (``master.matrix_form(U, form)``, derived from its cvxpy statement):
+    the rows, columns and their names of the module docstring; sample
+    weights (``master.sample_weight``: LPBoost's caps ``master.caps(N)``,
+    RMBoost's prior and unconstrained rows) are honoured.  Pass it to
+    ``Highs.passModel`` to solve it, or write it with :func:`export_model`.
     """
     from lpboosting.backends.highs.model import import_highspy
 
-    kind = _lp_kind(master)
     form = _check_form(form, master)
     U = _check_U(U)
     if master.sample_weight is not None:
         master.prior(U.shape[0])  # a clear error when the weights do not match the rows of U
-    s = _statement(master, U, form)
+    model = master.matrix_form(U, form)
     highspy = import_highspy()
-    A = s["A"]
+    A = model.A
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = A.shape[1], A.shape[0]
-    lp.sense_ = highspy.ObjSense.kMaximize if s["sense"] == "max" else highspy.ObjSense.kMinimize
-    lp.offset_ = float(s["offset"])
-    lp.col_cost_ = np.asarray(s["cost"], dtype=float)
-    lp.col_lower_ = np.asarray(s["col_lower"], dtype=float)
-    lp.col_upper_ = np.asarray(s["col_upper"], dtype=float)
-    lp.row_lower_ = np.asarray(s["row_lower"], dtype=float)
-    lp.row_upper_ = np.asarray(s["row_upper"], dtype=float)
+    lp.sense_ = highspy.ObjSense.kMaximize if model.sense == "max" else highspy.ObjSense.kMinimize
+    lp.offset_ = model.offset
+    lp.col_cost_ = np.array(model.c)
+    lp.col_lower_ = np.array(model.col_lower)
+    lp.col_upper_ = np.array(model.col_upper)
+    lp.row_lower_ = np.array(model.row_lower)
+    lp.row_upper_ = np.array(model.row_upper)
     lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
     lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = A.shape[1], A.shape[0]
     lp.a_matrix_.start_ = A.indptr.astype(np.int32)
     lp.a_matrix_.index_ = A.indices.astype(np.int32)
     lp.a_matrix_.value_ = A.data.astype(float)
-    lp.col_names_ = list(s["col_names"])
-    lp.row_names_ = list(s["row_names"])
-    lp.model_name_ = f"{kind}_{form}"
+    lp.col_names_ = list(model.col_names)
+    lp.row_names_ = list(model.row_names)
+    lp.model_name_ = f"{master.name}_{form}"
     return lp
 
 
@@ -354,7 +277,8 @@ def export_model(master: Any, U: Any, path: str | Path, form: str | None = None)
         raise OSError(f"HiGHS could not write {path}; check that the file can be written")
     sense = "maximise" if lp.sense_ == highspy.ObjSense.kMaximize else "minimise"
     return ExportedModel(path=path, master=master.name, form=form, sense=sense,
-                         col_names=list(lp.col_names_), row_names=list(lp.row_names_))
+                         col_names=list(lp.col_names_), row_names=list(lp.row_names_),
+                         title=master.lp_forms[form])
 
 
 def lp_text(master: Any, U: Any, form: str | None = None) -> str:

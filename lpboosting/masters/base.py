@@ -276,6 +276,35 @@ class Master(ABC):
     ) -> MasterSolution:
         """Read a solved cvxpy statement back into a :class:`MasterSolution`."""
 
+    #: the forms of an LP master's :meth:`matrix_form`, each with what it is (LPBoost's
+    #: ``{"dual": "capped edge game", "primal": "soft-margin LP"}``); the first is the default, the
+    #: form its HiGHS sessions solve.  Empty: the master is not an LP
+    lp_forms: dict[str, str] = {}
+
+    def check_lp_form(self, form: str | None) -> str:
+        """``form`` as one of :attr:`lp_forms` (None: the first), or a ValueError that lists them."""
+        if not self.lp_forms:
+            raise ValueError(f"{self!r} is not an LP master: it has no matrix form")
+        if form is None:
+            return next(iter(self.lp_forms))
+        key = str(form).strip().lower()
+        if key not in self.lp_forms:
+            names = " or ".join(repr(name) for name in self.lp_forms)
+            raise ValueError(f"form must be {names} (None: the master's default, "
+                             f"{next(iter(self.lp_forms))!r}), got {form!r}")
+        return key
+
+    def matrix_form(self, U: np.ndarray, form: str | None = None) -> Any:
+        """The LP master over U as a :class:`~lpboosting.masters.matrix_form.MatrixForm`.
+
+        Derived from the master's cvxpy statement of that form (the one
+        source of the LP), with the master's names of rows and columns.
+        ``form`` is one of :attr:`lp_forms` (None: the first).  A master that
+        is not an LP raises a ValueError.
+        """
+        self.check_lp_form(form)
+        raise NotImplementedError(f"{type(self).__name__} lists LP forms but gives no matrix form")
+
     #: per-example weights (None: every example counts 1/N); see :func:`check_sample_weight`
     sample_weight: np.ndarray | None = None
 

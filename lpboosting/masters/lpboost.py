@@ -292,6 +292,33 @@ class LPBoost(Master):
         psi = np.asarray(statement.constraints["cap"].dual_value, dtype=float)
         return self.read_back(status, d, gamma, w, rho, psi)
 
+    # -- matrix form ---------------------------------------------------------------------
+    #: the forms of the LP (:meth:`matrix_form`); the first is the one the HiGHS sessions solve
+    lp_forms = {"dual": "capped edge game", "primal": "soft-margin LP"}
+
+    def matrix_form(self, U: np.ndarray, form: str | None = None) -> Any:
+        """The master over U as a :class:`~lpboosting.masters.matrix_form.MatrixForm`.
+
+        ``"dual"`` (the default) from :meth:`cvxpy_statement`: columns
+        ``d_0 .. d_{N-1}`` in [0, c_n] and ``gamma`` (free, cost 1); rows
+        ``sum_d`` (sum_n d_n = 1) and ``edge_j`` (sum_n U[n, j] d_n - gamma <= 0).
+        ``"primal"`` from :meth:`cvxpy_primal_statement` (a maximisation):
+        columns ``w_j`` >= 0, ``rho`` free, ``psi_n`` >= 0 (cost -c_n); rows
+        ``margin_n`` (sum_j U[n, j] w_j - rho + psi_n >= 0) and ``sum_w``
+        (sum_j w_j = 1).
+        """
+        from lpboosting.masters.matrix_form import Columns, Rows, derive_matrix_form
+
+        if self.check_lp_form(form) == "dual":
+            return derive_matrix_form(
+                self.cvxpy_statement(U),
+                columns=[Columns("d", "d_{}"), Columns("gamma", "gamma")],
+                rows=[Rows("simplex", "sum_d", "=="), Rows("edges", "edge_{}", "<=")])
+        return derive_matrix_form(
+            self.cvxpy_primal_statement(U),
+            columns=[Columns("w", "w_{}"), Columns("rho", "rho"), Columns("psi", "psi_{}")],
+            rows=[Rows("margins", "margin_{}", ">="), Rows("simplex", "sum_w", "==")])
+
     # -- read-back ---------------------------------------------------------------------
     def read_back(self, status: SolveStatus, d: np.ndarray, gamma: float, w: np.ndarray,
                   rho: float, psi: np.ndarray) -> MasterSolution:

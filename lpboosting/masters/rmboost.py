@@ -273,8 +273,15 @@ class RMBoost(Master):
         return 1.0 / math.sqrt(n_samples)
 
     def tau(self, U: np.ndarray) -> np.ndarray:
-        """tau = U^T p, the expectations of the base rules' margins under the empirical p."""
-        return self.prior(U.shape[0]) @ np.asarray(U, dtype=float)
+        """tau = U^T p, the expectations of the base rules' margins under the empirical p.
+
+        Without sample weights the column means (the sum divided by n, as every
+        session computes tau: the same doubles in every encoding of the LP).
+        """
+        U = np.asarray(U, dtype=float)
+        if self.sample_weight is None:
+            return U.mean(axis=0)
+        return self.prior(U.shape[0]) @ U
 
     def constrained(self, n_samples: int) -> np.ndarray:
         """Mask of the examples with a margin constraint (all, or those of positive weight)."""
@@ -332,6 +339,74 @@ class RMBoost(Master):
         alpha[rows] = np.maximum(np.asarray(statement.constraints["upper"].dual_value, dtype=float), 0.0)
         beta[rows] = np.maximum(np.asarray(statement.constraints["lower"].dual_value, dtype=float), 0.0)
         return self.read_back(status, U, np.atleast_1d(mu), alpha, beta, self.lam_for(n))
+
+    def cvxpy_dual_statement(self, U: np.ndarray) -> CvxpyStatement:
+        """The dual (17) in margin form in cvxpy, beside :meth:`cvxpy_statement` (the primal (16))::
+
+            max_{alpha', beta' >= 0}  1/2 - 1/2 sum_i (alpha'_i + beta'_i)
+            s.t.  U^T (beta' - alpha') <= lam - tau     ("edge_plus", dual mu+)
+                  U^T (alpha' - beta') <= lam + tau     ("edge_minus", dual mu-)
+
+        over the constrained rows of U (those of positive weight), i.e.
+        |u_j . (p - alpha' + beta')| <= lam.  Read it back with
+        :meth:`cvxpy_dual_solution`.
+        """
+        import cvxpy as cp
+
+        n = U.shape[0]
+        lam = self.lam_for(n)
+        tau = self.tau(U)
+        Uc = np.asarray(U, dtype=float)[self.constrained(n)]
+        k = Uc.shape[0]
+        alpha = cp.Variable(k, nonneg=True, name="alpha")
+        beta = cp.Variable(k, nonneg=True, name="beta")
+        edge_plus = Uc.T @ (beta - alpha) <= lam - tau
+        edge_minus = Uc.T @ (alpha - beta) <= lam + tau
+        problem = cp.Problem(cp.Maximize(0.5 - 0.5 * cp.sum(alpha + beta)), [edge_plus, edge_minus])
+        return CvxpyStatement(problem, variables={"alpha": alpha, "beta": beta},
+                              constraints={"edge_plus": edge_plus, "edge_minus": edge_minus})
+
+    def cvxpy_dual_solution(self, statement: CvxpyStatement, U: np.ndarray,
+                            status: SolveStatus) -> MasterSolution:
+        """The :class:`MasterSolution` of a solved :meth:`cvxpy_dual_statement`: alpha', beta' its
+        values, mu = mu+ - mu- the multipliers of its two edge blocks."""
+        n = U.shape[0]
+        rows = self.constrained(n)
+        alpha, beta = np.zeros(n), np.zeros(n)
+        alpha[rows] = np.maximum(np.asarray(statement.variables["alpha"].value, dtype=float), 0.0)
+        beta[rows] = np.maximum(np.asarray(statement.variables["beta"].value, dtype=float), 0.0)
+        mu = (np.asarray(statement.constraints["edge_plus"].dual_value, dtype=float)
+              - np.asarray(statement.constraints["edge_minus"].dual_value, dtype=float))
+        return self.read_back(status, U, np.atleast_1d(mu), alpha, beta, self.lam_for(n))
+
+    # -- matrix form ---------------------------------------------------------------------
+    #: the forms of the LP (:meth:`matrix_form`); the first is the one the HiGHS sessions solve
+    lp_forms = {"primal": "minimax-risk LP (16)", "dual": "dual (17)"}
+
+    def matrix_form(self, U: np.ndarray, form: str | None = None) -> Any:
+        """The master over U as a :class:`~lpboosting.masters.matrix_form.MatrixForm`.
+
+        ``"primal"`` (the default) from :meth:`cvxpy_statement`: columns
+        ``mu_plus_j``, ``mu_minus_j`` >= 0 (costs lam -+ tau_j, offset 1/2);
+        rows ``upper_i`` (sum_j U[i, j] (mu_plus_j - mu_minus_j) <= 1/2) and
+        ``lower_i`` (the same >= -1/2).  ``"dual"`` from
+        :meth:`cvxpy_dual_statement` (a maximisation, offset 1/2): columns
+        ``alpha_i``, ``beta_i`` >= 0 (cost -1/2); rows ``edge_plus_j`` and
+        ``edge_minus_j``.  i runs over the examples with a row (positive
+        weight), j over the columns.
+        """
+        from lpboosting.masters.matrix_form import Columns, Rows, derive_matrix_form
+
+        rows = np.flatnonzero(self.constrained(np.shape(U)[0]))
+        if self.check_lp_form(form) == "primal":
+            return derive_matrix_form(
+                self.cvxpy_statement(U),
+                columns=[Columns("mu_plus", "mu_plus_{}"), Columns("mu_minus", "mu_minus_{}")],
+                rows=[Rows("upper", "upper_{}", "<=", rows), Rows("lower", "lower_{}", ">=", rows)])
+        return derive_matrix_form(
+            self.cvxpy_dual_statement(U),
+            columns=[Columns("alpha", "alpha_{}", rows), Columns("beta", "beta_{}", rows)],
+            rows=[Rows("edge_plus", "edge_plus_{}", "<="), Rows("edge_minus", "edge_minus_{}", "<=")])
 
     # -- read-back ---------------------------------------------------------------------
     def read_back(self, status: SolveStatus, U: np.ndarray, mu: np.ndarray, alpha: np.ndarray,
