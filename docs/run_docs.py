@@ -129,10 +129,34 @@ class Result(NamedTuple):
         return "" if self.expected is None else same_output(self.expected, self.printed, self.varies)
 
 
+class Block(NamedTuple):
+    """One python block of a page: its code, the output block right after it (None if none) and
+    the numbers that may vary (the ``output varies`` comment before the output block)."""
+
+    code: str
+    expected: str | None
+    varies: dict[str, float]
+
+
+def page_blocks(text: str) -> list[Block]:
+    """The python blocks of a page's text, in order."""
+    matches = list(BLOCK.finditer(text))
+    blocks = []
+    for i, m in enumerate(matches):
+        if m.group(1) != "python":
+            continue
+        nxt = matches[i + 1] if i + 1 < len(matches) and matches[i + 1].group(1) == "output" else None
+        varies = {}
+        if nxt is not None:
+            comment = VARIES.search(text[m.end():nxt.start()])
+            varies = parse_varies(comment.group(1)) if comment else {}
+        blocks.append(Block(m.group(2), None if nxt is None else nxt.group(2), varies))
+    return blocks
+
+
 def run_page(path: str | Path, cwd: str | Path | None = None) -> list[Result]:
     """Execute a page's python blocks, in order, in one namespace; one :class:`Result` each."""
-    text = Path(path).read_text()
-    matches = list(BLOCK.finditer(text))
+    blocks = page_blocks(Path(path).read_text())
     namespace: dict = {"__name__": "__docs__"}
     results = []
     previous = os.getcwd()
@@ -141,18 +165,11 @@ def run_page(path: str | Path, cwd: str | Path | None = None) -> list[Result]:
         import matplotlib
 
         matplotlib.use("Agg")
-        for i, m in enumerate(matches):
-            if m.group(1) != "python":
-                continue
-            nxt = matches[i + 1] if i + 1 < len(matches) and matches[i + 1].group(1) == "output" else None
-            varies = {}
-            if nxt is not None:
-                comment = VARIES.search(text[m.end():nxt.start()])
-                varies = parse_varies(comment.group(1)) if comment else {}
+        for i, block in enumerate(blocks):
             buffer = io.StringIO()
             with contextlib.redirect_stdout(buffer):
-                exec(compile(m.group(2), f"{path}:block{i}", "exec"), namespace)
-            results.append(Result(m.group(2), None if nxt is None else nxt.group(2), buffer.getvalue(), varies))
+                exec(compile(block.code, f"{path}:block{i}", "exec"), namespace)
+            results.append(Result(block.code, block.expected, buffer.getvalue(), block.varies))
     finally:
         os.chdir(previous)
     return results

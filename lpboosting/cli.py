@@ -27,7 +27,7 @@ import pickle
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +37,10 @@ from lpboosting.console import terminal_console
 from lpboosting.errors import LPBoostingError
 from lpboosting.masters.registry import MASTERS
 
-#: ``lpboosting fit ALGORITHM``: estimator classes by name (imported when used): the
-#: classifier of every master of the registry, and the leveraging boosters
-ALGORITHMS: dict[str, tuple[str, str]] = {
-    **{key: ("lpboosting.estimators", spec.estimator) for key, spec in MASTERS.items()},
+#: ``lpboosting fit ALGORITHM``: the leveraging boosters' classes by name (imported when used);
+#: the other algorithms are the masters of the registry as it is when the command runs
+#: (:func:`algorithms`), so that a master registered at run time can be fitted too
+LEVERAGING_ALGORITHMS: dict[str, tuple[str, str]] = {
     "llm": ("lpboosting.leveraging", "LLMClassifier"),
     "lld": ("lpboosting.leveraging", "LLDClassifier"),
     "logloss": ("lpboosting.leveraging", "LogLossBoostClassifier"),
@@ -178,7 +178,7 @@ def _solver_backend(algorithm: str, est: Any, options: dict[str, Any], log: str 
 
     if "backend" not in est.get_params():
         raise click.UsageError(f"{algorithm} has no master solver: --solver-option and --solver-log "
-                               "apply to lpboost, softboost, totalboost, erlpboost and rmboost")
+                               f"apply to {', '.join(MASTERS)}")
     name = est.get_params()["backend"]
     if name is None:
         name = est._make_master(2).default_backend
@@ -204,22 +204,56 @@ def _compared_backends(master: Any) -> list[str]:
     return [b for b in names if get_backend(b).solves(master)]
 
 
+def algorithms() -> list[str]:
+    """What ``lpboosting fit`` fits: every master of the registry (now) and the leveraging boosters."""
+    return sorted([*MASTERS, *LEVERAGING_ALGORITHMS])
+
+
+def classifier_class(algorithm: str) -> type:
+    """The classifier class of ``algorithm`` (a name of :func:`algorithms`), its module imported now:
+    a master's ``MasterSpec.estimator`` (a name in :mod:`lpboosting.estimators`, a
+    ``"module:attribute"`` name or the class), or a leveraging booster."""
+    import importlib
+
+    spec = MASTERS.get(algorithm)
+    if spec is None:
+        module, name = LEVERAGING_ALGORITHMS[algorithm]
+    elif isinstance(spec.estimator, str):
+        module, _, name = spec.estimator.rpartition(":")
+        module = module or "lpboosting.estimators"
+    else:
+        return spec.estimator
+    return getattr(importlib.import_module(module), name)
+
+
+class RegistryChoice(click.Choice):
+    """A choice among the names a registry holds when the command runs, not when this module was
+    imported: a master registered at run time (``MASTERS``) is offered too."""
+
+    def __init__(self, names: Callable[[], Iterable[str]]) -> None:
+        self.names = names
+        super().__init__(())
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        return tuple(self.names())
+
+    @choices.setter
+    def choices(self, value: Any) -> None:  # click.Choice's __init__ assigns them; the registry answers
+        pass
+
+
 def _classifier_default(master_name: str, param: str) -> Any:
     """The default of ``param`` (max_rounds, tol) of the master's classifier: a comparison runs the
     master as a fit of its classifier would (RMBoost's 200 rounds, the others' 1000)."""
     import inspect
 
-    from lpboosting import estimators
-
-    cls = getattr(estimators, MASTERS[master_name].estimator)
-    return inspect.signature(cls).parameters[param].default
+    return inspect.signature(classifier_class(master_name)).parameters[param].default
 
 
 def _estimator(algorithm: str, params: dict[str, Any]) -> Any:
-    import importlib
-
-    module, name = ALGORITHMS[algorithm]
-    cls = getattr(importlib.import_module(module), name)
+    cls = classifier_class(algorithm)
+    name = cls.__name__
     est = cls()
     accepted = est.get_params()
     unknown = sorted(set(params) - set(accepted))
@@ -337,7 +371,7 @@ def demo(nu: float, oracle: str, backend: str, tol: float, max_rounds: int, test
 
 
 @cli.command()
-@click.argument("algorithm", type=click.Choice(sorted(ALGORITHMS)))
+@click.argument("algorithm", type=RegistryChoice(algorithms))
 @click.option("--data", "data", default="breast-cancer", show_default=True,
               help="softboost-synthetic, breast-cancer, sklearn:NAME, a KEEL name, or a CSV path")
 @click.option("--target", help="CSV: the label column (default: the last)")
@@ -579,7 +613,7 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
 @click.option("--target", help="CSV: the label column")
 @click.option("--positive", help="positive class for multi-class data")
 @click.option("--master", "master_name", default="lpboost", show_default=True,
-              type=click.Choice(list(MASTERS)))
+              type=RegistryChoice(lambda: list(MASTERS)))
 @click.option("--nu", type=float, help="LPBoost/SoftBoost/ERLPBoost: soft-margin fraction (default 0.1)")
 @click.option("--delta", type=float, help="SoftBoost/TotalBoost/ERLPBoost: precision (default 0.01)")
 @click.option("--lam", type=float, help="RMBoost: lam (default 1/sqrt(n))")

@@ -27,8 +27,9 @@ class MasterSpec:
     ``key``: its command-line name; ``cls``: the class (``cls.name`` is the
     name histories and catalog entries carry); ``params``: the constructor
     parameters with the defaults the command line fills in (``None`` = the
-    master's own default); ``estimator``: the scikit-learn classifier's name
-    in :mod:`lpboosting.estimators`; ``distribution``: what d is, for the
+    master's own default); ``estimator``: the scikit-learn classifier, as its
+    name in :mod:`lpboosting.estimators`, a ``"module:attribute"`` name or
+    the class itself (a master registered at run time); ``distribution``: what d is, for the
     plots (``"capped"`` probability vector with cap 1/(nu N), ``"uncapped"``,
     or ``"signed"`` weighting); ``lower_bound``: the record field the
     duality plot draws the gap from (``"dual"`` or ``"gamma_star"``, or None
@@ -38,7 +39,7 @@ class MasterSpec:
     key: str
     cls: type[Master]
     params: dict[str, Any] = field(default_factory=dict)
-    estimator: str = ""
+    estimator: str | type = ""
     distribution: str = "capped"
     lower_bound: str | None = "dual"
 
