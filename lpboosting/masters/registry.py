@@ -29,11 +29,12 @@ class MasterSpec:
     parameters with the defaults the command line fills in (``None`` = the
     master's own default); ``estimator``: the scikit-learn classifier, as its
     name in :mod:`lpboosting.estimators`, a ``"module:attribute"`` name or
-    the class itself (a master registered at run time); ``distribution``: what d is, for the
-    plots (``"capped"`` probability vector with cap 1/(nu N), ``"uncapped"``,
-    or ``"signed"`` weighting); ``lower_bound``: the record field the
-    duality plot draws the gap from (``"dual"`` or ``"gamma_star"``, or None
-    when the best edge is compared with a parameter, not an objective).
+    the class itself (a master registered at run time); ``distribution``:
+    what d is, for the plots (``"capped"`` probability vector with cap
+    1/(nu N), ``"uncapped"``, or ``"signed"`` weighting); ``lower_bound``:
+    the record field the duality plot draws the gap from (``"dual"`` or
+    ``"gamma_star"``, or None when the best edge is compared with a
+    parameter, not an objective).
     """
 
     key: str
