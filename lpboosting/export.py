@@ -3,10 +3,12 @@ r"""Restricted master problems as model files (MPS, LP) for any LP solver, and b
 :func:`export_model` writes the master of an LP formulation over a margin
 matrix U (N examples x T columns, ``U[n, m] = y_n h_m(x_n)``) as a free-MPS
 (``.mps``) or CPLEX-LP (``.lp``) file, chosen by the file's extension.  The
-model is built as plain data (:func:`master_lp`, a ``highspy.HighsLp`` with
-named rows and columns), handed to HiGHS (``Highs.passModel``) and written by
-HiGHS (``Highs.writeModel``), so any solver that reads MPS or LP files can
-be compared on exactly the problem the library solves.  HiGHS writes every
+model is the master's matrix form (``master.matrix_form(U, form)``, a
+:class:`~lpboosting.masters.matrix_form.MatrixForm` derived from the master's
+cvxpy statement, with named rows and columns), copied into a
+``highspy.HighsLp`` (:func:`master_lp`), handed to HiGHS (``Highs.passModel``)
+and written by HiGHS (``Highs.writeModel``), so any solver that reads MPS or
+LP files can be compared on exactly the problem the library solves.  HiGHS writes every
 number with 17 significant digits (HiGHS 1.16), so a file read back holds
 the very doubles that were written.
 
