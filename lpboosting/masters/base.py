@@ -121,11 +121,19 @@ class MasterSolution:
 
 @dataclass
 class CvxpyStatement:
-    """A master stated in cvxpy: the problem plus named handles to read it back."""
+    """A master stated in cvxpy: the problem plus named handles to read it back.
+
+    A parametric statement (:meth:`Master.cvxpy_parametric_statement`) also
+    names its cvxpy Parameters and says how many columns its block holds.
+    """
 
     problem: Any
     variables: dict[str, Any]
     constraints: dict[str, Any]
+    #: the cvxpy Parameters of a parametric statement, by name (empty for a statement over one U)
+    parameters: dict[str, Any] = field(default_factory=dict)
+    #: the columns a parametric statement's block holds (None: the statement is over its U)
+    capacity: int | None = None
 
 
 def check_answer(solution: MasterSolution, n: int, t: int, objective_only: bool = False) -> str:
@@ -274,7 +282,32 @@ class Master(ABC):
     def cvxpy_solution(
         self, statement: CvxpyStatement, U: np.ndarray, status: SolveStatus
     ) -> MasterSolution:
-        """Read a solved cvxpy statement back into a :class:`MasterSolution`."""
+        """Read a solved cvxpy statement back into a :class:`MasterSolution`.
+
+        U holds the statement's columns; for a parametric statement, the t
+        columns loaded into its block (the values are read over the first t).
+        """
+
+    def cvxpy_parametric_statement(self, n_samples: int, capacity: int) -> CvxpyStatement | None:
+        """The master over a block of ``capacity`` columns held in cvxpy Parameters, or None.
+
+        Once :meth:`cvxpy_load` has put t <= capacity columns in the block it
+        is the problem :meth:`cvxpy_statement` states over those columns: the
+        other capacity - t columns are set so that they change neither the
+        optimum nor the values :meth:`cvxpy_solution` reads back over the
+        first t.  The parameters enter by cvxpy's rules of disciplined
+        parametrized programming (DPP), so cvxpy compiles the statement on
+        its first solve and later solves only put in the new values (the
+        cvxpy backend's parametric session: one compilation per capacity).
+        None (the default): the master has only :meth:`cvxpy_statement`,
+        which the cvxpy backend rebuilds and compiles at every solve.
+        """
+        return None
+
+    def cvxpy_load(self, statement: CvxpyStatement, U: np.ndarray) -> None:
+        """Set a parametric statement's parameters to the columns U (N x t, t <= its capacity)
+        and to the master's current values (its caps: a regularisation path changes them)."""
+        raise NotImplementedError(f"{self.name} has no parametric cvxpy statement")
 
     #: the forms of an LP master's :meth:`matrix_form`, each with what it is (LPBoost's
     #: ``{"dual": "capped edge game", "primal": "soft-margin LP"}``); the first is the default, the

@@ -233,6 +233,54 @@ class LPBoost(Master):
             constraints={"edges": edges, "simplex": simplex, "cap": cap},
         )
 
+    def cvxpy_parametric_statement(self, n_samples: int, capacity: int) -> CvxpyStatement:
+        """The dual over a block of ``capacity`` columns, the data in cvxpy Parameters (DPP)::
+
+            min_{d, gamma}  gamma
+            s.t.  U_block^T d <= gamma + s     ("edges")
+                  sum_n d_n = 1, 0 <= d_n <= c_n
+
+        with parameters U_block (N x capacity), s >= 0 (capacity) and the
+        caps c (N).  :meth:`cvxpy_load` puts the t columns in the block's
+        first t columns with s_m = 0 (the rows of :meth:`cvxpy_statement`)
+        and zero columns after them with s_m = 1 + max |U|: their rows read
+        -gamma <= s_m, which every feasible gamma (>= -max |U|, an edge of d
+        in the simplex) satisfies with slack >= 1, so they change neither the
+        optimum nor, by complementary slackness, the multipliers of the first
+        t rows (the weights w read back); their own multipliers are 0.
+        """
+        import cvxpy as cp
+
+        n = int(n_samples)
+        block = cp.Parameter((n, capacity), name="U")
+        slack = cp.Parameter(capacity, nonneg=True, name="slack")
+        caps = cp.Parameter(n, nonneg=True, name="caps")
+        d = cp.Variable(n, name="d")
+        gamma = cp.Variable(name="gamma")
+        edges = block.T @ d <= gamma + slack
+        simplex = cp.sum(d) == 1
+        cap = d <= caps
+        problem = cp.Problem(cp.Minimize(gamma), [edges, simplex, d >= 0, cap])
+        return CvxpyStatement(
+            problem,
+            variables={"d": d, "gamma": gamma},
+            constraints={"edges": edges, "simplex": simplex, "cap": cap},
+            parameters={"U": block, "slack": slack, "caps": caps},
+            capacity=capacity,
+        )
+
+    def cvxpy_load(self, statement: CvxpyStatement, U: np.ndarray) -> None:
+        """U in the block's first columns, zero columns with a slack row after them, the caps."""
+        n, t = U.shape
+        capacity = statement.capacity
+        block = np.zeros((n, capacity))
+        block[:, :t] = U
+        slack = np.zeros(capacity)
+        slack[t:] = 1.0 + (float(np.max(np.abs(U))) if U.size else 0.0)
+        statement.parameters["U"].value = block
+        statement.parameters["slack"].value = slack
+        statement.parameters["caps"].value = self.caps(n)
+
     def cvxpy_primal_statement(self, U: np.ndarray) -> CvxpyStatement:
         """The soft-margin LP (1) itself in cvxpy, beside :meth:`cvxpy_statement` (its dual).
 
@@ -286,7 +334,7 @@ class LPBoost(Master):
     def cvxpy_solution(self, statement, U, status):
         d = np.asarray(statement.variables["d"].value, dtype=float)
         gamma = float(statement.variables["gamma"].value)
-        w = np.atleast_1d(statement.constraints["edges"].dual_value)
+        w = np.atleast_1d(statement.constraints["edges"].dual_value)[:U.shape[1]]  # a block's first t
         # cvxpy's Lagrangian adds  nu_eq * (sum d - 1):  rho = -nu_eq.
         rho = -float(statement.constraints["simplex"].dual_value)
         psi = np.asarray(statement.constraints["cap"].dual_value, dtype=float)

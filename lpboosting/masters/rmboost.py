@@ -327,11 +327,59 @@ class RMBoost(Master):
             constraints={"upper": upper, "lower": lower},
         )
 
+    def cvxpy_parametric_statement(self, n_samples: int, capacity: int) -> CvxpyStatement:
+        """(16) over a block of ``capacity`` columns, the data in cvxpy Parameters (DPP)::
+
+            min_{mu+, mu- >= 0}  1/2 - tau^T (mu+ - mu-) + lam 1^T (mu+ + mu-)
+            s.t.  -1/2 <= U_block (mu+ - mu-) <= 1/2     (the constrained rows)
+
+        with parameters U_block (rows x capacity), tau (capacity) and lam
+        (:meth:`lam_for` N, set at every load).  :meth:`cvxpy_load` puts the
+        t columns first and zero columns with tau_j = 0 after them: those
+        mu_j appear in no constraint and cost lam > 0, so they are 0 at every
+        optimum and change neither R nor the multipliers alpha', beta' read
+        back.
+        """
+        import cvxpy as cp
+
+        n = int(n_samples)
+        rows = int(np.count_nonzero(self.constrained(n)))
+        block = cp.Parameter((rows, capacity), name="U")
+        tau = cp.Parameter(capacity, name="tau")
+        lam = cp.Parameter(nonneg=True, name="lam")
+        mu_plus = cp.Variable(capacity, nonneg=True, name="mu_plus")
+        mu_minus = cp.Variable(capacity, nonneg=True, name="mu_minus")
+        margins = block @ (mu_plus - mu_minus)
+        upper = margins <= 0.5
+        lower = margins >= -0.5
+        objective = 0.5 - tau @ (mu_plus - mu_minus) + lam * cp.sum(mu_plus + mu_minus)
+        problem = cp.Problem(cp.Minimize(objective), [upper, lower])
+        return CvxpyStatement(
+            problem,
+            variables={"mu_plus": mu_plus, "mu_minus": mu_minus},
+            constraints={"upper": upper, "lower": lower},
+            parameters={"U": block, "tau": tau, "lam": lam},
+            capacity=capacity,
+        )
+
+    def cvxpy_load(self, statement: CvxpyStatement, U: np.ndarray) -> None:
+        """U's constrained rows in the block's first columns and tau = U^T p, zeros after them; lam."""
+        n, t = U.shape
+        capacity = statement.capacity
+        rows = self.constrained(n)
+        block = np.zeros((int(np.count_nonzero(rows)), capacity))
+        block[:, :t] = U[rows]
+        tau = np.zeros(capacity)
+        tau[:t] = self.tau(U)
+        statement.parameters["U"].value = block
+        statement.parameters["tau"].value = tau
+        statement.parameters["lam"].value = self.lam_for(n)
+
     def cvxpy_solution(self, statement: CvxpyStatement, U: np.ndarray,
                        status: SolveStatus) -> MasterSolution:
-        n = U.shape[0]
+        n, t = U.shape
         mu = (np.asarray(statement.variables["mu_plus"].value, dtype=float)
-              - np.asarray(statement.variables["mu_minus"].value, dtype=float))
+              - np.asarray(statement.variables["mu_minus"].value, dtype=float))[:t]  # a block's first t
         # cvxpy's multipliers of `expr <= 1/2` and of `expr >= -1/2` are both >= 0:
         # alpha' (upper margin block) and beta' (lower margin block).
         rows = self.constrained(n)
