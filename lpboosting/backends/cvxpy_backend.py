@@ -75,15 +75,19 @@ class StatementRun:
 
 @dataclass
 class SolveTimes:
-    """Running totals of a cvxpy backend's solves: how many, cvxpy's compile time and the
-    solver's time (:class:`StatementRun`), summed over every solve since the backend was made."""
+    """Running totals of a cvxpy backend's solves: how many, how many of them compiled a
+    statement (a rebuilt statement always does, a parametric one when it is new), cvxpy's
+    compile time and the solver's time (:class:`StatementRun`), summed over every solve since
+    the backend was made."""
 
     solves: int = 0
+    compilations: int = 0
     compile_seconds: float = 0.0
     solver_seconds: float = 0.0
 
-    def add(self, run: StatementRun) -> None:
+    def add(self, run: StatementRun, compiled: bool = True) -> None:
         self.solves += 1
+        self.compilations += bool(compiled)
         self.compile_seconds += run.compile_seconds or 0.0
         self.solver_seconds += run.solver_seconds or 0.0
 
@@ -181,9 +185,25 @@ class CvxpyBackend(Backend):
     def solve_master(self, master: Master, U: np.ndarray) -> MasterSolution:
         """Build the master over U, solve it, and read the solution back."""
         start = time.perf_counter()
-        statement = master.cvxpy_statement(U)
-        run = solve_statement(statement, self.solver, self.options)
-        self.times.add(run)
+        return self.solve_and_read(master, master.cvxpy_statement(U), U, start)
+
+    def solve_and_read(self, master: Master, statement: CvxpyStatement, U: np.ndarray,
+                       start: float | None = None, compiled: bool = True,
+                       warm_start: bool = False) -> MasterSolution:
+        """Solve a master's statement over the columns U and read the solution back.
+
+        ``compiled``: whether this solve compiles the statement (counted in
+        :attr:`times`); ``warm_start``: pass ``warm_start=True`` to
+        ``Problem.solve`` (the backend's own options win), so that a solver
+        cvxpy can start from its previous solution of the same statement
+        does (HIGHS: the previous primal and dual values; SCS: its previous
+        iterates; CLARABEL: its solver object updated in place where its
+        settings allow it, e.g. without presolve; ECOS: none).
+        """
+        start = time.perf_counter() if start is None else start
+        options = {"warm_start": True, **self.options} if warm_start else self.options
+        run = solve_statement(statement, self.solver, options)
+        self.times.add(run, compiled)
         if run.status.ok:
             solution = master.cvxpy_solution(statement, U, run.status)
         else:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lpboosting.backends.base import Backend
+from lpboosting.backends.solvers import records
 from lpboosting.backends.table import (
     KIND_NAMES,
     UNLISTED_SOLVERS,
@@ -122,6 +123,10 @@ def _info(name: str) -> BackendInfo:
     if name.startswith("cvxpy:"):
         solver = name.split(":", 1)[1]
         description = f"the cvxpy statement rebuilt every round, solved by {solver}"
+        if any(record.warm_start for record in records(name)):  # the parametric session's rule
+            description = (f"the cvxpy statement solved by {solver}: LPBoost's and RMBoost's compiled "
+                           "once per doubling of their column block and started from the previous "
+                           "solution, others rebuilt every round")
         if solver in UNLISTED_SOLVERS:
             description += f" ({UNLISTED_SOLVERS[solver]})"
     else:

@@ -54,7 +54,7 @@ SESSIONS: dict[tuple[str, type[Master]], Any] = {
     ("newton", SoftBoost): _B + "dedicated.newton_projection:softboost_session",
     ("newton", ERLPBoost): _B + "dedicated.newton_projection:erlpboost_session",
     ("cvxpy", EntropyMaster): _B + "cvxpy_backend:entropy_session",
-    ("cvxpy", Master): _B + "cvxpy_backend:CvxpyRebuildSession",
+    ("cvxpy", Master): _B + "cvxpy_parametric:cvxpy_session",
 }
 
 #: backend name -> its class (by "module:attribute", or the class itself); "cvxpy:SOLVER" and
