@@ -247,3 +247,30 @@ def test_the_entropy_masters_lp_is_solved_by_another_lp_backend_without_highspy(
     monkeypatch.setattr(fallback, "installed", lambda name: False)
     with pytest.raises(SolverNotInstalledError, match="pip install highspy"):
         get_backend("dedicated").open(SoftBoost(0.2, 0.1), y.size)
+
+
+def test_a_master_of_another_kind_has_no_loop_fallback_unless_it_declares_one():
+    """A user's master of kind exp_cone written on Master directly gets no LP fallback (the loop's
+    rule before the policy: only LP masters are solved again afresh)."""
+    from lpboosting.backends.fallback import declared
+    from lpboosting.masters.base import LP_FALLBACKS, Master
+
+    class Conic(Master):
+        kind, name = "exp_cone", "Conic"
+
+        def cvxpy_statement(self, U):  # pragma: no cover - never solved here
+            raise NotImplementedError
+
+        def cvxpy_solution(self, statement, U, status):  # pragma: no cover
+            raise NotImplementedError
+
+        def gap(self, solution, edge):  # pragma: no cover
+            raise NotImplementedError
+
+        def converged(self, solution, edge, tol):  # pragma: no cover
+            raise NotImplementedError
+
+    class Linear(Conic):
+        kind = "lp"
+
+    assert declared(Conic()) == () and declared(Linear()) == LP_FALLBACKS

@@ -38,10 +38,10 @@ import numpy as np
 from lpboosting.backends.registry import get_backend
 from lpboosting.backends.solvers import SOLVERS, install_hint, records
 from lpboosting.errors import SolverError, SolverNotInstalledError
-from lpboosting.masters.base import Master, MasterSolution
+from lpboosting.masters.base import LP_FALLBACKS, Master, MasterSolution
 from lpboosting.status import SolveStatus
 
-__all__ = ["backend_for", "fallback_backends", "installed", "library_master", "resolve", "session_fallbacks"]
+__all__ = ["backend_for", "declared", "fallback_backends", "installed", "library_master", "resolve", "session_fallbacks"]
 
 
 def installed(name: str) -> bool:
@@ -81,11 +81,20 @@ def _afresh(master: Master, chain: Iterable[str]) -> tuple[str, ...]:
     return tuple(name for name in chain if name.split(":", 1)[0] == "cvxpy")
 
 
+def declared(master: Master) -> tuple[str, ...]:
+    """The fallback backends ``master`` declares; when it declares none (None), those of its kind:
+    :data:`~lpboosting.masters.base.LP_FALLBACKS` for an LP master, none for another kind."""
+    chain = master.fallback_backends
+    if chain is None:
+        return LP_FALLBACKS if master.kind == "lp" else ()
+    return tuple(chain)
+
+
 def fallback_backends(master: Master, failed: str | None = None) -> list[str]:
     """The backends that solve ``master`` again afresh, in order, after backend ``failed`` gave an
     answer the master rejected (its :attr:`~lpboosting.masters.base.Master.fallback_backends`
     under the three rules)."""
-    return list(_kept(master, _afresh(master, master.fallback_backends), failed))
+    return list(_kept(master, _afresh(master, declared(master)), failed))
 
 
 def session_fallbacks(master: Master, failed: str | None = None) -> list[str]:
@@ -99,7 +108,7 @@ def backend_for(master: Master) -> str:
     """The backend that solves ``master``: its default when installed, else the first installed
     of its fallbacks (under the same rules).  Raises :class:`SolverNotInstalledError`, saying
     what to install, when none is."""
-    chain = _afresh(master, (master.default_backend, *master.fallback_backends))
+    chain = _afresh(master, (master.default_backend, *declared(master)))
     for name in _kept(master, chain, None):
         return name
     raise SolverNotInstalledError(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from lpboosting.backends.fallback import fallback_backends, resolve
-from lpboosting.masters.base import Master, MasterSolution
+from lpboosting.masters.base import LP_FALLBACKS, Master, MasterSolution
 
 if TYPE_CHECKING:
     from lpboosting.colgen.state import RunState
@@ -37,7 +37,7 @@ def duality_gap(solution: MasterSolution) -> float | None:
 #: the LP masters' fallback backends, in order: :attr:`Master.fallback_backends
 #: <lpboosting.masters.base.Master.fallback_backends>` (RMBoost and the entropy masters declare
 #: their own)
-FALLBACKS: dict[str, tuple[str, ...]] = {"lp": Master.fallback_backends}
+FALLBACKS: dict[str, tuple[str, ...]] = {"lp": LP_FALLBACKS}
 
 
 def fallback_chain(master: Master, failed: str) -> list[str]:

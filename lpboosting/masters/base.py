@@ -24,6 +24,10 @@ from lpboosting.masters.pool import ColumnPool
 from lpboosting.status import SolveStatus
 
 
+#: the backends that solve an LP master again when it rejects an answer (see Master.fallback_backends)
+LP_FALLBACKS: tuple[str, ...] = ("highspy", "highspy:rows", "cvxpy:CLARABEL", "cvxpy:ECOS")
+
+
 @dataclass
 class SolveControl:
     """What the loop acts on in a master's answer, apart from its values.
@@ -266,9 +270,9 @@ class Master(ABC):
     default_backend: str = "highspy"
     #: backends that solve this master again, afresh over its columns, when it rejects an answer,
     #: in order (the policy of :mod:`lpboosting.backends.fallback` skips the one that failed and
-    #: those not installed); an LP master's by default: HiGHS (a fresh model), its dense-row
-    #: model, then two interior-point solvers through cvxpy
-    fallback_backends: tuple[str, ...] = ("highspy", "highspy:rows", "cvxpy:CLARABEL", "cvxpy:ECOS")
+    #: those not installed); None: by kind, an LP master's :data:`LP_FALLBACKS` (HiGHS, a fresh
+    #: model; its dense-row model; two interior-point solvers through cvxpy), none for other kinds
+    fallback_backends: tuple[str, ...] | None = None
     #: backends that solve a round's problem again inside a session whose own solver checks its
     #: answers (the dedicated solvers) when that check fails, in order; none by default
     session_fallbacks: tuple[str, ...] = ()
