@@ -114,7 +114,8 @@ def hypothesis_from_dict(data: dict[str, Any]) -> Any:
 
 
 # -- one binary model -----------------------------------------------------------------------
-def _binary_to_dict(model: Any) -> dict[str, Any]:
+def binary_to_dict(model: Any) -> dict[str, Any]:
+    """A column-generation classifier's binary model as JSON data (its ``_binary_state``)."""
     return {
         "hypotheses": [hypothesis_to_dict(h) for h in model.hypotheses_],
         "weights": model.weights_,
@@ -124,7 +125,8 @@ def _binary_to_dict(model: Any) -> dict[str, Any]:
     }
 
 
-def _binary_from_dict(model: Any, data: dict[str, Any]) -> None:
+def binary_from_dict(model: Any, data: dict[str, Any]) -> None:
+    """Set the fitted state of :func:`binary_to_dict` on a new binary model."""
     model.hypotheses_ = [hypothesis_from_dict(h) for h in data["hypotheses"]]
     model.weights_ = np.asarray(data["weights"], dtype=float)
     model._weight_path = [(np.asarray(p["index"], dtype=np.int32), np.asarray(p["value"], dtype=float))
@@ -151,11 +153,9 @@ def _params_to_dict(estimator: Any) -> tuple[dict[str, Any], list[str]]:
 def model_to_dict(estimator: Any) -> dict[str, Any]:
     """A fitted column-generation classifier or leveraging booster as JSON data (see the module
     docstring)."""
-    from lpboosting.estimators.base import ColumnGenerationClassifier
-    from lpboosting.leveraging.persist import booster_to_dict, is_booster
+    from lpboosting.estimators.classifier import BoostingClassifier
 
-    leveraging = is_booster(estimator)
-    if not isinstance(estimator, ColumnGenerationClassifier) and not leveraging:
+    if not isinstance(estimator, BoostingClassifier):
         raise TypeError(f"save_model writes the column-generation classifiers and the leveraging boosters; "
                         f"got {type(estimator).__name__} (save it with pickle)")
     if not hasattr(estimator, "classes_"):
@@ -174,11 +174,10 @@ def model_to_dict(estimator: Any) -> dict[str, Any]:
     chosen = {name: getattr(estimator, name) for name in _CHOSEN if hasattr(estimator, name)}
     if chosen:  # what cross-validation chose (nu="auto", oracle="auto")
         out["chosen"] = chosen
-    write = booster_to_dict if leveraging else _binary_to_dict
-    if len(classes) > 2:
-        out["one_vs_rest"] = [write(m) for m in estimator.one_vs_rest_]
+    if len(classes) > 2:  # each binary model's state is its own (column generation or leveraging)
+        out["one_vs_rest"] = [m._binary_state() for m in estimator.one_vs_rest_]
     else:
-        out["model"] = write(estimator)
+        out["model"] = estimator._binary_state()
     return to_json_value(out)
 
 
@@ -186,7 +185,6 @@ def model_from_dict(data: dict[str, Any]) -> Any:
     """The fitted classifier of :func:`model_to_dict`'s data."""
     import lpboosting.estimators as estimators
     import lpboosting.leveraging as leveraging
-    from lpboosting.leveraging.persist import booster_from_dict, is_booster
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError("not an lpboosting model file (its 'format' is not "
@@ -214,7 +212,6 @@ def model_from_dict(data: dict[str, Any]) -> Any:
     for name, value in chosen.items():
         if name in _CHOSEN:
             setattr(estimator, name, _chosen_value(name, value))
-    read = booster_from_dict if is_booster(cls) else _binary_from_dict
     if "one_vs_rest" in data:
         models = []
         for label, part in zip(estimator.classes_, data["one_vs_rest"]):
@@ -226,15 +223,11 @@ def model_from_dict(data: dict[str, Any]) -> Any:
             for name in ("nu_", "oracle_", "oracle_params_"):
                 if name in chosen:
                     setattr(model, name, _chosen_value(name, chosen[name]))
-            read(model, part)
+            model._set_binary_state(part)
             models.append(model)
-        if is_booster(cls):
-            estimator._keep_one_vs_rest(estimator.classes_, models)
-        else:
-            estimator.one_vs_rest_ = models
-            estimator._store_one_vs_rest()
+        estimator._keep_one_vs_rest(estimator.classes_, models)
     else:
-        read(estimator, data["model"])
+        estimator._set_binary_state(data["model"])
     return estimator
 
 

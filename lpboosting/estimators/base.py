@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
-import sys
-import threading
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 from scipy.special import expit, softmax
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
@@ -19,15 +16,19 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from lpboosting.backends import Backend, get_backend
 from lpboosting.colgen import History, Smoothing, column_generation
 from lpboosting.colgen.loop import callback_arity
-from lpboosting.stacklevel import caller_level
 from lpboosting.errors import SolverError
+from lpboosting.estimators.classifier import N_JOBS, BoostingClassifier, fingerprint, plain
 from lpboosting.estimators.evaluation import with_eval_set
-from lpboosting.estimators.parallel import map_in_threads, n_threads
 from lpboosting.masters.base import Master
 from lpboosting.masters.entropy import DELTA_ADVICE, DELTA_MEANING
 from lpboosting.masters.lpboost import NU_ADVICE, NU_MEANING
 from lpboosting.oracles import make_oracle
 from lpboosting.params import Explain, Integral, Interval, Real, StrOptions, check_params
+from lpboosting.stacklevel import caller_level
+
+__all__ = ["ColumnGenerationClassifier", "DecisionClassifierMixin", "RowMap", "adaboost_proba", "caller_level",
+           "check_no_infinity", "encode_binary", "encode_classes", "fingerprint", "labels_to_signs", "merge_rows",
+           "shared_doc", "weighted_importances"]
 
 #: ``nu`` of the capped masters (LPBoost, SoftBoost, ERLPBoost): constraint and wording
 NU = [Interval(Real, 0, 1, closed="right"), StrOptions({"auto"})]
@@ -91,7 +92,7 @@ def encode_classes(estimator: BaseEstimator, y: np.ndarray) -> np.ndarray:
     if classes.size < 2:
         raise ValueError(
             f"{type(estimator).__name__} needs two classes in y but only one class is present "
-            f"({_plain(classes[0])!r}); check the labels or the train/test split"
+            f"({plain(classes[0])!r}); check the labels or the train/test split"
         )
     return classes
 
@@ -176,17 +177,6 @@ def merge_rows(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None
     return X[take], y[take], weight, RowMap(row, share)
 
 
-def fingerprint(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None) -> str:
-    """A digest of the training data (how warm_start knows it is given the same data)."""
-    digest = hashlib.blake2b(digest_size=16)
-    for part in (X, y, sample_weight):
-        if part is not None:
-            part = np.ascontiguousarray(part)
-            digest.update(str((part.dtype.str, part.shape)).encode())
-            digest.update(part.tobytes())
-    return digest.hexdigest()
-
-
 def adaboost_proba(decision: np.ndarray, n_classes: int) -> np.ndarray:
     """scikit-learn AdaBoostClassifier's probabilities from a decision function.
 
@@ -230,12 +220,7 @@ def weighted_importances(weights: Any, hypotheses: Any, n_features: int) -> np.n
 
 
 class DecisionClassifierMixin:
-    """predict and margins of a binary classifier from its ``decision_function``."""
-
-    def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+    """``margins`` of a binary classifier from its ``decision_function``."""
 
     def margins(self, X: Any, y: Any) -> np.ndarray:
         """y_n f(x_n) for labelled data (labels from ``classes_``)."""
@@ -247,7 +232,7 @@ class DecisionClassifierMixin:
         return labels_to_signs(self.classes_, y, f.size) * f
 
 
-class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseEstimator):
+class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
     """Base of the classifiers that fit a master by column generation.
 
     Subclasses define ``_make_master(n_samples, sample_weight)`` and their
@@ -273,7 +258,9 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
     label-free work on X shared).  ``warm_start=True`` continues the fitted
     run up to ``max_rounds`` rounds in all (the same run: 50 rounds and then
     50 more are the 100 rounds of one fit), on the same data and parameters.
-    ``verbose=1`` prints the ledger (one line per round).
+    ``verbose=1`` prints the ledger (one line per round).  One-vs-rest, warm
+    start, the tie rule, verbose output, Ctrl-C and save/load are every
+    classifier's (:class:`~lpboosting.estimators.classifier.BoostingClassifier`).
     """
 
     _parameter_constraints: dict[str, Any] = {
@@ -290,7 +277,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         "warm_start": ["boolean"],
         "verbose": ["verbose"],
         "random_state": ["random_state"],
-        "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
+        "n_jobs": N_JOBS,
     }
     _parameter_messages: dict[str, Explain] = {}
     #: True for LPBoost: its own solver settings run the nu path when nu is chosen by CV
@@ -307,6 +294,9 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
     #: parameters a warm start may change (the others define the model being continued)
     _warm_changeable = frozenset({"max_rounds", "tol", "callback", "time_limit", "verbose", "warm_start",
                                   "stall_rounds", "n_jobs"})
+    _binary_attributes = ("result_", "hypotheses_", "weights_", "distribution_")
+    _summed = ("n_rounds_",)
+    _private_fitted = ("_run", "_oracle", "_sample_weight", "_weight_path", "_rows", "_warm_start_key")
 
     def _make_master(self, n_samples: int, sample_weight: np.ndarray | None = None) -> Master:
         raise NotImplementedError  # pragma: no cover - abstract
@@ -358,16 +348,11 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = True
         # missing values: the stumps, binned-stumps and trees oracles (not the features oracle
         # or a callable, which refuse them)
         tags.input_tags.allow_nan = isinstance(self.oracle, str) and self.oracle.strip().lower() in (
             "stumps", "binned-stumps", "trees", "auto")
         return tags
-
-    def __sklearn_is_fitted__(self) -> bool:
-        """Fitted when a model is held: the weights of a binary fit, or the one-vs-rest models."""
-        return hasattr(self, "weights_") or hasattr(self, "one_vs_rest_")
 
     def __getstate__(self) -> dict:
         state = super().__getstate__()
@@ -396,17 +381,16 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         given = (X, y, sample_weight)  # for choosing nu by cross-validation (nu="auto")
         X, y, sample_weight, rows = merge_rows(X, y, sample_weight)
         classes = encode_classes(self, y)
-        if self.warm_start and self._warm_fitted(data):
+        if self._check_warm_start(data, self._model_params(), self.max_rounds):
             return self._continue(classes)
         self._forget_fit()  # a new fit: nothing of the previous one may answer for it
         if getattr(self, "nu", None) == "auto" or self._oracle_auto():
             self._select(*given)
         self.classes_ = classes
-        self._data = data
         self._rows = self.row_map_ = rows
-        self._params_fitted = self._model_params()
+        self._remember_fit(data, self._model_params())
         if classes.size > 2:
-            return self._fit_one_vs_rest(X, y, sample_weight)
+            return self._fit_classes(X, y, sample_weight)
         y_pm = np.where(y == classes[1], 1.0, -1.0)
         oracle = make_oracle(self._oracle_spec(), X, y_pm, **self._oracle_params())
         return self._fit_binary(oracle, sample_weight)
@@ -415,50 +399,16 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         """nu of the master: the parameter, or the one cross-validation chose (``nu="auto"``)."""
         return self.nu_ if self.nu == "auto" else self.nu
 
-    def _forget_fit(self) -> None:
-        """Remove every fitted attribute (those ending in ``_`` and the private run state)."""
-        keep = ("n_features_in_", "feature_names_in_")  # set by this fit's validation
-        for name in [k for k in vars(self) if (k.endswith("_") and not k.startswith("__") and k not in keep)
-                     or k in ("_run", "_oracle", "_sample_weight", "_weight_path", "_data", "_rows",
-                              "_params_fitted")]:
-            delattr(self, name)
-
     def _model_params(self) -> dict[str, Any]:
+        """The parameters that define the fitted model (a warm start may change the others)."""
         return {k: v for k, v in self.get_params(deep=False).items() if k not in self._warm_changeable}
-
-    def _warm_fitted(self, data: str) -> bool:
-        """True when there is a fit to continue; errors when it cannot be continued."""
-        if not hasattr(self, "classes_") or not hasattr(self, "_data"):
-            return False
-        if data != self._data:
-            raise ValueError(
-                f"{type(self).__name__}: warm_start=True continues the fit on the same data, but X, y "
-                "or sample_weight differ from the last fit; set warm_start=False to fit anew"
-            )
-        changed = sorted(k for k, v in self._model_params().items()
-                         if not _same_param(v, self._params_fitted.get(k)))
-        if changed:
-            raise ValueError(
-                f"{type(self).__name__}: warm_start=True continues the same model, but {changed} "
-                f"changed since the last fit; only {sorted(self._warm_changeable)} may change "
-                "(set warm_start=False to fit anew)"
-            )
-        return True
 
     def _continue(self, classes: np.ndarray) -> "ColumnGenerationClassifier":
         if classes.size > 2:
-            for model in self.one_vs_rest_:
-                model.set_params(**{k: getattr(self, k) for k in self._warm_changeable})
-                model._continue_binary()
-            return self._store_one_vs_rest()
+            return self._fit_one_vs_rest(classes, lambda model, k, label: model._continue_binary(), resume=True)
         return self._continue_binary()
 
     def _continue_binary(self) -> "ColumnGenerationClassifier":
-        if self.max_rounds < self.n_rounds_:
-            raise ValueError(
-                f"{type(self).__name__}: max_rounds={self.max_rounds} is below the {self.n_rounds_} "
-                "rounds already fitted; warm_start continues up to max_rounds rounds in all"
-            )
         run = getattr(self, "_run", None)
         if self.status_ == "converged" or self.max_rounds == self.n_rounds_:
             return self
@@ -532,20 +482,18 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         """The user's callback, preceded by the ledger printer when ``verbose``, and a stop when
         the parallel one-vs-rest fit this model belongs to was interrupted (``_stop``)."""
         user = self.callback
-        stop = getattr(self, "_stop", None)
-        if not self.verbose and stop is None:
+        if not self.verbose and getattr(self, "_stop", None) is None:
             return user
-        prefix = getattr(self, "_verbose_prefix", "")
         printed = [False]
         with_state = user is not None and callback_arity(user) == 2
 
         def callback(record, state):
             if self.verbose:
                 if not printed[0]:
-                    print(prefix + History.LEDGER_HEADER, flush=True)
+                    self._say(History.LEDGER_HEADER)
                     printed[0] = True
-                print(prefix + History.format_record(record), flush=True)
-            if stop is not None and stop.is_set():
+                self._say(History.format_record(record))
+            if self._stop_requested():
                 return True
             if user is None:
                 return False
@@ -554,10 +502,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         return callback
 
     # -- one-vs-rest ---------------------------------------------------------------------
-    def _fit_one_vs_rest(self, X: np.ndarray, y: np.ndarray, sample_weight) -> "ColumnGenerationClassifier":
-        """One binary model per class (class k against the rest), sharing the oracle's work on X;
-        ``n_jobs`` of them at a time, in threads."""
-        models, oracles, base = [], [], None
+    def _fit_classes(self, X: np.ndarray, y: np.ndarray, sample_weight) -> "ColumnGenerationClassifier":
+        """One binary model per class (class k against the rest), the oracles sharing their work
+        on X (:meth:`~lpboosting.oracles.Oracle.relabel`)."""
+        oracles, base = [], None
         for label in self.classes_:
             y_pm = np.where(y == label, 1.0, -1.0)
             if base is None:
@@ -565,78 +513,42 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
                 oracles.append(base)
             else:
                 oracles.append(base.relabel(y_pm))
-            models.append(self._class_model(label))
-        jobs = n_threads(self.n_jobs, len(models))
-        if jobs == 1:
-            for model, oracle, label in zip(models, oracles, self.classes_):
-                model._fit_binary(oracle, sample_weight)
-                if model.status_ == "interrupted":  # Ctrl-C: the classes after this one have no model
-                    self._forget_fit()
-                    raise KeyboardInterrupt(f"interrupted while fitting class {_plain(label)!r} against the "
-                                            "rest; no model was kept (the later classes had none)")
-        else:
-            stop = threading.Event()  # set on Ctrl-C: every running fit stops at its next round
-            for model in models:
-                model._stop = stop
-            try:
-                map_in_threads(lambda pair: pair[0]._fit_binary(pair[1], sample_weight),
-                               list(zip(models, oracles)), jobs, stop)
-            except KeyboardInterrupt:
-                self._forget_fit()
-                raise KeyboardInterrupt("interrupted while fitting the one-vs-rest models in parallel; "
-                                        "no model was kept") from None
-            finally:
-                for model in models:
-                    del model._stop
-            if any(model.status_ == "interrupted" for model in models):  # a KeyboardInterrupt in a fit
-                self._forget_fit()
-                raise KeyboardInterrupt("interrupted while fitting the one-vs-rest models in parallel; "
-                                        "no model was kept")
-        self.one_vs_rest_ = models
-        return self._store_one_vs_rest()
+        return self._fit_one_vs_rest(self.classes_,
+                                     lambda model, k, label: model._fit_binary(oracles[k], sample_weight))
 
     def _class_model(self, label: Any) -> "ColumnGenerationClassifier":
-        """The unfitted binary model of class ``label`` against the rest."""
-        model = clone(self).set_params(warm_start=False, n_jobs=None)
+        """The unfitted binary model of class ``label`` against the rest (the nu and oracle
+        cross-validation chose, the fit's rows)."""
+        model = super()._class_model(label)
         if getattr(self, "nu", None) == "auto":
             model.nu_ = self.nu_  # chosen once, for every class
         if self._oracle_auto():
             model.oracle_, model.oracle_params_ = self.oracle_, self.oracle_params_
-        model._verbose_prefix = f"[{_plain(label)!r} vs rest] "
         model.classes_ = np.array([False, True])  # True: this class (its +1 side)
         model.n_features_in_ = self.n_features_in_
         if hasattr(self, "feature_names_in_"):
             model.feature_names_in_ = self.feature_names_in_
-        model._data, model._params_fitted, model._rows = self._data, self._params_fitted, self._rows
+        model._rows = self._rows
         return model
 
-    def _store_one_vs_rest(self) -> "ColumnGenerationClassifier":
-        models = self.one_vs_rest_
-        self.history_ = [m.history_ for m in models]
-        self.objective_ = np.array([m.objective_ for m in models])
-        self.n_rounds_ = int(sum(m.n_rounds_ for m in models))
-        statuses = [m.status_ for m in models]
-        self.status_ = "converged" if all(s == "converged" for s in statuses) else next(
-            s for s in statuses if s != "converged")
-        for name in ("result_", "hypotheses_", "weights_", "distribution_"):
-            self.__dict__.pop(name, None)
-        return self
+    def _continued_model(self, model: "ColumnGenerationClassifier") -> "ColumnGenerationClassifier":
+        """The model itself: its live solver session cannot be copied, the run goes on in it."""
+        return model
 
-    @property
-    def _multiclass(self) -> bool:
-        return hasattr(self, "one_vs_rest_") and len(self.classes_) > 2
+    def _store_one_vs_rest(self, models: list[Any]) -> None:
+        self.objective_ = np.array([m.objective_ for m in models])
 
     # -- prediction ----------------------------------------------------------------------
-    def _predict_hypotheses(self, X: np.ndarray) -> np.ndarray:
-        """Outputs of the chosen hypotheses, shape (n_samples, T)."""
-        return np.column_stack([h.predict(X) for h in self.hypotheses_])
+    def _check_X(self, X: Any) -> np.ndarray:
+        return check_no_infinity(self, validate_data(self, X, dtype=np.float64, reset=False,
+                                                     ensure_all_finite=False))
 
     #: decisions are rounded to this many decimals: the master's weights are accurate to about
     #: 1e-9, and decisions that are equal up to round-off (-1/3 summed in two orders) then compare
-    #: equal, so that predict, the argmax of decision_function and of predict_proba agree
+    #: equal, so that the sign of a binary decision does not depend on the order of a sum
     decision_decimals: int = 12
 
-    def _decision(self, X: np.ndarray, weights: np.ndarray, outputs: dict[int, np.ndarray]) -> np.ndarray:
+    def _weighted_sum(self, X: np.ndarray, weights: np.ndarray, outputs: dict[int, np.ndarray]) -> np.ndarray:
         """sum_m w_m h_m(X) over the nonzero weights, in the order of the hypotheses, rounded to
         :attr:`decision_decimals`; ``outputs`` caches h_m(X) by m."""
         f = np.zeros(X.shape[0])
@@ -646,28 +558,20 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             f += weights[m] * outputs[m]
         return np.round(f, self.decision_decimals) + 0.0  # + 0.0: no -0.0
 
-    def decision_function(self, X: Any) -> np.ndarray:
-        """f(x) = sum_m w_m h_m(x) in [-1, 1]; positive means ``classes_[1]``.
+    def _decision(self, X: np.ndarray) -> np.ndarray:
+        """f(x) = sum_m w_m h_m(x) in [-1, 1]; positive means ``classes_[1]``."""
+        return self._weighted_sum(X, self.weights_, {})
 
-        With more than two classes, one column per class (that class's
-        one-vs-rest model).
-        """
-        check_is_fitted(self)
-        X = check_no_infinity(self, validate_data(self, X, dtype=np.float64, reset=False,
-                                                  ensure_all_finite=False))
-        if self._multiclass:
-            return np.column_stack([m._decision(X, m.weights_, {}) for m in self.one_vs_rest_])
-        return self._decision(X, self.weights_, {})
-
-    def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where f > 0 (two classes); the class of largest probability (more)."""
-        return self._label(self.decision_function(X))
-
-    def _label(self, decision: np.ndarray) -> np.ndarray:
-        if decision.ndim == 2:
-            # the class of largest probability: exactly predict_proba's argmax (ties to the first)
-            return self.classes_[np.argmax(self._proba(decision), axis=1)]
-        return self.classes_[(decision > 0).astype(int)]
+    def _staged(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        outputs: dict[int, np.ndarray] = {}
+        path = self._weight_path
+        for r, (index, values) in enumerate(path, start=1):
+            if r == len(path):
+                w = self.weights_  # the last step is the fitted model itself
+            else:
+                w = np.zeros(len(self.hypotheses_))
+                w[index] = values
+            yield self._weighted_sum(X, w, outputs)
 
     def _proba(self, decision: np.ndarray) -> np.ndarray:
         """:meth:`predict_proba` from decisions (AdaBoost's form)."""
@@ -682,46 +586,8 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         (f is a convex combination of hypotheses in [-1, 1], so the
         probabilities stay within expit(+-1)); wrap the classifier in
         ``sklearn.calibration.CalibratedClassifierCV`` for calibrated ones.
-        With more than two classes ``predict`` is the class of largest probability.
         """
         return self._proba(self.decision_function(X))
-
-    def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
-        """The decision function of the model after each round (the last equals ``decision_function``).
-
-        With more than two classes, each class's model is held at its last
-        round once it has stopped.
-        """
-        check_is_fitted(self)
-        X = check_no_infinity(self, validate_data(self, X, dtype=np.float64, reset=False,
-                                                  ensure_all_finite=False))
-        if self._multiclass:
-            stages = [list(m._staged(X)) for m in self.one_vs_rest_]
-            for r in range(max(len(s) for s in stages)):
-                yield np.column_stack([s[min(r, len(s) - 1)] for s in stages])
-            return
-        yield from self._staged(X)
-
-    def _staged(self, X: np.ndarray) -> Iterator[np.ndarray]:
-        outputs: dict[int, np.ndarray] = {}
-        path = self._weight_path
-        for r, (index, values) in enumerate(path, start=1):
-            if r == len(path):
-                w = self.weights_  # the last step is the fitted model itself
-            else:
-                w = np.zeros(len(self.hypotheses_))
-                w[index] = values
-            yield self._decision(X, w, outputs)
-
-    def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
-        """The predictions of the model after each round (the last equals ``predict``)."""
-        for decision in self.staged_decision_function(X):
-            yield self._label(decision)
-
-    def staged_predict_proba(self, X: Any) -> Iterator[np.ndarray]:
-        """:meth:`predict_proba` of the model after each round."""
-        for decision in self.staged_decision_function(X):
-            yield self._proba(decision)
 
     # -- the fitted ensemble --------------------------------------------------------------
     @property
@@ -745,24 +611,17 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
         """The number of hypotheses of nonzero weight (those the model uses)."""
         return len(self.estimator_weights_)
 
-    @property
-    def feature_importances_(self) -> np.ndarray:
-        """Weight mass per feature: sum_m |w_m| times hypothesis m's importances, normalised to 1.
-
-        A stump gives its feature importance 1, a tree its impurity-based
-        importances.  Raises AttributeError when a hypothesis does not say
-        which features it uses (e.g. a callable oracle's).
-        """
-        check_is_fitted(self)
-        if self._multiclass:
-            return np.mean([m.feature_importances_ for m in self.one_vs_rest_], axis=0)
+    def _importances(self) -> np.ndarray:
+        """Weight mass per feature: a stump gives its feature importance 1, a tree its
+        impurity-based importances (an AttributeError for hypotheses that do not say which
+        features they use, e.g. a callable oracle's)."""
         return weighted_importances(self.estimator_weights_, self.estimators_, self.n_features_in_)
 
     def describe(self) -> str:
         """The ensemble as text: one line per hypothesis of nonzero weight, with feature names."""
         check_is_fitted(self)
         if self._multiclass:
-            return "\n".join(f"class {_plain(label)!r} vs rest:\n{m.describe()}"
+            return "\n".join(f"class {plain(label)!r} vs rest:\n{m.describe()}"
                              for label, m in zip(self.classes_, self.one_vs_rest_))
         names = getattr(self, "feature_names_in_", None)
         lines = []
@@ -771,14 +630,13 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, ClassifierMixin, BaseE
             lines.append(f"{w:10.6f}  {text}")
         return "\n".join(lines)
 
+    # -- save/load ------------------------------------------------------------------------
+    def _binary_state(self) -> dict[str, Any]:
+        from lpboosting.model_io import binary_to_dict
 
-def _plain(label: Any) -> Any:
-    """A numpy scalar label as the Python value it holds (for messages)."""
-    return label.item() if isinstance(label, np.generic) else label
+        return binary_to_dict(self)
 
+    def _set_binary_state(self, data: dict[str, Any]) -> None:
+        from lpboosting.model_io import binary_from_dict
 
-def _same_param(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b) if not isinstance(a, np.ndarray) else bool(np.array_equal(a, b))
-    except Exception:  # objects without a usable ==: the same object only
-        return a is b
+        binary_from_dict(self, data)

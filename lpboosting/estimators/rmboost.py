@@ -196,14 +196,8 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         total = positive.sum(axis=1, keepdims=True)
         uniform = np.full_like(positive, 1.0 / positive.shape[1])
         return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
-        return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
 
-    def staged_predict_proba(self, X: Any):
-        """:meth:`predict_proba` of the model after each round."""
-        for f in self.staged_decision_function(X):
-            positive = np.clip(f + 0.5, 0.0, 1.0)
-            if f.ndim == 1:
-                yield np.column_stack([1.0 - positive, positive])
-            else:
-                total = positive.sum(axis=1, keepdims=True)
-                yield np.where(total > 0, positive / np.where(total > 0, total, 1.0), 1.0 / positive.shape[1])
+    def _class_scores(self, decision: np.ndarray) -> np.ndarray:
+        """More than two classes: ``predict`` is the class of largest probability (the randomised
+        rule's, which saturates at 1), by the tie rule of every classifier."""
+        return self._proba(decision)

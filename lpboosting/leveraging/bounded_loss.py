@@ -13,19 +13,16 @@ from typing import Any, Callable
 
 import numpy as np
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.estimators.base import caller_level
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.estimators.evaluation import with_eval_set
+from lpboosting.estimators.classifier import N_JOBS
 from lpboosting.leveraging._common import (
     VERBOSE,
-    BoosterConventions,
-    CtrlC,
-    OneVsRest,
+    Booster,
     linear_importances,
     print_round,
     training_data,
@@ -74,7 +71,7 @@ _NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
 _ITERATIONS = [Interval(Integral, 1, None, closed="left")]
 
 
-class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEstimator):
+class BoundedLossClassifier(Booster):
     """Bounded loss classification of Rennie (2003): EM on log sum_i sigma_i with lambda annealing.
 
     Objective (Rennie eq. 17), maximised over theta = (w, b)::
@@ -284,14 +281,6 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
                           "objective_", "_path_coef", "_path_intercept", "_feature_range")
     _summed = ("n_iter_", "n_estimators_")
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = True
-        return tags
-
-    def __sklearn_is_fitted__(self) -> bool:
-        return hasattr(self, "history_")
-
     # ------------------------------------------------------------------ parameters
     _parameter_constraints: dict[str, Any] = {
         "C": _POSITIVE,
@@ -306,7 +295,7 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
         "anneal_tol": _NON_NEGATIVE,
         "max_newton_iter": _ITERATIONS,
         "verbose": VERBOSE,
-        "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
+        "n_jobs": N_JOBS,
         "max_iter": deprecated_alias(_ITERATIONS),
     }
     _parameter_messages: dict[str, Explain] = {
@@ -390,7 +379,7 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
                   "anneal_tol": float(self.anneal_tol)}
         data = training_data(self, X, y, sample_weight)
         if data.classes.size > 2:
-            return self._fit_one_vs_rest(data, sample_weight is not None)
+            return self._fit_each_class(data, sample_weight is not None)
         X, y_pm, s = data.X, data.y_pm, data.weight
         log_s = np.log(s)  # 0 without weights
         if self.kernel is None:
@@ -442,7 +431,7 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
         settled = converged = interrupted = False
         theta_prev = None
         lam_done = obj_done = None  # lam and objective of the last E + M iteration
-        with CtrlC(getattr(self, "_stop", None)) as ctrl_c:
+        with self._ctrl_c() as ctrl_c:
             try:
                 while True:
                     last = not self.anneal or lam <= lam_min or settled
@@ -529,30 +518,15 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
         K = models[0]._kernel(X, models[0].X_fit_)  # every class's model has the same rows
         return [K @ m.dual_coef_ + m.intercept_ for m in models]
 
-    def decision_function(self, X: Any) -> np.ndarray:
-        """z(x) = w . x + b (or sum_j beta_j K(x, x_j) + b); positive means ``classes_[1]``.
-
-        More than two classes: shape (n_samples, K), column k the z of the
-        model of class k against the rest.
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        if self._multiclass:
-            return self._ovr_decision(X)
+    def _decision(self, X: np.ndarray) -> np.ndarray:
+        """z(x) = w . x + b (or sum_j beta_j K(x, x_j) + b); positive means ``classes_[1]``."""
         if self.kernel is None:
             return X @ self.coef_ + self.intercept_
         return self._kernel(X, self.X_fit_) @ self.dual_coef_ + self.intercept_
 
-    def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
-        """z_t(x) after every E + M iteration t = 1..``n_estimators_`` (a generator), through the
-        annealing stages; the last is ``decision_function(X)``, exactly.  More than two classes:
-        (n_samples, K) after every iteration up to the longest class's, a model that stopped
-        earlier held at its last iteration."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        if self._multiclass:
-            yield from self._ovr_staged(X)
-            return
+    def _staged(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        """z_t(x) after every E + M iteration t = 1..``n_estimators_``, through the annealing
+        stages; the last is ``decision_function(X)``, exactly."""
         A = X if self.kernel is None else self._kernel(X, self.X_fit_)
         final = self.coef_ if self.kernel is None else self.dual_coef_
         T = len(self._path_intercept)
@@ -560,17 +534,6 @@ class BoundedLossClassifier(BoosterConventions, OneVsRest, ClassifierMixin, Base
             yield A @ self._path_coef[t] + self._path_intercept[t]
         if T:
             yield A @ final + self.intercept_
-
-    def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
-        """The predicted labels after every E + M iteration (a generator); the last is ``predict(X)``."""
-        for z in self.staged_decision_function(X):
-            yield self._label(z)
-
-    def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``; more than
-        two classes: the class of the largest decision function."""
-        check_is_fitted(self)
-        return self._label(self.decision_function(X))
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """The logistic model of Rennie eq. (1): columns P(classes_[0] | x), P(classes_[1] | x).

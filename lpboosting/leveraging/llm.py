@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -40,17 +39,9 @@ from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.errors import UnknownOracleError
 from lpboosting.estimators.base import DecisionClassifierMixin, caller_level, weighted_importances
 from lpboosting.estimators.evaluation import with_eval_set
-from lpboosting.leveraging._common import (
-    VERBOSE,
-    BoosterConventions,
-    CtrlC,
-    OneVsRest,
-    check_warm_start,
-    print_round,
-    training_data,
-    warm_start_key,
-    warn_interrupted,
-)
+from lpboosting.estimators.classifier import N_JOBS
+from lpboosting.estimators.interrupt import CtrlC
+from lpboosting.leveraging._common import VERBOSE, Booster, print_round, training_data, warn_interrupted
 from lpboosting.losses import LogisticMixtureLoss
 from lpboosting.oracles import ORACLES, Features, ScaledFeature, Stump, Stumps, make_oracle
 from lpboosting.params import (
@@ -453,8 +444,7 @@ def _staged_linear(H: np.ndarray, path: list[Any], final: np.ndarray,
                 yield from flush()
 
 
-class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixin, ClassifierMixin,
-                           BaseEstimator):
+class LeveragingClassifier(DecisionClassifierMixin, Booster):
     """Base of the leveraging classifiers (LLM, LLD, log-loss boosting).
 
     The model is linear in the weak hypotheses: f(x) = sum_j lambda_j h_j(x),
@@ -482,7 +472,7 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
     completed, warns (RuntimeWarning) and records the status "interrupted"
     (with no round completed the KeyboardInterrupt propagates).
 
-    More than two classes (:class:`~lpboosting.leveraging._common.OneVsRest`):
+    More than two classes (:class:`~lpboosting.leveraging._common.Booster`):
     K binary models, model k the fit on the labels ``y == classes_[k]``
     (same parameters, same ``sample_weight``, up to ``max_rounds`` rounds
     each), in ``one_vs_rest_``; the K fits share the oracle's work on X (the
@@ -509,7 +499,7 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
         "tol": [Interval(Real, 0, None, closed="left")],
         "warm_start": ["boolean"],
         "verbose": VERBOSE,
-        "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
+        "n_jobs": N_JOBS,
     }
     _parameter_messages: dict[str, Explain] = {
         "mode": Explain(unknown=True, advice=(
@@ -523,11 +513,6 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
 
     _binary_attributes = ("basis_", "coef_", "train_margins_", "hypotheses_", "epsilon_", "_steps")
     _summed = ("n_rounds_", "n_estimators_")
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = True
-        return tags
 
     def _build_problem(self, X: np.ndarray, y_pm: np.ndarray, oracle: str, weight: np.ndarray):
         shared = getattr(self, "_shared", None)  # one-vs-rest: the label-free work of the first class
@@ -543,9 +528,6 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
             problem = _FeatureProblem(hypotheses, X, y_pm, bool(self.fit_intercept))
         problem.weight = weight  # s_i > 0 of every row
         return problem
-
-    def __sklearn_is_fitted__(self) -> bool:
-        return hasattr(self, "history_")
 
     def _report(self, record: RoundRecord) -> None:
         values = {"loss": record.primal, "hypotheses": record.n_columns}
@@ -576,8 +558,8 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
         data = training_data(self, X, y, sample_weight)
         frozen = {"mode": mode, "oracle": oracle, "fit_intercept": bool(self.fit_intercept), **params}
         if data.classes.size > 2:
-            return self._fit_one_vs_rest(data, sample_weight is not None, frozen, max_rounds)
-        resume = check_warm_start(self, data, frozen, max_rounds)
+            return self._fit_each_class(data, sample_weight is not None, frozen, max_rounds)
+        resume = self._check_warm_start(data.fingerprint, frozen, max_rounds)
         if resume and max_rounds == self.n_rounds_:
             return self
         problem = self._build_problem(data.X, data.y_pm, oracle, data.weight)
@@ -593,7 +575,7 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
             if sample_weight is not None:
                 history.meta["total_weight"] = data.total_weight
             run = _Run(None, self._report)
-        with CtrlC(getattr(self, "_stop", None)) as ctrl_c:
+        with self._ctrl_c() as ctrl_c:
             run.ctrl_c = ctrl_c
             try:
                 status = self._leverage(problem, history, mode, max_rounds, tol, run, **params)
@@ -632,7 +614,7 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
             self.epsilon_ = run.eps
         if isinstance(problem, _StumpProblem):
             self.hypotheses_ = list(problem.pool.hypotheses)
-        self._warm_start_key = warm_start_key(data, frozen)
+        self._remember_fit(data.fingerprint, frozen)
         return self
 
     def _algorithm_params(self) -> dict[str, Any]:
@@ -663,45 +645,17 @@ class LeveragingClassifier(BoosterConventions, OneVsRest, DecisionClassifierMixi
         hypotheses = self.basis_.hypotheses
         return weighted_importances(self.coef_[:len(hypotheses)], hypotheses, n)
 
-    def decision_function(self, X: Any) -> np.ndarray:
-        """f(x) = sum_j lambda_j h_j(x); positive means ``classes_[1]``.
-
-        More than two classes: shape (n_samples, K), column k from the model
-        of class k against the rest.
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        if self._multiclass:
-            return self._ovr_decision(X)
+    def _decision(self, X: np.ndarray) -> np.ndarray:
+        """f(x) = sum_j lambda_j h_j(x); positive means ``classes_[1]``."""
         H = self.basis_.transform(X)
         if H.shape[1] == 0:
             return np.zeros(X.shape[0])
         return H @ self.coef_
 
-    def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``; more than
-        two classes: the class of the largest decision function."""
-        return self._label(self.decision_function(X))
-
-    def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
-        """f_t(x) after every round t = 1..``n_estimators_`` (a generator); the last is
-        ``decision_function(X)``, exactly.
-
-        More than two classes: (n_samples, K) after every round up to the
-        longest class's, a model that stopped earlier held at its last round.
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        if self._multiclass:
-            yield from self._ovr_staged(X)
-            return
-        H = self.basis_.transform(X)
-        yield from _staged_linear(H, self._steps, self.coef_)
-
-    def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
-        """The predicted labels after every round (a generator); the last is ``predict(X)``."""
-        for f in self.staged_decision_function(X):
-            yield self._label(f)
+    def _staged(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        """f_t(x) after every round t = 1..``n_estimators_``; the last is ``decision_function(X)``,
+        exactly."""
+        yield from _staged_linear(self.basis_.transform(X), self._steps, self.coef_)
 
 
 def loss_settled(history: History, tol: float) -> bool:

@@ -83,23 +83,19 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import brentq
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.estimators.base import caller_level, labels_to_signs
 from lpboosting.estimators.evaluation import with_eval_set
+from lpboosting.estimators.classifier import N_JOBS
 from lpboosting.leveraging._common import (
     VERBOSE,
-    BoosterConventions,
-    CtrlC,
-    OneVsRest,
-    check_warm_start,
+    Booster,
     linear_importances,
     print_round,
     training_data,
-    warm_start_key,
     warn_interrupted,
 )
 from lpboosting.losses import ProperLoss, get_proper_loss
@@ -509,7 +505,7 @@ class _NNModel:
 # ---------------------------------------------------------------------------
 
 
-class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEstimator):
+class ModaBoostClassifier(Booster):
     """MODABOOST (Mansour, Nock, Williamson; Algorithm 1) for any strictly proper loss.
 
     Boosts the surrogate risk ``Phi(H, S) = E_i[Phi_l(-H(x_i)) - y_i H(x_i)]``
@@ -679,20 +675,11 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
     _binary_attributes = ("loss_curve_", "coef_", "intercept_", "tree_", "X_fit_", "sample_weight_fit_",
                           "leverage_", "n_neighbors_", "_train_decision", "_steps", "_feature_range")
     _summed = ("n_rounds_", "n_estimators_")
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = True
-        return tags
-
-    def __sklearn_is_fitted__(self) -> bool:
-        return hasattr(self, "history_")
+    #: "fitted": every training example is fitted (a one-vs-rest fit's status is the first other)
+    _done_statuses = ("converged", "fitted")
 
     def _store_one_vs_rest(self, models: list[Any]) -> None:
         self.loss_ = models[0].loss_
-        statuses = [m.status_ for m in models]
-        odd = [s for s in statuses if s not in ("converged", "fitted")]
-        self.status_ = statuses[0] if len(set(statuses)) == 1 else (odd[0] if odd else "converged")
 
     # -- parameters -----------------------------------------------------------
     _parameter_constraints: dict[str, Any] = {
@@ -707,7 +694,7 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
         "callback": [None, callable],
         "warm_start": ["boolean"],
         "verbose": VERBOSE,
-        "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
+        "n_jobs": N_JOBS,
         "n_rounds": deprecated_alias([Interval(Integral, 1, None, closed="left")]),
     }
     _parameter_messages: dict[str, Explain] = {
@@ -762,8 +749,8 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
                   "model": self.model, "n_neighbors": int(self.n_neighbors), "max_depth": self.max_depth,
                   "fit_intercept": bool(self.fit_intercept)}
         if data.classes.size > 2:
-            return self._fit_one_vs_rest(data, sample_weight is not None, frozen, max_rounds)
-        resume = check_warm_start(self, data, frozen, max_rounds)
+            return self._fit_each_class(data, sample_weight is not None, frozen, max_rounds)
+        resume = self._check_warm_start(data.fingerprint, frozen, max_rounds)
         if resume and max_rounds == self.n_rounds_:
             return self
         y01 = (ystar > 0).astype(float)
@@ -792,7 +779,7 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
                 history.meta["total_weight"] = s_total
             steps_log = []
         status, final_edge = "max_rounds", None
-        with CtrlC(getattr(self, "_stop", None)) as ctrl_c:
+        with self._ctrl_c() as ctrl_c:
             try:
                 for t in range(len(history) + 1, max_rounds + 1):
                     w = loss.weight(y01, H)
@@ -885,7 +872,7 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
         self.status_ = status
         self._train_decision = H
         self._steps = steps_log
-        self._warm_start_key = warm_start_key(data, frozen)
+        self._remember_fit(data.fingerprint, frozen)
         self.__dict__.pop("_feature_range", None)
         if self.model == "linear":
             d = X.shape[1]
@@ -926,37 +913,24 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
         neighbours = models[0]._neighbours(X) if self.model == "nn" else None
         return [m._untie(m._raw_decision(X, neighbours)) for m in models]
 
-    def decision_function(self, X: Any) -> np.ndarray:
+    def _decision(self, X: np.ndarray) -> np.ndarray:
         """H(x): positive means ``classes_[1]``; the posterior of that class is ``eta~(H(x))``.
 
         A value whose posterior equals ``eta~(0)`` in floating point (|H| of
         the order of 1e-16, e.g. a leaf with p^+ = 1/2 reached by root-finding)
         is returned as exactly 0, so that predict, decision_function and
-        predict_proba agree on ties.  More than two classes: shape
-        (n_samples, K), column k the H of the model of class k against the
-        rest.
+        predict_proba agree on ties.
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        if self._multiclass:
-            return self._ovr_decision(X)
         return self._untie(self._raw_decision(X))
 
-    def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
-        """H_t(x) after every weak-learner call t = 1..``n_estimators_`` (a generator).
+    def _staged(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        """H_t(x) after every weak-learner call t = 1..``n_estimators_``.
 
         The model after round t is rebuilt from the changes logged during the
         fit (a coefficient, a leaf's value or split, an example's leverage),
         with the operations of the fit; the last value is
-        ``decision_function(X)``, exactly.  More than two classes:
-        (n_samples, K) after every call up to the longest class's, a model
-        that stopped earlier held at its last call.
+        ``decision_function(X)``, exactly.
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        if self._multiclass:
-            yield from self._ovr_staged(X)
-            return
         T = len(self._steps)
         if self.model == "linear":
             d = X.shape[1]
@@ -993,11 +967,6 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
         if T:
             yield self._untie(self._raw_decision(X))
 
-    def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
-        """sign(H_t) after every weak-learner call (a generator); the last is ``predict(X)``."""
-        for H in self.staged_decision_function(X):
-            yield self._label(H)
-
     def apply(self, X: Any) -> np.ndarray:
         """Index (into the arrays of ``tree_``) of the leaf every row of X reaches; ``model="tree"`` only,
         two classes only (one tree per class otherwise: ``one_vs_rest_[k].apply(X)``)."""
@@ -1008,11 +977,6 @@ class ModaBoostClassifier(BoosterConventions, OneVsRest, ClassifierMixin, BaseEs
                              f"with model={self.model!r}")
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return _tree_apply(self.tree_, X)
-
-    def predict(self, X: Any) -> np.ndarray:
-        """sign(H(x)): ``classes_[1]`` where H > 0, else ``classes_[0]``; more than two classes: the
-        class of the largest H."""
-        return self._label(self.decision_function(X))
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Columns ``[1 - eta~(H(x)), eta~(H(x))]``: the posterior from the inverse link (eq. 5).
