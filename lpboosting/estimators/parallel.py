@@ -14,6 +14,8 @@ from typing import Any
 
 from joblib import effective_n_jobs
 
+from lpboosting.estimators.interrupt import CtrlC
+
 __all__ = ["n_threads", "map_in_threads"]
 
 
@@ -31,11 +33,15 @@ def map_in_threads(fn: Callable[[Any], Any], items: Sequence[Any], n_jobs: int,
     task stops at its next round when it watches the event), tasks not yet
     started are cancelled, the running ones are waited for, and the
     KeyboardInterrupt goes on, so that nothing runs on after the fit has
-    ended.  An exception in a task is raised once every task has ended.
+    ended (a Ctrl-C while the tasks are handed to the threads is held back
+    until they all are: a thread being started when it came would run on
+    unseen).  An exception in a task is raised once every task has ended.
     """
-    with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+    with ThreadPoolExecutor(max_workers=n_jobs) as pool, CtrlC() as ctrl_c:
+        ctrl_c.hold()  # a Ctrl-C while the threads start would leave one running unseen: held back
         futures = [pool.submit(fn, item) for item in items]
         try:
+            ctrl_c.release()  # ... and raised here
             # in short waits: the main thread then handles a Ctrl-C at once on every platform
             while wait(futures, timeout=0.1, return_when=FIRST_EXCEPTION).not_done:
                 if any(f.done() and f.exception() is not None for f in futures):
