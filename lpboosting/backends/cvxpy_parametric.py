@@ -126,11 +126,9 @@ def cvxpy_session(master: Master, n_samples: int, backend: CvxpyBackend) -> Colu
 
     The block's unused columns are data for the solver: HiGHS drops their
     zeros and its presolve their rows, but an interior-point solver
-    (CLARABEL, ECOS), which takes no start, factorises them every solve:
-    with the block at 128 columns and 70 in use, breast cancer's LPBoost
-    master took CLARABEL 6 times and ECOS 2 times as long as the same master
-    rebuilt over its 70 columns, more than the compilation saves (about
-    15 ms a solve).  Those solvers keep the rebuilt statement.
+    (CLARABEL, ECOS), which takes no start, factorises them every solve,
+    which costs more than the compilation saves (measured: docs/user-guide.md,
+    "Backends").  Those solvers keep the rebuilt statement.
     """
     if has_parametric_statement(master) and takes_a_start(backend):
         return CvxpyParametricSession(master, n_samples, backend)
