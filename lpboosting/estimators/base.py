@@ -14,16 +14,17 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from lpboosting.backends import Backend, get_backend
-from lpboosting.colgen import History, Smoothing, column_generation
+from lpboosting.colgen import History, LoopOptions, column_generation
 from lpboosting.colgen.loop import callback_arity
 from lpboosting.errors import SolverError
 from lpboosting.estimators.classifier import N_JOBS, BoostingClassifier, fingerprint, plain
 from lpboosting.estimators.evaluation import with_eval_set
+from lpboosting.estimators.loop_parameters import LOOP_CONSTRAINTS, loop_parameters_doc
 from lpboosting.masters.base import Master
 from lpboosting.masters.entropy import DELTA_ADVICE, DELTA_MEANING
 from lpboosting.masters.lpboost import NU_ADVICE, NU_MEANING
 from lpboosting.oracles import make_oracle
-from lpboosting.params import Explain, Integral, Interval, Real, StrOptions, check_params
+from lpboosting.params import Explain, Interval, Real, StrOptions, check_params
 from lpboosting.stacklevel import caller_level
 
 __all__ = ["ColumnGenerationClassifier", "DecisionClassifierMixin", "RowMap", "adaboost_proba", "caller_level",
@@ -71,8 +72,13 @@ SHARED_ATTRIBUTES_DOC = """    estimators_, estimator_weights_, n_estimators_ (t
 
 
 def shared_doc(cls: type) -> type:
-    """Fill a classifier docstring's ``{shared_parameters}`` and ``{shared_attributes}``."""
-    cls.__doc__ = (cls.__doc__ or "").replace("    {shared_parameters}\n", SHARED_PARAMETERS_DOC).replace(
+    """Fill a classifier docstring's ``{loop_parameters}`` (:func:`~lpboosting.estimators.
+    loop_parameters.loop_parameters_doc`, with the classifier's defaults), ``{shared_parameters}``
+    and ``{shared_attributes}``."""
+    doc = cls.__doc__ or ""
+    if "    {loop_parameters}\n" in doc:
+        doc = doc.replace("    {loop_parameters}\n", loop_parameters_doc(cls))
+    cls.__doc__ = doc.replace("    {shared_parameters}\n", SHARED_PARAMETERS_DOC).replace(
         "    {shared_attributes}\n", SHARED_ATTRIBUTES_DOC)
     return cls
 
@@ -267,18 +273,13 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         "oracle": [str, callable],
         "oracle_params": [None, dict],
         "backend": [None, str, Backend],
-        "tol": [Interval(Real, 0, None, closed="left")],
-        "max_rounds": [Interval(Integral, 1, None, closed="left")],
-        "callback": [None, callable],
-        "columns_per_round": [Interval(Integral, 1, None, closed="left")],
-        "stabilization": [None, StrOptions({"smoothing", "none"}), Smoothing],
-        "time_limit": [None, Interval(Real, 0, None, closed="neither")],
-        "stall_rounds": [None, Interval(Integral, 1, None, closed="left")],
+        **LOOP_CONSTRAINTS,  # the loop's options: tol, max_rounds, callback, columns_per_round, ...
         "warm_start": ["boolean"],
-        "verbose": ["verbose"],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS,
     }
+    #: what ``tol`` means to the master's stopping rule (the docstring's ``{loop_parameters}``)
+    _stop_rule = "The fit stops when no column improves the master by more than tol."
     _parameter_messages: dict[str, Explain] = {}
     #: True for LPBoost: its own solver settings run the nu path when nu is chosen by CV
     _warm_path = False
@@ -426,13 +427,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
             backend = get_backend(master.default_backend if self.backend is None else self.backend)
             backend.require()
         self._oracle, self._sample_weight = oracle, sample_weight
+        options = LoopOptions.from_params(self, callback=self._round_callback())  # the loop's parameters
         try:
-            result = column_generation(
-                master, oracle, backend=backend, tol=self.tol, max_rounds=self.max_rounds,
-                callback=self._round_callback(), columns_per_round=self.columns_per_round,
-                stabilization=self.stabilization, time_limit=self.time_limit,
-                stall_rounds=self.stall_rounds, initial_columns=initial, resume=resume,
-            )
+            result = column_generation(master, oracle, options, backend=backend, initial_columns=initial,
+                                       resume=resume)
         except Exception as exc:
             # keep the rounds done as the fitted model (with a warning), or stay unfitted
             partial = getattr(exc, "result", None)

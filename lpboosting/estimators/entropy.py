@@ -22,17 +22,7 @@ _SHARED_DOC = """
         Projection solver; None is the master's default, "dedicated" (dual
         Newton, verified, conic fallback); or "cvxpy:CLARABEL" / "cvxpy:ECOS"
         / "cvxpy:SCS".
-    tol : float, default 1e-6
-        Unused by the stopping rule (which is the master's own); kept for the
-        shared interface.
-    max_rounds : int, default 1000
-    callback : callable, optional
-        Called with each RoundRecord; a truthy return stops the fit.
-    columns_per_round, stabilization, time_limit, stall_rounds : optional
-        Passed to :func:`lpboosting.column_generation`: k columns a round,
-        dual smoothing ("smoothing" or a ``Smoothing``), a time limit in
-        seconds, the rounds without progress after which the fit stops as
-        "stalled".  A fit that ends early keeps its model and warns.
+    {loop_parameters}
     {shared_parameters}
 
     Attributes
@@ -45,8 +35,15 @@ _SHARED_DOC = """
 """
 
 
+#: the entropy masters stop by their own rule
+_ENTROPY_STOP_RULE = ("Unused by the stopping rule, which is the master's own (the soft margin within "
+                      "delta of the optimum); kept for the shared interface.")
+
+
 class _CappedEntropyClassifier(ColumnGenerationClassifier):
     """Shared parameters of SoftBoostClassifier and ERLPBoostClassifier."""
+
+    _stop_rule = _ENTROPY_STOP_RULE
 
     _parameter_constraints: dict[str, Any] = {
         **ColumnGenerationClassifier._parameter_constraints, "nu": NU, "delta": DELTA,
@@ -111,6 +108,7 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
         **ColumnGenerationClassifier._parameter_constraints, "delta": DELTA,
     }
     _parameter_messages = {"delta": DELTA_MESSAGE}
+    _stop_rule = _ENTROPY_STOP_RULE
 
     def __init__(self, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
                  oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,

@@ -15,7 +15,10 @@ class LPBoostClassifier(ColumnGenerationClassifier):
 
     Solves max rho - 1/(nu N) sum psi over convex combinations w of the
     oracle's hypotheses (see :class:`lpboosting.masters.LPBoost` for the
-    primal and dual) by adding the hypothesis of largest edge each round.
+    primal and dual) by adding the hypotheses of largest edge each round.
+    The defaults ``columns_per_round=20`` with ``stabilization="smoothing"``
+    are the fastest setting measured (docs/defaults.md); with an exact
+    oracle the stop is certified.
 
     Parameters
     ----------
@@ -37,23 +40,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
     backend : str, Backend or None, default None
         Master backend; None is the master's default, "highspy" (incremental
         HiGHS); or "cvxpy:SOLVER".
-    tol : float, default 1e-6
-        Stop when the best new edge is at most gamma* + tol.
-    max_rounds : int, default 1000
-    callback : callable, optional
-        Called with each :class:`~lpboosting.colgen.RoundRecord`; a truthy
-        return stops the fit (the model so far is kept).
-    columns_per_round : int, default 20
-        Up to k improving columns a round (the oracle's k best; trees give
-        one).  With ``stabilization`` the fastest setting measured (docs/defaults.md);
-        the optimum is the same (with an exact oracle the stop is certified).
-    stabilization : "smoothing", Smoothing or None, default "smoothing"
-        Dual smoothing (Wentges) with the mis-pricing rule; None prices at
-        the master's own dual.
-    time_limit, stall_rounds : optional
-        Passed to :func:`lpboosting.column_generation`: a time limit in
-        seconds, the rounds without progress after which the fit stops as
-        "stalled".  A fit that ends early keeps its model and warns.
+    {loop_parameters}
     pool : ColumnPool, dict or None, default None
         Column management (:mod:`lpboosting.masters.pool`): e.g.
         ``ColumnPool(inactive_rounds=10, max_removals=2)`` deletes a
@@ -77,6 +64,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
     _parameter_messages = {"nu": NU_MESSAGE}
     _warm_path = True
     _choose_on_path = True
+    _stop_rule = "The fit stops when the best new edge is at most gamma* + tol."
 
     def __init__(
         self,

@@ -63,23 +63,12 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         started, every answer checked), "highspy" (one live HiGHS model of
         (16), simplex, warm started) or "cvxpy:SOLVER" (the statement rebuilt
         each round).
-    tol : float, default 1e-6
-        Stop when the best new edge is <= lam + tol.
-    max_rounds : int, default 200
     prune : bool or ColumnPool, default True
         Remove base rules whose dual constraints are strictly satisfied
         (Algorithm 1, Steps 14-16; a rule removed once stays when it comes
         back).  A :class:`~lpboosting.masters.pool.ColumnPool` removes them by
         another policy (after K inactive solves, at most m times).
-    callback : callable, optional
-        Called with each :class:`~lpboosting.colgen.RoundRecord` (its
-        ``extra`` holds ``risk``, ``removed``, ``active``); a truthy return
-        stops the fit.
-    columns_per_round, stabilization, time_limit, stall_rounds : optional
-        Passed to :func:`lpboosting.column_generation`: k columns a round,
-        dual smoothing ("smoothing" or a ``Smoothing``), a time limit in
-        seconds, the rounds without progress after which the fit stops as
-        "stalled".  A fit that ends early keeps its model and warns.
+    {loop_parameters}
     {shared_parameters}
 
     Attributes
@@ -87,7 +76,8 @@ class RMBoostClassifier(ColumnGenerationClassifier):
     classes_, minimax_risk_ (= objective_, R of the last master), weights_
     (mu, signed, one entry per base rule added; 0 for removed ones),
     hypotheses_, distribution_ (signed weighting d), lam_ (the lam used),
-    history_, n_rounds_, status_, result_, estimators_, estimator_weights_,
+    history_ (each record's ``extra`` holds ``risk``, ``removed``, ``active``),
+    n_rounds_, status_, result_, estimators_, estimator_weights_,
     n_estimators_ (the rules of nonzero weight), feature_importances_
     (|mu| mass per feature), one_vs_rest_ (more than two classes).
     ``fit`` takes ``sample_weight`` (tau = U^T p, d = p - (alpha - beta), a
@@ -125,6 +115,8 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         "max_leaf_nodes": Explain(advice="the default 3 converges on the sets measured; the paper "
                                          "uses trees with 10 leaves"),
     }
+
+    _stop_rule = "The fit stops when the best new edge is at most lam + tol."
 
     def __init__(
         self,
