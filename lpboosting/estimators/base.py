@@ -287,11 +287,6 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
     #: margins are within delta of LPBoost's at the same nu; see estimators.cv); False (a new
     #: master's classifier, until it says otherwise) fits each nu of each fold with the classifier
     _choose_on_path = False
-    #: how ``nu="auto"`` chooses nu (:mod:`lpboosting.estimators.cv`; the CV classifiers' parameters)
-    nus: Any = None
-    cv: Any = 3
-    scoring: Any = None
-    early_stopping: Any = True
     #: parameters a warm start may change (the others define the model being continued)
     _warm_changeable = frozenset({"max_rounds", "tol", "callback", "time_limit", "verbose", "warm_start",
                                   "stall_rounds", "n_jobs"})
@@ -336,13 +331,21 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
                 raise ValueError("oracle_params are the parameters of one named oracle; with oracle='auto' the "
                                  f"oracle is chosen between {names}: name the oracle to set its parameters")
         oracles = list(AUTO_ORACLES) if self._oracle_auto() else [(self.oracle, self.oracle_params)]
-        chosen = select(self, X, y, sample_weight, self.nus if nu == "auto" else [nu], oracles, self.cv,
-                        self.scoring, self.n_jobs, self.early_stopping)
+        how = self._selection()
+        chosen = select(self, X, y, sample_weight, how["nus"] if nu == "auto" else [nu], oracles, how["cv"],
+                        how["scoring"], self.n_jobs, how["early_stopping"])
         if nu == "auto":
             self.nu_, self.nus_, self.cv_scores_ = chosen.nu, chosen.nus, chosen.chosen_scores
         if self._oracle_auto():
             self.oracle_, self.oracle_params_ = chosen.oracle, chosen.oracle_params
             self.cv_scores_by_oracle_ = chosen.scores
+
+    def _selection(self) -> dict[str, Any]:
+        """How ``nu="auto"`` chooses nu: the settings of :func:`lpboosting.estimators.cv.select`,
+        a CV classifier's parameters (``nus``, ``cv``, ``scoring``, ``early_stopping``), else their
+        defaults: the grid DEFAULT_NUS, 3 folds, accuracy, early stopping."""
+        return {"nus": getattr(self, "nus", None), "cv": getattr(self, "cv", 3),
+                "scoring": getattr(self, "scoring", None), "early_stopping": getattr(self, "early_stopping", True)}
 
     def _store_extra(self, result) -> None:
         """Subclasses set their own fitted attributes from the loop's result."""

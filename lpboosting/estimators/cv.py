@@ -48,7 +48,7 @@ them go.  The default grid spans 0.01 to 0.8.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -57,6 +57,10 @@ from sklearn.metrics import get_scorer
 from sklearn.model_selection import check_cv
 
 from lpboosting.colgen.path import NuPathRun
+from lpboosting.estimators.base import shared_doc
+from lpboosting.estimators.entropy import ERLPBoostClassifier, SoftBoostClassifier
+from lpboosting.estimators.lpboost import LPBoostClassifier
+from lpboosting.masters.pool import ColumnPool
 from lpboosting.oracles import make_oracle
 
 __all__ = ["AUTO_ORACLES", "DEFAULT_NUS", "ERLPBoostCV", "LPBoostCV", "Selection", "SoftBoostCV", "select"]
@@ -326,44 +330,32 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
 
 
 # -- the classifiers -----------------------------------------------------------------------------
-def _cv_class(base: type, name: str, doc: str) -> type:
-    """``base`` with ``nu`` chosen by cross-validation: its parameters without nu, plus nus, cv,
-    scoring and n_jobs."""
-    import inspect
+class _CrossValidatedNu:
+    """What a CV classifier adds to its plain classifier: nu (and by default the oracle) chosen by
+    cross-validation (:func:`select`), by the settings among its parameters (``nus``, ``cv``,
+    ``scoring``, ``early_stopping``)."""
 
-    from lpboosting.params import Integral, Interval
-
-    own = ["nus", "cv", "scoring", "n_jobs", "early_stopping"]
-    params = [p for p in inspect.signature(base.__init__).parameters.values()
-              if p.name not in ("self", "nu", *own)]
-    names = own + [p.name for p in params]
-    defaults = {"nus": None, "cv": 3, "scoring": None, "n_jobs": None, "early_stopping": True,
-                **{p.name: p.default for p in params}, "oracle": "auto"}
-    signature = ", ".join(f"{n}={defaults[n]!r}" for n in names)
-    body = "\n".join(f"    self.{n} = {n}" for n in names)
-    namespace: dict[str, Any] = {}
-    exec(f"def __init__(self, *, {signature}):\n{body}\n", {}, namespace)  # sklearn reads the signature
-    constraints = {**base._parameter_constraints, "nus": [None, "array-like"], "cv": ["cv_object"],
-                   "scoring": [None, str, callable], "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
-                   "early_stopping": ["boolean"]}
-    constraints.pop("nu", None)
-    return type(name, (base,), {"__init__": namespace["__init__"], "nu": "auto", "__doc__": doc,
-                                "_parameter_constraints": constraints, "__module__": __name__})
+    @property
+    def nu(self) -> str:
+        """Always "auto": nu is chosen by cross-validation (``nu_`` holds the choice)."""
+        return "auto"
 
 
-_CV_DOC = """{base} with nu (and the oracle) chosen by cross-validation ({style} style).
+def _cv_constraints(plain: type) -> dict[str, Any]:
+    """The plain classifier's parameter constraints without nu, with the selection's."""
+    constraints = {k: v for k, v in plain._parameter_constraints.items() if k != "nu"}
+    constraints.update(nus=[None, "array-like"], cv=["cv_object"], scoring=[None, str, callable],
+                       early_stopping=["boolean"])
+    return constraints
 
-    Parameters
-    ----------
-    nus : array-like of floats in (0, 1], default None
+
+#: the numpydoc entries of the selection's parameters (every CV classifier's)
+_SELECTION_DOC = """    nus : array-like of floats in (0, 1], default None
         The nu values to choose from (None: :data:`DEFAULT_NUS`, 0.8 down to 0.01).
     cv : int, cross-validation generator or iterable, default 3
         scikit-learn's ``cv`` (an int is stratified k-fold).
     scoring : str or callable, default None
         A scikit-learn scorer name or callable; None is accuracy.
-    n_jobs : int, default None
-        Folds moved along the path in parallel (threads), and with more than
-        two classes the one-vs-rest refits.
     early_stopping : bool, default True
         Stop the path (large nu to small) once the mean score has been below
         its best for two nus in a row, or below the best by more than the
@@ -371,12 +363,17 @@ _CV_DOC = """{base} with nu (and the oracle) chosen by cross-validation ({style}
         training labels and cost the most.  With ``oracle="auto"`` the
         trees' path also stops once the stumps' have scored better by more
         than a standard error at two nus in a row.  False scores every nu.
-    oracle : "auto", "stumps", "trees" or a callable, default "auto"
+"""
+#: the numpydoc entries of the oracle's parameters of a CV classifier
+_ORACLE_DOC = """    oracle : "auto", "stumps", "binned-stumps", "features", "trees" or a callable, default "auto"
         "auto" chooses between exact decision stumps and trees of depth 5
         (:data:`AUTO_ORACLES`) by the same cross-validation, stumps on equal
-        scores; ``oracle_params`` then must be None.
-
-    The other parameters are :class:`~lpboosting.{base}`'s.  {how}
+        scores; a name or a callable is the plain classifier's ``oracle``.
+    oracle_params : dict, optional
+        Keyword arguments of a named oracle (None with ``oracle="auto"``).
+"""
+#: what every CV classifier does on Ctrl-C, and its fitted attributes
+_CV_NOTES = """
     Ctrl-C while nu is being chosen stops the search with no model
     (KeyboardInterrupt); its message names the best nu and oracle scored so
     far.  Ctrl-C in the refit keeps the refit's rounds, as in the plain fit.
@@ -387,28 +384,162 @@ _CV_DOC = """{base} with nu (and the oracle) chosen by cross-validation ({style}
     oracle_params_ : the oracle chosen (``oracle="auto"``); cv_scores_ : scores of the chosen
     oracle, shape (n_folds, n_nus), NaN where the path stopped early;
     cv_scores_by_oracle_ : the same for every oracle tried; and the fitted
-    attributes of :class:`~lpboosting.{base}` at ``nu_``, refitted on all
-    the data.
+    attributes of the plain classifier at ``nu_``, refitted on all the data:
+    {shared_attributes}
+"""
+_ON_LPBOOSTS_PATH = """
+    nu is chosen on LPBoost's warm nu path in each fold (the soft margins are
+    within delta of each other at the same nu; see the module docstring), and
+    the refit at ``nu_`` is this master's.
 """
 
 
-def _make_classes() -> tuple[type, type, type]:
-    from lpboosting.estimators.entropy import ERLPBoostClassifier, SoftBoostClassifier
-    from lpboosting.estimators.lpboost import LPBoostClassifier
+@shared_doc
+class LPBoostCV(_CrossValidatedNu, LPBoostClassifier):
+    __doc__ = """:class:`~lpboosting.LPBoostClassifier` with nu (and the oracle) chosen by cross-validation.
 
-    warm = ("Each fold runs the warm nu path (:func:`lpboosting.colgen.nu_path`): one live master "
-            "from the largest nu to the smallest.")
-    separate = ("nu is chosen on LPBoost's warm nu path in each fold (the soft margins are within delta "
-                "of each other at the same nu; see the module docstring), and the refit at ``nu_`` is "
-                "this master's.")
-    return (
-        _cv_class(LPBoostClassifier, "LPBoostCV", _CV_DOC.format(base="LPBoostClassifier",
-                                                                  style="LogisticRegressionCV", how=warm)),
-        _cv_class(SoftBoostClassifier, "SoftBoostCV", _CV_DOC.format(base="SoftBoostClassifier",
-                                                                      style="LogisticRegressionCV", how=separate)),
-        _cv_class(ERLPBoostClassifier, "ERLPBoostCV", _CV_DOC.format(base="ERLPBoostClassifier",
-                                                                      style="LogisticRegressionCV", how=separate)),
-    )
+    In the style of scikit-learn's ``LogisticRegressionCV``.  Each fold runs
+    the warm nu path (:func:`lpboosting.colgen.nu_path`): one live master
+    from the largest nu to the smallest.
+
+    Parameters
+    ----------
+""" + _SELECTION_DOC + _ORACLE_DOC + """    backend : str, Backend or None, default None
+        Master backend; None is the master's default, "highspy" (incremental
+        HiGHS); or "cvxpy:SOLVER".
+    {loop_parameters}
+    pool : ColumnPool, dict or None, default None
+        Column management (:mod:`lpboosting.masters.pool`), as in
+        :class:`~lpboosting.LPBoostClassifier`; None keeps every hypothesis.
+    {shared_parameters}
+""" + _CV_NOTES
+
+    _parameter_constraints = _cv_constraints(LPBoostClassifier)
+
+    def __init__(
+        self,
+        *,
+        nus: Any = None,
+        cv: Any = 3,
+        scoring: Any = None,
+        n_jobs: int | None = None,
+        early_stopping: bool = True,
+        oracle: str | Callable[..., Any] = "auto",
+        oracle_params: dict[str, Any] | None = None,
+        backend: "str | None" = None,
+        tol: float = 1e-6,
+        max_rounds: int = 1000,
+        callback: Callable[..., Any] | None = None,
+        columns_per_round: int = 20,
+        stabilization: Any = "smoothing",
+        time_limit: float | None = None,
+        stall_rounds: int | None = None,
+        pool: "ColumnPool | dict | None" = None,
+        warm_start: bool = False,
+        verbose: int = 0,
+        random_state: Any = None,
+    ) -> None:
+        self.nus = nus
+        self.cv = cv
+        self.scoring = scoring
+        self.n_jobs = n_jobs
+        self.early_stopping = early_stopping
+        self.oracle = oracle
+        self.oracle_params = oracle_params
+        self.backend = backend
+        self.tol = tol
+        self.max_rounds = max_rounds
+        self.callback = callback
+        self.columns_per_round = columns_per_round
+        self.stabilization = stabilization
+        self.time_limit = time_limit
+        self.stall_rounds = stall_rounds
+        self.pool = pool
+        self.warm_start = warm_start
+        self.verbose = verbose
+        self.random_state = random_state
 
 
-LPBoostCV, SoftBoostCV, ERLPBoostCV = _make_classes()
+_ENTROPY_CV_PARAMETERS_DOC = _SELECTION_DOC + """    delta : float in (0, 1], default 0.01
+        Accuracy: the final soft margin is within delta of the optimum (not
+        cross-validated).
+""" + _ORACLE_DOC + """    backend : str, Backend or None, default None
+        Projection solver; None is the master's default, "dedicated" (dual
+        Newton, verified, conic fallback); or "cvxpy:CLARABEL" / "cvxpy:ECOS"
+        / "cvxpy:SCS".
+    {loop_parameters}
+    {shared_parameters}
+"""
+
+
+class _EntropyCV(_CrossValidatedNu):
+    """The parameters of SoftBoostCV and ERLPBoostCV (their plain classifiers share theirs)."""
+
+    def __init__(
+        self,
+        *,
+        nus: Any = None,
+        cv: Any = 3,
+        scoring: Any = None,
+        n_jobs: int | None = None,
+        early_stopping: bool = True,
+        delta: float = 0.01,
+        oracle: str | Callable[..., Any] = "auto",
+        oracle_params: dict[str, Any] | None = None,
+        backend: "str | None" = None,
+        tol: float = 1e-6,
+        max_rounds: int = 1000,
+        callback: Callable[..., Any] | None = None,
+        columns_per_round: int = 1,
+        stabilization: Any = None,
+        time_limit: float | None = None,
+        stall_rounds: int | None = None,
+        warm_start: bool = False,
+        verbose: int = 0,
+        random_state: Any = None,
+    ) -> None:
+        self.nus = nus
+        self.cv = cv
+        self.scoring = scoring
+        self.n_jobs = n_jobs
+        self.early_stopping = early_stopping
+        self.delta = delta
+        self.oracle = oracle
+        self.oracle_params = oracle_params
+        self.backend = backend
+        self.tol = tol
+        self.max_rounds = max_rounds
+        self.callback = callback
+        self.columns_per_round = columns_per_round
+        self.stabilization = stabilization
+        self.time_limit = time_limit
+        self.stall_rounds = stall_rounds
+        self.warm_start = warm_start
+        self.verbose = verbose
+        self.random_state = random_state
+
+
+@shared_doc
+class SoftBoostCV(_EntropyCV, SoftBoostClassifier):
+    __doc__ = """:class:`~lpboosting.SoftBoostClassifier` with nu (and the oracle) chosen by cross-validation.
+
+    In the style of scikit-learn's ``LogisticRegressionCV``.
+""" + _ON_LPBOOSTS_PATH + """
+    Parameters
+    ----------
+""" + _ENTROPY_CV_PARAMETERS_DOC + _CV_NOTES
+
+    _parameter_constraints = _cv_constraints(SoftBoostClassifier)
+
+
+@shared_doc
+class ERLPBoostCV(_EntropyCV, ERLPBoostClassifier):
+    __doc__ = """:class:`~lpboosting.ERLPBoostClassifier` with nu (and the oracle) chosen by cross-validation.
+
+    In the style of scikit-learn's ``LogisticRegressionCV``.
+""" + _ON_LPBOOSTS_PATH + """
+    Parameters
+    ----------
+""" + _ENTROPY_CV_PARAMETERS_DOC + _CV_NOTES
+
+    _parameter_constraints = _cv_constraints(ERLPBoostClassifier)
