@@ -30,7 +30,11 @@ from lpboosting.colgen.loop import ColumnGenerationResult, column_generation, co
 from lpboosting.colgen.options import LoopOptions
 from lpboosting.masters.lpboost import LPBoost, check_nu
 
-__all__ = ["NuPath", "NuPathRun", "nu_path"]
+__all__ = ["PATH_OPTIONS", "NuPath", "NuPathRun", "nu_path"]
+
+#: the loop's options along a path unless given: 20 columns a round and dual smoothing, which
+#: make the path's many restarts cheap (docs/defaults.md)
+PATH_OPTIONS = LoopOptions(columns_per_round=20, stabilization="smoothing")
 
 
 @dataclass
@@ -83,12 +87,12 @@ class NuPathRun:
     ``hypotheses`` is the growing list the results' weights refer to.
     """
 
-    def __init__(self, oracle: Any, *, sample_weight: Any = None, backend: Any = None, tol: float = 1e-6,
-                 max_rounds: int = 1000, columns_per_round: int = 20, stabilization: Any = "smoothing",
-                 stall_rounds: int | None = None, time_limit: float | None = None) -> None:
+    def __init__(self, oracle: Any, options: LoopOptions | None = None, *, sample_weight: Any = None,
+                 backend: Any = None, **loop_options: Any) -> None:
         self.oracle, self.sample_weight, self.backend = oracle, sample_weight, backend
-        self.options = LoopOptions(tol=tol, max_rounds=max_rounds, columns_per_round=columns_per_round,
-                                   stabilization=stabilization, stall_rounds=stall_rounds, time_limit=time_limit)
+        # the loop's options at every nu: PATH_OPTIONS (20 columns a round, smoothing) unless given
+        base = PATH_OPTIONS if options is None else options
+        self.options = base.replace(**loop_options) if loop_options else base
         self.master: LPBoost | None = None
         self.state: Any = None
         self.results: list[ColumnGenerationResult] = []
@@ -142,9 +146,9 @@ def nu_path(nus: Sequence[float], oracle: Any, *, sample_weight: Any = None, bac
     nus = np.asarray([check_nu(nu) for nu in nus], dtype=float)
     if nus.size == 0:
         raise ValueError("nus is empty; give at least one nu in (0, 1]")
-    run = NuPathRun(oracle, sample_weight=sample_weight, backend=backend, tol=tol, max_rounds=max_rounds,
-                    columns_per_round=columns_per_round, stabilization=stabilization,
-                    stall_rounds=stall_rounds, time_limit=time_limit)
+    options = LoopOptions(tol=tol, max_rounds=max_rounds, columns_per_round=columns_per_round,
+                          stabilization=stabilization, stall_rounds=stall_rounds, time_limit=time_limit)
+    run = NuPathRun(oracle, options, sample_weight=sample_weight, backend=backend)
     for nu in nus:
         if run.solve(float(nu)).status == "interrupted":
             break

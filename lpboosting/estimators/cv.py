@@ -56,7 +56,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import check_cv
 
-from lpboosting.colgen.path import NuPathRun
+from lpboosting.colgen.options import LoopOptions
+from lpboosting.colgen.path import PATH_OPTIONS, NuPathRun
 from lpboosting.estimators.base import shared_doc
 from lpboosting.estimators.entropy import ERLPBoostClassifier, SoftBoostClassifier
 from lpboosting.estimators.lpboost import LPBoostClassifier
@@ -124,12 +125,10 @@ class _FoldPath:
         if not estimator._choose_on_path:
             return
         X, y, w, _ = merge_rows(X, y, w)
-        if estimator._warm_path:  # LPBoost itself: its own solver settings
-            options = dict(backend=estimator.backend, tol=estimator.tol, max_rounds=estimator.max_rounds,
-                           columns_per_round=estimator.columns_per_round, stabilization=estimator.stabilization,
-                           stall_rounds=estimator.stall_rounds, time_limit=estimator.time_limit)
-        else:  # an entropy master's nu, chosen on LPBoost's path with LPBoost's defaults
-            options = dict(time_limit=estimator.time_limit)
+        if estimator._warm_path:  # LPBoost itself: its own solver settings (not its callback or ledger)
+            options, backend = LoopOptions.from_params(estimator, callback=None, verbose=0), estimator.backend
+        else:  # an entropy master's nu, chosen on LPBoost's path with the path's defaults
+            options, backend = PATH_OPTIONS.replace(time_limit=estimator.time_limit), None
         base = None
         for label in ([classes[1]] if classes.size == 2 else list(classes)):
             y_pm = np.where(y == label, 1.0, -1.0)
@@ -141,7 +140,7 @@ class _FoldPath:
                 fold_oracle = base
             else:
                 fold_oracle = base.relabel(y_pm)
-            self.runs.append([NuPathRun(fold_oracle, sample_weight=w, **options), {}])
+            self.runs.append([NuPathRun(fold_oracle, options, sample_weight=w, backend=backend), {}])
 
     def decisions(self, nu: float) -> np.ndarray:
         """Decisions on the validation rows at ``nu``: (n_val,), or (n_val, K) for K > 2 classes."""
