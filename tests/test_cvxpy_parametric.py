@@ -108,6 +108,9 @@ def test_the_masters_with_a_parametric_statement_get_the_parametric_session_wher
     # interior-point solvers take no start; the block's unused columns would cost them every solve
     assert type(open_("cvxpy:CLARABEL", LPBoost(0.2))) is CvxpyRebuildSession
     assert type(open_("cvxpy:ECOS", RMBoost())) is CvxpyRebuildSession
+    # a first-order solver iterates over the unused rows: SCS keeps the rebuilt statement too
+    if "SCS" in __import__("cvxpy").installed_solvers():
+        assert type(open_("cvxpy:SCS", LPBoost(0.2))) is CvxpyRebuildSession
 
 
 def test_a_master_with_a_statement_only_still_runs_on_the_cvxpy_backend(cancer):

@@ -114,9 +114,10 @@ class CvxpyParametricSession(ColumnStoreSession):
 
 
 def takes_a_start(backend: CvxpyBackend) -> bool:
-    """Whether cvxpy hands the backend's solver its previous solution of a statement solved again
-    (the solver's record, :mod:`lpboosting.backends.solvers`: HIGHS, SCS, GUROBI)."""
-    return any(record.warm_start for record in records(backend.name))
+    """Whether the backend's solver gets a master's parametric statement compiled once and a start
+    from its previous solution (its record's ``compiles_once``, :mod:`lpboosting.backends.solvers`:
+    HIGHS, GUROBI)."""
+    return any(record.compiles_once for record in records(backend.name))
 
 
 def cvxpy_session(master: Master, n_samples: int, backend: CvxpyBackend) -> ColumnStoreSession:
@@ -128,7 +129,9 @@ def cvxpy_session(master: Master, n_samples: int, backend: CvxpyBackend) -> Colu
     zeros and its presolve their rows, but an interior-point solver
     (CLARABEL, ECOS), which takes no start, factorises them every solve,
     which costs more than the compilation saves (measured: docs/user-guide.md,
-    "Backends").  Those solvers keep the rebuilt statement.
+    "Backends"), and SCS iterates over them (with a small ``max_iters`` it
+    then reaches no answer where the rebuilt statement is answered
+    inaccurately).  Those solvers keep the rebuilt statement.
     """
     if has_parametric_statement(master) and takes_a_start(backend):
         return CvxpyParametricSession(master, n_samples, backend)

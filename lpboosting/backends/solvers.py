@@ -122,6 +122,14 @@ class SolverRecord:
     iteration_kinds:
         The methods whose iterations it counts apart (HiGHS's
         ``<kind>_iteration_count``).
+    compiles_once:
+        A cvxpy solver for which the cvxpy backend compiles a master's
+        parametric statement once per block capacity and starts each solve
+        from the last (a simplex solver whose presolve drops the block's
+        unused rows: HIGHS, GUROBI).  An interior-point or first-order solver
+        (CLARABEL, ECOS, SCS) works on the unused rows at every solve, and
+        SCS with few iterations no longer reaches an answer: they keep the
+        statement rebuilt every round.
     unlisted:
         Why it is never picked automatically ("" when it is listed): it can
         be named but :func:`lpboosting.backends.table.known_backends` leaves it out.
@@ -139,6 +147,7 @@ class SolverRecord:
     tight_options: Mapping[str, Any] = field(default_factory=_frozen, hash=False)
     catalog_options: Mapping[str, Any] = field(default_factory=_frozen, hash=False)
     iteration_kinds: tuple[str, ...] = ()
+    compiles_once: bool = False
     unlisted: str = ""
 
     @property
@@ -213,7 +222,7 @@ SOLVERS: Mapping[str, SolverRecord] = MappingProxyType({r.name: r for r in (
         requirement="",
     ),
     _cvxpy("", _CONIC, "cvxpy"),
-    _cvxpy("HIGHS", _LP, "highspy", time_limit="time_limit", warm_start=True),
+    _cvxpy("HIGHS", _LP, "highspy", time_limit="time_limit", warm_start=True, compiles_once=True),
     _cvxpy("GLOP", _LP, "ortools", ORTOOLS_REQUIREMENT, time_limit="time_limit_sec"),
     _cvxpy("PDLP", _LP, "ortools", ORTOOLS_REQUIREMENT, time_limit="time_limit_sec", unlisted=_PDLP_UNLISTED),
     _cvxpy("CLARABEL", _CONIC, "clarabel", time_limit="time_limit",
@@ -229,7 +238,7 @@ SOLVERS: Mapping[str, SolverRecord] = MappingProxyType({r.name: r for r in (
            catalog_options={"eps_abs": 1e-8, "eps_rel": 1e-8, "max_iters": 200_000}),
     _cvxpy("MOSEK", _CONIC, "mosek",
            time_limit=lambda seconds: {"mosek_params": {"MSK_DPAR_OPTIMIZER_MAX_TIME": seconds}}),
-    _cvxpy("GUROBI", _LP, "gurobipy", time_limit="TimeLimit", warm_start=True),
+    _cvxpy("GUROBI", _LP, "gurobipy", time_limit="TimeLimit", warm_start=True, compiles_once=True),
     _cvxpy("CPLEX", _LP, "cplex", time_limit=lambda seconds: {"cplex_params": {"timelimit": seconds}}),
     _cvxpy("SCIPY", _LP, "scipy", time_limit=lambda seconds: {"scipy_options": {"time_limit": seconds}}),
     _cvxpy("COPT", _LP, "coptpy", time_limit="TimeLimit"),
