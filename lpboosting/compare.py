@@ -61,7 +61,7 @@ import numpy as np
 
 from lpboosting.backends import Backend, get_backend
 from lpboosting.backends.base import MasterSession, with_time_limit
-from lpboosting.colgen.options import Deadline
+from lpboosting.colgen.options import Deadline, LoopOptions
 from lpboosting.backends.cvxpy_backend import TIGHT_OPTIONS
 from lpboosting.masters import MASTERS, Master, MasterSolution, RMBoost, make_master
 from lpboosting.status import SolveStatus
@@ -370,23 +370,24 @@ class _Watched(Backend):
         return _WatchedSession(self.inner.open(master, n_samples), self.watch, n_samples)
 
 
-def _time_limit_message(time_limit: float, rounds: int, what: str, detail: str = "") -> str:
-    return (f"stopped by the time limit of {time_limit:g} s after {rounds} {what}"
+def _time_limit_message(watch: _Watch, rounds: int, what: str, detail: str = "") -> str:
+    return (f"stopped by the time limit of {watch.time_limit or 0.0:g} s after {rounds} {what}"
             + (f" ({detail})" if detail else ""))
 
 
 # -- the runs ------------------------------------------------------------------------------------
-def _own_run(master: Master, oracle: Any, backend: Backend, tol: float, max_rounds: int,
-             time_limit: float | None = None) -> tuple[BackendRun, Any]:
+def _own_run(master: Master, oracle: Any, backend: Backend, options: LoopOptions) -> tuple[BackendRun, Any]:
+    """Column generation of ``master`` on ``backend`` with the comparison's loop options; the
+    loop keeps the run's one clock (the watch's deadline)."""
     from lpboosting.colgen import column_generation
 
     run = BackendRun(backend.name, "own", repeats=1)
     backend = _for_run(backend)
-    watch = _Watch(backend, time_limit)
+    watch = _Watch(backend, options.time_limit)
     start = time.perf_counter()
     try:
-        result = column_generation(master, oracle, backend=_Watched(backend, watch), tol=tol,
-                                   max_rounds=max_rounds, time_limit=time_limit, deadline=watch.deadline)
+        result = column_generation(master, oracle, options, backend=_Watched(backend, watch),
+                                   deadline=watch.deadline)
     except Exception as exc:  # noqa: BLE001 - a backend that fails is reported in its row
         run.seconds = time.perf_counter() - start
         run.times = [run.seconds]
@@ -399,28 +400,29 @@ def _own_run(master: Master, oracle: Any, backend: Backend, tol: float, max_roun
     run.objectives = list(watch.objectives[:run.rounds])
     run.objective = objective_of(result.solution) if result.solution is not None else float("nan")
     run.status, run.message = result.status, result.message
-    if time_limit is not None and (watch.timed_out or result.status == "time_limit"):
+    if watch.deadline.limited and (watch.timed_out or result.status == "time_limit"):
         # what stopped the run, as the loop says it (a solver's TIME_LIMIT status ends it too)
         detail = result.message if result.status in ("solver_error", "time_limit") else ""
         run.status = "time_limit"
-        run.message = _time_limit_message(time_limit, run.rounds, "rounds", detail)
+        run.message = _time_limit_message(watch, run.rounds, "rounds", detail)
     return run, result
 
 
 def _replay(master: Master, columns: np.ndarray, backend: Backend,
-            edges: Sequence[float] | None = None, time_limit: float | None = None) -> BackendRun:
+            edges: Sequence[float] | None = None, options: LoopOptions = LoopOptions()) -> BackendRun:
     """Add ``columns`` one at a time to a session of ``backend``, re-solving after each.
 
     Each column goes in with its edge d_(t-1).u (the entropy masters need it): ``edges[j]``
     as the run that chose the columns recorded it, so that every backend solves the same
     restricted masters; without ``edges``, the edge under the distribution of the previous
-    replayed round (the master's initial distribution for the first column).
+    replayed round (the master's initial distribution for the first column).  ``options``:
+    the comparison's (only its ``time_limit`` applies).
     """
     if edges is not None and len(edges) != columns.shape[1]:
         raise ValueError(f"{len(edges)} edges for {columns.shape[1]} columns; give one edge per column")
     run = BackendRun(backend.name, "replay", repeats=1)
     backend = _for_run(backend)
-    watch = _Watch(backend, time_limit)
+    watch = _Watch(backend, options.time_limit)
     start = time.perf_counter()
     try:
         session = _Watched(backend, watch).open(master, columns.shape[0])
@@ -432,7 +434,7 @@ def _replay(master: Master, columns: np.ndarray, backend: Backend,
             solution = session.solve()
             if watch.timed_out:
                 run.status = "time_limit"
-                run.message = _time_limit_message(time_limit or 0.0, j, "columns")
+                run.message = _time_limit_message(watch, j, "columns")
                 break
             if not solution.ok:
                 run.status = "solver_error"
@@ -534,6 +536,7 @@ def compare(master: Master, oracle: Any, backends: Sequence[str | Backend], *, t
     if not backends:
         raise ValueError("name at least one backend (see lpboosting.backends.available())")
     _check_settings(repeat, time_limit)
+    options = LoopOptions(tol=tol, max_rounds=max_rounds, time_limit=time_limit)
     resolved = [_limited(b, time_limit) if isinstance(b, Backend) else make_backend(b, tight, time_limit)
                 for b in backends]
     for backend in resolved:  # fail early on names that cannot work at all
@@ -543,7 +546,7 @@ def compare(master: Master, oracle: Any, backends: Sequence[str | Backend], *, t
     results: dict[int, Any] = {}
 
     def own(i: int) -> BackendRun:
-        run, result = _own_run(master, oracle, resolved[i], tol, max_rounds, time_limit)
+        run, result = _own_run(master, oracle, resolved[i], options)
         results.setdefault(i, result)
         return run
 
@@ -554,7 +557,7 @@ def compare(master: Master, oracle: Any, backends: Sequence[str | Backend], *, t
         columns, edges = first_result.columns, first_result.edges
         replay_master = _replay_master(master)
         runs += _repeated(names, repeat,
-                          lambda i: _replay(replay_master, columns, resolved[i], edges, time_limit),
+                          lambda i: _replay(replay_master, columns, resolved[i], edges, options),
                           progress, f"replay of {columns.shape[1]} columns")
     _deviations(runs)
     meta = {"master": repr(master), "oracle": getattr(oracle, "name", type(oracle).__name__),
@@ -564,13 +567,14 @@ def compare(master: Master, oracle: Any, backends: Sequence[str | Backend], *, t
 
 
 def _full_solve(entry: dict[str, Any], directory: str | Path, backend: Backend,
-                time_limit: float | None) -> BackendRun:
-    """One solve of the whole instance, checked as the catalog checks (status optimal)."""
+                options: LoopOptions) -> BackendRun:
+    """One solve of the whole instance, checked as the catalog checks (status optimal), within
+    ``options.time_limit``."""
     from lpboosting import catalog
 
     run = BackendRun(backend.name, "full", repeats=1)
     backend = _for_run(backend)
-    watch = _Watch(backend, time_limit)
+    watch = _Watch(backend, options.time_limit)
     # the LP masters are solved through a session (watched: iterations, deadline); a projection
     # is one call of the projector, watched by the clock only
     solver = _Watched(backend, watch) if entry.get("kind") == "lp" else backend
@@ -585,9 +589,8 @@ def _full_solve(entry: dict[str, Any], directory: str | Path, backend: Backend,
     run.times = [run.seconds]
     watch.fill(run)
     run.median_master_ms = run.seconds * 1e3
-    if time_limit is not None and run.status != "optimal" and (
-            watch.timed_out or run.seconds >= time_limit):
-        run.status, run.message = "time_limit", _time_limit_message(time_limit, 0, "solves", run.message)
+    if watch.deadline.limited and run.status != "optimal" and (watch.timed_out or watch.deadline.expired()):
+        run.status, run.message = "time_limit", _time_limit_message(watch, 0, "solves", run.message)
     return run
 
 
@@ -605,6 +608,7 @@ def compare_instance(entry: dict[str, Any], directory: str | Path, backends: Seq
     from lpboosting import catalog
 
     _check_settings(repeat, time_limit)
+    options = LoopOptions(time_limit=time_limit)
     master = catalog.master_for(entry)
     columns = catalog.load_columns(entry, directory)["U"]
     certified = float(entry["objective"])
@@ -613,12 +617,12 @@ def compare_instance(entry: dict[str, Any], directory: str | Path, backends: Seq
                          (catalog.backend_for(b) if tight else get_backend(b)), time_limit)
                 for b in backends]
     names = [b.name for b in resolved]
-    runs = _repeated(names, repeat, lambda i: _full_solve(entry, directory, resolved[i], time_limit),
+    runs = _repeated(names, repeat, lambda i: _full_solve(entry, directory, resolved[i], options),
                      progress, "full instance")
     if replay and entry.get("kind") == "lp":  # the entropy instances are single projections
         replay_master = _replay_master(master)
         replays = _repeated(names, repeat,
-                            lambda i: _replay(replay_master, columns, resolved[i], None, time_limit),
+                            lambda i: _replay(replay_master, columns, resolved[i], None, options),
                             progress, f"replay of {columns.shape[1]} columns")
         _deviations(replays)
         runs += replays
