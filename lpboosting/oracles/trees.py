@@ -7,7 +7,7 @@ the tree growth itself.  From the second call on :class:`Trees` therefore grows 
 with scikit-learn's own builder classes, as ``BaseDecisionTree._fit`` does, reusing what
 does not change between calls.  The fast path relies on private scikit-learn API: when
 its imports or constructors fail, or the tree parameters ask for something it does not
-reproduce, the public ``fit`` is used.  ``tests/test_trees_oracle.py`` checks that both
+reproduce, the public ``fit`` is used.  ``tests/oracles/test_trees_oracle.py`` checks that both
 paths grow identical trees.
 
 Scale: scikit-learn's trees compare features in float32 and do not split values closer than

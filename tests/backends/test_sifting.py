@@ -1,0 +1,193 @@
+"""The sifting session of LPBoost's master against the full LP, and compact (int8) columns.
+
+Every check uses a working set far smaller than N, so that examples must
+enter it and leave it: the answer must still be the full LP's optimum, with
+d, w, rho and psi satisfying every KKT condition of the full LP.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from lpboosting import column_generation
+from lpboosting.backends import HighspyBackend, RecordingBackend, get_backend
+from lpboosting.backends.highs.sifting import FIXED_CAP, WORKING, HighsSiftingLP
+from lpboosting.columns import compact, gram, stack, weighted_sum
+from lpboosting.masters import ColumnPool, LPBoost
+from lpboosting.oracles import Columns, Stumps, Trees
+from tests.helpers import all_stump_columns, check_optimality, DATASETS, soft_margin_lp
+
+
+def sifting(nu: float, n: int, working_size: int, **kw) -> HighsSiftingLP:
+    return HighsSiftingLP(LPBoost(nu, **kw), n, get_backend("highspy"), working_size=working_size)
+
+
+def solve_growing(U: np.ndarray, nu: float, working_size: int, every: int = 1):
+    """Add U's columns one by one to a sifting session, solving after every ``every``-th;
+    each solve is checked against the full LP over the columns so far."""
+    s = sifting(nu, U.shape[0], working_size)
+    sol = None
+    for j in range(U.shape[1]):
+        s.add_column(U[:, j])
+        if (j + 1) % every == 0 or j == U.shape[1] - 1:
+            sol = s.solve()
+            assert sol.ok
+            assert sol.objective == pytest.approx(soft_margin_lp(U[:, :j + 1], nu)["value"], abs=1e-9)
+            check_optimality(sol, U[:, :j + 1], nu, 1e-8)
+    return s, sol
+
+
+margin_matrices = st.integers(3, 40).flatmap(
+    lambda n: st.integers(1, 8).flatmap(
+        lambda t: arrays(np.float64, (n, t), elements=st.sampled_from([-1.0, -0.5, 0.0, 0.25, 1.0]))
+    )
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(U=margin_matrices, nu=st.floats(0.01, 1.0), working_size=st.integers(1, 6),
+       every=st.integers(1, 3))
+def test_sifting_equals_the_full_lp_property(U, nu, working_size, every):
+    nu = max(nu, 1.001 / U.shape[0])
+    solve_growing(U, nu, working_size, every)
+
+
+@settings(max_examples=40, deadline=None)
+@given(U=arrays(np.float64, (30, 6), elements=st.sampled_from([-1.0, 1.0])),
+       which=st.sampled_from(["just above 1", "1", "integer", "1/2 above integer"]),
+       working_size=st.integers(1, 4))
+def test_sifting_at_the_extremes_of_nu(U, which, working_size):
+    n = U.shape[0]
+    nu = {"just above 1": 1.001 / n, "1": 1.0, "integer": 3.0 / n, "1/2 above integer": 3.5 / n}[which]
+    solve_growing(U, nu, working_size)
+
+
+def test_sifting_with_ties_many_equal_examples():
+    # 8 distinct rows, each repeated 25 times: margins tie in large groups
+    rng = np.random.default_rng(0)
+    base = rng.choice([-1.0, 1.0], size=(8, 7))
+    U = np.repeat(base, 25, axis=0)[rng.permutation(200)]
+    for nu in (0.05, 0.2, 1.0):
+        s, sol = solve_growing(U, nu, working_size=3)
+        # examples are fixed at their bounds; the answer holds for every copy
+        assert np.sum(s.state == FIXED_CAP) + np.sum(s.state == WORKING) >= 1
+
+
+@pytest.mark.parametrize("data", sorted(DATASETS))
+@pytest.mark.parametrize("nu", [0.05, 0.3])
+def test_column_generation_with_sifting_reaches_the_lp_over_all_stumps(data, nu):
+    X, y = DATASETS[data]()
+    full = soft_margin_lp(all_stump_columns(X, y), nu)["value"]
+    rec = RecordingBackend(HighspyBackend(working_size=5))
+    res = column_generation(LPBoost(nu), Stumps(X, y), backend=rec, tol=1e-10, columns_per_round=3)
+    assert res.converged and res.objective == pytest.approx(full, abs=1e-8)
+    for record, sol in zip(res.history, rec.solutions):
+        check_optimality(sol, res.columns[:, :record.n_columns], nu, 1e-8)
+        np.testing.assert_allclose(sol.dual_edges,
+                                   sol.distribution @ res.columns[:, :record.n_columns], atol=1e-9)
+
+
+def test_sifting_with_a_column_pool_keeps_the_optimum():
+    X, y = DATASETS["cancer-80x5"]()
+    full = soft_margin_lp(all_stump_columns(X, y), 0.1)["value"]
+    backend = HighspyBackend(working_size=4)
+    res = column_generation(LPBoost(0.1, pool=ColumnPool(1, 1)), Stumps(X, y), backend=backend, tol=1e-10)
+    assert res.converged and res.objective == pytest.approx(full, abs=1e-8)
+    assert sum(r.extra["removed"] for r in res.history) > 0
+
+
+def test_small_sets_keep_every_example_in_the_model():
+    s = sifting(0.2, 40, working_size=10)  # N = 4 working_size: no sifting
+    s.add_column(np.where(np.arange(40) % 3 == 0, 1.0, -1.0))
+    s.solve()
+    assert not s.sifting and np.all(s.state == WORKING)
+    assert sifting(0.2, 41, working_size=10).sifting
+
+
+def test_sifting_is_selected_by_name_and_takes_its_options():
+    session = HighspyBackend(working_size=7).open(LPBoost(0.2), 50)
+    assert isinstance(session, HighsSiftingLP) and session.working_size == 7
+    assert isinstance(get_backend("highspy").open(LPBoost(0.2), 5), HighsSiftingLP)  # the default
+    with pytest.raises(ValueError, match="working_size"):
+        HighspyBackend(working_size=0).open(LPBoost(0.2), 50)
+    # the model can be looked at before the first solve
+    session.add_column(np.where(np.arange(50) % 3 == 0, 1.0, -1.0))
+    assert session.model.getNumRow() == 2  # sum d = 1 and one row a hypothesis
+
+
+def test_the_working_set_is_trimmed_between_rounds():
+    rng = np.random.default_rng(1)
+    U = rng.choice([-1.0, 1.0], size=(400, 30))
+    s = sifting(0.2, 400, working_size=10)
+    entered = 0
+    for j in range(30):
+        s.add_column(U[:, j])
+        entered += s.solve().record["entered"]
+        # back to max(working_size, 2 t); only nonbasic examples leave, the basic ones (at most
+        # one a row) may stay
+        assert np.sum(s.state == WORKING) <= max(10, 2 * (j + 1)) + s.model.getNumRow()
+    assert np.sum(s.state == WORKING) < 400
+    assert entered > 0  # examples had to enter the working set
+
+
+# ---- compact columns -----------------------------------------------------------------------
+
+def test_compact_columns_are_int8_only_when_exact():
+    assert compact(np.array([1.0, -1.0, 0.0])).dtype == np.int8
+    assert compact(np.array([1.0, 0.5])).dtype == np.float64
+    assert stack([compact(np.ones(3)), compact(-np.ones(3))], 3).dtype == np.int8
+    assert stack([compact(np.ones(3)), np.full(3, 0.5)], 3).dtype == np.float64
+
+
+def test_chunked_products_equal_float64_products(monkeypatch):
+    import lpboosting.columns as columns
+
+    monkeypatch.setattr(columns, "CHUNK_BYTES", 64)  # many blocks
+    rng = np.random.default_rng(2)
+    U = rng.choice([-1, 1], size=(101, 9)).astype(np.int8)
+    w = rng.dirichlet(np.ones(4))
+    idx = np.array([0, 3, 4, 8])
+    np.testing.assert_allclose(weighted_sum(U, idx, w), U[:, idx].astype(float) @ w, rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(gram(U[:, :3], U), U[:, :3].astype(float).T @ U.astype(float))
+
+
+@pytest.mark.parametrize("backend", ["highspy", "highspy:delta", "highspy:rows"])
+def test_compact_columns_give_identical_results(monkeypatch, backend):
+    X, y = DATASETS["cancer-60x8"]()
+    a = column_generation(LPBoost(0.1), Stumps(X, y), backend=backend, tol=1e-9, columns_per_round=4)
+    assert a.columns.dtype == np.int8
+    import lpboosting.backends.base as base
+
+    as_float = lambda u: np.asarray(u, dtype=float)  # noqa: E731
+    monkeypatch.setattr(base, "compact", as_float)  # the sessions' and the loop's column stores
+    b = column_generation(LPBoost(0.1), Stumps(X, y), backend=backend, tol=1e-9, columns_per_round=4)
+    assert b.columns.dtype == np.float64
+    np.testing.assert_array_equal(a.columns, b.columns)
+    assert a.objective == b.objective
+    np.testing.assert_array_equal(a.weights, b.weights)
+    np.testing.assert_array_equal(a.distribution, b.distribution)
+
+
+def test_a_column_that_is_not_sign_valued_turns_the_store_to_float():
+    rng = np.random.default_rng(3)
+    U = np.column_stack([rng.choice([-1.0, 1.0], size=40), rng.uniform(-1, 1, size=40),
+                         rng.choice([-1.0, 1.0], size=40)])
+    res = column_generation(LPBoost(0.2), Columns(U), backend="highspy", tol=1e-10)
+    assert res.objective == pytest.approx(soft_margin_lp(U, 0.2)["value"], abs=1e-9)
+    s, _ = solve_growing(U, 0.2, working_size=3)
+    assert s.store.data.dtype == np.float64
+
+
+def test_trees_oracle_with_sifting_and_compact_columns():
+    X, y = DATASETS["cancer-80x5"]()
+    rec = RecordingBackend(HighspyBackend(working_size=6))
+    res = column_generation(LPBoost(0.1), Trees(X, y, max_depth=2), backend=rec, tol=1e-9, max_rounds=30)
+    assert res.columns.dtype == np.int8  # tree columns are +-1
+    for record, sol in zip(res.history, rec.solutions):
+        U = res.columns[:, :record.n_columns].astype(float)
+        assert sol.objective == pytest.approx(soft_margin_lp(U, 0.1)["value"], abs=1e-9)
+        check_optimality(sol, U, 0.1, 1e-8)

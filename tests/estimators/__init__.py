@@ -1,0 +1,1 @@
+"""Tests of the scikit-learn classifiers over column generation (estimators/)."""

@@ -1,0 +1,281 @@
+"""nu chosen by cross-validation: LPBoostCV, SoftBoostCV, ERLPBoostCV and nu="auto"."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.model_selection import StratifiedKFold
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lpboosting import ERLPBoostCV, LPBoostClassifier, LPBoostCV, SoftBoostClassifier, SoftBoostCV
+from lpboosting.datasets.noise import flip_labels
+from tests.helpers import DATASETS
+
+
+@parametrize_with_checks([LPBoostCV(nus=[0.5, 0.1]), SoftBoostCV(nus=[0.5, 0.2], delta=0.1),
+                          ERLPBoostCV(nus=[0.5, 0.2], delta=0.1)])
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+def test_lpboostcv_picks_the_best_mean_score_and_refits_there():
+    X, y = DATASETS["cancer-80x5"]()
+    clf = LPBoostCV(nus=[0.4, 0.2, 0.1, 0.05], cv=StratifiedKFold(3), oracle="stumps",
+                    early_stopping=False).fit(X, y)
+    mean = clf.cv_scores_.mean(axis=0)
+    assert clf.cv_scores_.shape == (3, 4) and list(clf.nus_) == [0.4, 0.2, 0.1, 0.05]
+    assert clf.nu_ == clf.nus_[np.flatnonzero(mean == mean.max())[0]]  # the largest of the best
+    plain = LPBoostClassifier(nu=clf.nu_).fit(X, y)
+    np.testing.assert_array_equal(clf.decision_function(X), plain.decision_function(X))
+    assert clf.objective_ == plain.objective_
+
+
+def test_the_entropy_masters_choose_nu_on_lpboosts_path_and_refit_as_themselves():
+    X, y = DATASETS["cancer-60x8"]()
+    folds = StratifiedKFold(3)
+    soft = SoftBoostCV(nus=[0.5, 0.1], cv=folds, delta=0.1).fit(X, y)
+    lp = LPBoostCV(nus=[0.5, 0.1], cv=folds).fit(X, y)
+    np.testing.assert_array_equal(soft.cv_scores_, lp.cv_scores_)
+    assert soft.nu_ == lp.nu_
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = SoftBoostClassifier(nu=soft.nu_, delta=0.1).fit(X, y)
+    np.testing.assert_array_equal(soft.decision_function(X), plain.decision_function(X))
+
+
+def test_fold_scores_of_separate_fits_when_a_master_asks_for_them():
+    # a classifier that fits each nu of each fold itself: its scores are those of plain fits
+    X, y = DATASETS["cancer-60x8"]()
+    folds = StratifiedKFold(3)
+
+    class Separate(SoftBoostCV):
+        _choose_on_path = False
+
+    clf = Separate(nus=[0.5, 0.1], cv=folds, delta=0.1).fit(X, y)
+    for f, (train, test) in enumerate(folds.split(X, y)):
+        for i, nu in enumerate(clf.nus_):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                model = SoftBoostClassifier(nu=nu, delta=0.1).fit(X[train], y[train])
+            assert clf.cv_scores_[f, i] == model.score(X[test], y[test])
+
+
+def test_a_new_capped_masters_classifier_fits_each_nu_itself_unless_it_says_otherwise(monkeypatch):
+    """A classifier of another master with a nu (a subclass of the base, as the architecture
+    page's recipe writes one) does not silently get its nu chosen on LPBoost's path: that is
+    right only for masters whose soft margin is LPBoost's (within delta), which say so."""
+    from lpboosting.estimators import cv
+    from lpboosting.estimators.base import ColumnGenerationClassifier
+
+    assert not ColumnGenerationClassifier._choose_on_path
+    assert LPBoostClassifier._choose_on_path and SoftBoostClassifier._choose_on_path
+
+    class NewCapped(ColumnGenerationClassifier):
+        _parameter_constraints = LPBoostClassifier._parameter_constraints
+        __init__ = LPBoostClassifier.__init__
+        _make_master = LPBoostClassifier._make_master
+
+    def no_path(*args, **kwargs):
+        raise AssertionError("LPBoost's nu path was used")
+
+    monkeypatch.setattr(cv, "NuPathRun", no_path)
+    X, y = DATASETS["cancer-60x8"]()
+    clf = NewCapped(nu="auto").set_params(pool=None)
+    clf.nus, clf.cv = [0.5, 0.1], 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X, y)
+    assert clf.nu_ in (0.5, 0.1)
+    with pytest.raises(AssertionError, match="nu path was used"):  # LPBoost's own classifier does use it
+        LPBoostClassifier(nu="auto").fit(X, y)
+
+
+def test_nu_auto_is_lpboostcv_at_the_same_oracle():
+    X, y = DATASETS["cancer-80x5"]()
+    auto = LPBoostClassifier(nu="auto").fit(X, y)
+    cv = LPBoostCV(oracle="stumps").fit(X, y)
+    assert auto.nu_ == cv.nu_ and np.array_equal(auto.cv_scores_, cv.cv_scores_, equal_nan=True)
+    np.testing.assert_array_equal(auto.decision_function(X), cv.decision_function(X))
+    assert not hasattr(cv, "oracle_")  # the oracle was named, not chosen
+
+
+def test_early_stopping_scores_a_prefix_of_the_full_path_and_stops_by_its_rule():
+    from lpboosting.estimators.cv import PATIENCE, _stop_early
+
+    X, y = DATASETS["cancer-80x5"]()
+    noisy = flip_labels(y, 0.3, random_state=1)
+    nus = [0.8, 0.6, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01]
+    full = LPBoostCV(nus=nus, oracle="stumps", early_stopping=False).fit(X, noisy)
+    early = LPBoostCV(nus=nus, oracle="stumps").fit(X, noisy)
+    scored = np.flatnonzero(~np.isnan(early.cv_scores_[0]))
+    k = scored[-1] + 1
+    assert np.array_equal(scored, np.arange(k)) and not np.isnan(full.cv_scores_).any()
+    assert np.isnan(early.cv_scores_[:, k:]).all()
+    # the same paths: the scores of the nus evaluated are those of the full run
+    np.testing.assert_array_equal(early.cv_scores_[:, :k], full.cv_scores_[:, :k])
+    # it stopped where the rule says and not before
+    assert not any(_stop_early(full.cv_scores_[:, :j]) for j in range(1, k))
+    if k < len(nus):
+        assert _stop_early(full.cv_scores_[:, :k])
+        mean = full.cv_scores_[:, :k].mean(axis=0)
+        assert mean[-1] < mean.max()  # it stops on a fall, never on a rise
+    best = early.cv_scores_[:, :k].mean(axis=0)
+    assert early.nu_ == early.nus_[np.flatnonzero(best == best.max())[0]]
+    assert PATIENCE >= 1
+
+
+def test_stop_rule_on_known_scores():
+    from lpboosting.estimators.cv import _stop_early
+
+    rising = np.array([[0.6, 0.7, 0.8], [0.6, 0.7, 0.8]])
+    assert not _stop_early(rising)
+    # (rows: folds; columns: the nus so far) one nu slightly below a noisy best: go on; two in a row: stop
+    slightly = np.array([[0.9, 0.85, 0.85], [0.7, 0.74, 0.74], [0.8, 0.79, 0.79]])
+    assert not _stop_early(slightly[:, :2]) and _stop_early(slightly)
+    # far below the best (beyond its standard error): stop at once
+    noisy_best = np.array([[0.9, 0.78], [0.7, 0.78], [0.8, 0.8]])
+    assert not _stop_early(noisy_best)
+    assert _stop_early(np.array([[0.9, 0.6], [0.7, 0.6], [0.8, 0.6]]))
+
+
+def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them():
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(160, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)  # XOR: no sum of stumps separates it
+    clf = LPBoostCV(nus=[0.4, 0.2, 0.1]).fit(X, y)
+    assert clf.oracle_ == "trees" and clf.oracle_params_ == {"max_depth": 5}
+    assert set(clf.cv_scores_by_oracle_) == {"stumps", "trees(max_depth=5)"}
+    stumps = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_["stumps"], axis=0))
+    trees = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_["trees(max_depth=5)"], axis=0))
+    assert trees > stumps and np.array_equal(clf.cv_scores_, clf.cv_scores_by_oracle_["trees(max_depth=5)"],
+                                             equal_nan=True)
+    plain = LPBoostClassifier(nu=clf.nu_, oracle="trees", oracle_params={"max_depth": 5}).fit(X, y)
+    np.testing.assert_array_equal(clf.decision_function(X), plain.decision_function(X))
+    # on additive data the exact stumps win (or tie, and are preferred)
+    Xa, ya = DATASETS["cancer-80x5"]()
+    additive = LPBoostCV(nus=[0.4, 0.2]).fit(Xa, ya)
+    s = np.nanmax(np.nanmean(additive.cv_scores_by_oracle_["stumps"], axis=0))
+    t = np.nanmax(np.nanmean(additive.cv_scores_by_oracle_["trees(max_depth=5)"], axis=0))
+    assert additive.oracle_ == ("stumps" if s >= t else "trees")
+
+
+def test_oracle_auto_refuses_what_it_cannot_choose():
+    from lpboosting import RMBoostClassifier
+
+    X, y = DATASETS["cancer-60x8"]()
+    with pytest.raises(ValueError, match="has no nu"):
+        RMBoostClassifier(oracle="auto").fit(X, y)
+    with pytest.raises(ValueError, match="name the oracle"):
+        LPBoostCV(oracle_params={"max_depth": 2}).fit(X, y)
+
+
+def test_threads_give_the_same_choice_and_the_chosen_values_are_saved(tmp_path):
+    from lpboosting import load_model, save_model
+
+    X, y = DATASETS["cancer-60x8"]()
+    one = LPBoostCV(nus=[0.5, 0.2, 0.05]).fit(X, y)
+    two = LPBoostCV(nus=[0.5, 0.2, 0.05], n_jobs=2).fit(X, y)
+    assert one.nu_ == two.nu_ and one.oracle_ == two.oracle_
+    for name in one.cv_scores_by_oracle_:
+        np.testing.assert_array_equal(one.cv_scores_by_oracle_[name], two.cv_scores_by_oracle_[name])
+    save_model(one, tmp_path / "m.json")
+    back = load_model(tmp_path / "m.json")
+    assert back.nu_ == one.nu_ and back.oracle_ == one.oracle_ and back.oracle_params_ == one.oracle_params_
+    np.testing.assert_array_equal(back.cv_scores_, one.cv_scores_)
+    np.testing.assert_array_equal(back.decision_function(X), one.decision_function(X))
+
+
+def test_a_larger_nu_is_chosen_under_label_noise():
+    X, y = DATASETS["cancer-80x5"]()
+    noisy = flip_labels(y, 0.25, random_state=0)
+    clean = LPBoostCV(nus=[0.6, 0.3, 0.05, 0.01]).fit(X, y)
+    dirty = LPBoostCV(nus=[0.6, 0.3, 0.05, 0.01]).fit(X, noisy)
+    assert dirty.nu_ >= clean.nu_
+
+
+def test_cv_with_weights_multiclass_and_a_scorer():
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    clf = LPBoostCV(nus=[0.5, 0.1], scoring="balanced_accuracy", n_jobs=2).fit(X, y, sample_weight=np.ones(len(y)))
+    assert clf.decision_function(X).shape == (len(y), 3) and clf.score(X, y) > 0.9
+    with pytest.raises(ValueError, match="nu must be"):
+        LPBoostCV(nus=[0.5, 2.0]).fit(X, y)
+
+
+@pytest.mark.parametrize("make, first", [
+    (lambda: LPBoostCV(nus=[0.4, 0.2, 0.1], oracle="stumps"), "0.4"),
+    (lambda: LPBoostClassifier(nu="auto"), "0.8"),  # the default grid's first
+    (lambda: type("Separate", (SoftBoostCV,), {"_choose_on_path": False})(nus=[0.4, 0.2, 0.1], oracle="stumps",
+                                                                         delta=0.1), "0.4")])
+def test_ctrl_c_while_choosing_nu_stops_and_names_the_best_nu_scored(monkeypatch, make, first):
+    # Ctrl-C once the first nu is scored on every fold, while the second is being fitted: the fold's
+    # loop keeps its rounds (as a plain fit does), the search must stop rather than go on
+    import lpboosting.estimators.cv as cv
+    from sklearn.exceptions import NotFittedError
+
+    from lpboosting.oracles.stumps import Stumps
+
+    X, y = DATASETS["cancer-80x5"]()
+    score, price_many, scored = cv._score, Stumps.price_many, []
+
+    def counted(*args):
+        scored.append(1)
+        return score(*args)
+
+    def pressed(self, distribution, k):
+        if len(scored) == 3:  # the three folds of nu=0.4 are scored
+            raise KeyboardInterrupt
+        return price_many(self, distribution, k)
+
+    monkeypatch.setattr(cv, "_score", counted)
+    monkeypatch.setattr(Stumps, "price_many", pressed)
+    clf = make()
+    with pytest.raises(KeyboardInterrupt, match=r"interrupted while choosing nu by 3-fold cross-validation; "
+                       rf"no model was fitted; the best so far is nu={first} with stumps \(mean score .*\); "
+                       rf"fit with nu={first}, oracle='stumps' to use it"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a separate fit warns that it was interrupted
+        clf.fit(X, y)
+    assert len(scored) == 3
+    with pytest.raises(NotFittedError):
+        clf.predict(X)
+
+
+def test_outscored_rule_on_known_scores():
+    from lpboosting.estimators.cv import _outscored
+
+    first = np.array([[0.90, 0.94], [0.92, 0.96], [0.91, 0.95]])  # best 0.95 at the 2nd nu, se 0.0058
+    assert _outscored(first, np.array([[0.90, np.nan], [0.93, np.nan], [0.92, np.nan]]))  # 0.917 < 0.944
+    assert not _outscored(first, np.array([[0.95, 0.90], [0.94, 0.90], [0.95, 0.90]]))  # its best 0.947
+    assert not _outscored(np.full((3, 2), np.nan), first)  # nothing to compare with yet
+
+
+def test_the_trees_path_stops_once_outscored_by_the_stumps_and_never_the_reverse():
+    # the later (costlier) oracle stops after PATIENCE nus in a row with its best score below the
+    # stumps' best by more than its standard error; the scores it has are those of the full run
+    from lpboosting.estimators.cv import PATIENCE, _outscored, _stop_early
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(240, 10))
+    y = np.where(X.sum(axis=1) > 0, 1, -1)  # additive: the stumps' sum follows it, a few trees cannot
+    nus = [0.8, 0.6, 0.4, 0.3, 0.2, 0.1, 0.05]
+    full = LPBoostCV(nus=nus, early_stopping=False).fit(X, y)
+    early = LPBoostCV(nus=nus).fit(X, y)
+    stumps, trees = (full.cv_scores_by_oracle_[k] for k in ("stumps", "trees(max_depth=5)"))
+    # where each path stops by the rules, from the full tables
+    own = next((j + 1 for j in range(1, len(nus)) if _stop_early(stumps[:, :j])), len(nus))
+    stumps_seen = np.where(np.arange(len(nus)) < own, 0, np.nan) + stumps
+    behind, stop = 0, len(nus)
+    for j in range(1, len(nus)):
+        behind = behind + 1 if _outscored(stumps_seen[:, :j], trees[:, :j]) else 0
+        if _stop_early(trees[:, :j]) or behind >= PATIENCE:
+            stop = j
+            break
+    assert behind >= PATIENCE and stop < len(nus)  # the rule is what stopped the trees here
+    got = early.cv_scores_by_oracle_["trees(max_depth=5)"]
+    np.testing.assert_array_equal(got[:, :stop], trees[:, :stop])
+    assert np.isnan(got[:, stop:]).all()
+    np.testing.assert_array_equal(early.cv_scores_by_oracle_["stumps"][:, :own], stumps[:, :own])
+    assert np.isnan(early.cv_scores_by_oracle_["stumps"][:, own:]).all()  # the stumps: their own rule only

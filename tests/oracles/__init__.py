@@ -1,0 +1,1 @@
+"""Tests of the pricing oracles (oracles/): exact ones against brute force."""

@@ -1,0 +1,1 @@
+"""Tests of the consumers: the command line, the comparison, the catalog, export, plots, data sets."""
