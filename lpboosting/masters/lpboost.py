@@ -218,14 +218,20 @@ class LPBoost(Master):
 
     # -- cvxpy statement -------------------------------------------------------------
     def cvxpy_statement(self, U: np.ndarray) -> CvxpyStatement:
+        n = U.shape[0]
+        return self._edge_game(U, self.cap(n) if self.sample_weight is None else self.caps(n))
+
+    @staticmethod
+    def _edge_game(U: Any, caps: Any, slack: Any = None) -> CvxpyStatement:
+        """min gamma s.t. U^T d <= gamma (+ slack), sum d = 1, 0 <= d <= caps: on data or on cvxpy
+        Parameters (the same statement)."""
         import cvxpy as cp
 
-        n = U.shape[0]
-        d = cp.Variable(n, name="d")
+        d = cp.Variable(U.shape[0], name="d")
         gamma = cp.Variable(name="gamma")
-        edges = U.T @ d <= gamma
+        edges = U.T @ d <= (gamma if slack is None else gamma + slack)
         simplex = cp.sum(d) == 1
-        cap = d <= (self.cap(n) if self.sample_weight is None else self.caps(n))
+        cap = d <= caps
         problem = cp.Problem(cp.Minimize(gamma), [edges, simplex, d >= 0, cap])
         return CvxpyStatement(
             problem,
@@ -255,19 +261,9 @@ class LPBoost(Master):
         block = cp.Parameter((n, capacity), name="U")
         slack = cp.Parameter(capacity, nonneg=True, name="slack")
         caps = cp.Parameter(n, nonneg=True, name="caps")
-        d = cp.Variable(n, name="d")
-        gamma = cp.Variable(name="gamma")
-        edges = block.T @ d <= gamma + slack
-        simplex = cp.sum(d) == 1
-        cap = d <= caps
-        problem = cp.Problem(cp.Minimize(gamma), [edges, simplex, d >= 0, cap])
-        return CvxpyStatement(
-            problem,
-            variables={"d": d, "gamma": gamma},
-            constraints={"edges": edges, "simplex": simplex, "cap": cap},
-            parameters={"U": block, "slack": slack, "caps": caps},
-            capacity=capacity,
-        )
+        statement = self._edge_game(block, caps, slack)
+        statement.parameters, statement.capacity = {"U": block, "slack": slack, "caps": caps}, capacity
+        return statement
 
     def cvxpy_load(self, statement: CvxpyStatement, U: np.ndarray) -> None:
         """U in the block's first columns, zero columns with a slack row after them, the caps."""

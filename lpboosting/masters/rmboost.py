@@ -309,14 +309,17 @@ class RMBoost(Master):
 
     # -- cvxpy statement -------------------------------------------------------------
     def cvxpy_statement(self, U: np.ndarray) -> CvxpyStatement:
+        n = U.shape[0]
+        return self._minimax(U[self.constrained(n)], self.tau(U), self.lam_for(n), U.shape[1])
+
+    @staticmethod
+    def _minimax(rows: Any, tau: Any, lam: Any, t: int) -> CvxpyStatement:
+        """(16) over the constrained rows of U, on data or on cvxpy Parameters (the same statement)."""
         import cvxpy as cp
 
-        n, t = U.shape
-        lam = self.lam_for(n)
-        tau = self.tau(U)
         mu_plus = cp.Variable(t, nonneg=True, name="mu_plus")
         mu_minus = cp.Variable(t, nonneg=True, name="mu_minus")
-        margins = U[self.constrained(n)] @ (mu_plus - mu_minus)
+        margins = rows @ (mu_plus - mu_minus)
         upper = margins <= 0.5
         lower = margins >= -0.5
         objective = 0.5 - tau @ (mu_plus - mu_minus) + lam * cp.sum(mu_plus + mu_minus)
@@ -347,20 +350,9 @@ class RMBoost(Master):
         block = cp.Parameter((rows, capacity), name="U")
         tau = cp.Parameter(capacity, name="tau")
         lam = cp.Parameter(nonneg=True, name="lam")
-        mu_plus = cp.Variable(capacity, nonneg=True, name="mu_plus")
-        mu_minus = cp.Variable(capacity, nonneg=True, name="mu_minus")
-        margins = block @ (mu_plus - mu_minus)
-        upper = margins <= 0.5
-        lower = margins >= -0.5
-        objective = 0.5 - tau @ (mu_plus - mu_minus) + lam * cp.sum(mu_plus + mu_minus)
-        problem = cp.Problem(cp.Minimize(objective), [upper, lower])
-        return CvxpyStatement(
-            problem,
-            variables={"mu_plus": mu_plus, "mu_minus": mu_minus},
-            constraints={"upper": upper, "lower": lower},
-            parameters={"U": block, "tau": tau, "lam": lam},
-            capacity=capacity,
-        )
+        statement = self._minimax(block, tau, lam, capacity)
+        statement.parameters, statement.capacity = {"U": block, "tau": tau, "lam": lam}, capacity
+        return statement
 
     def cvxpy_load(self, statement: CvxpyStatement, U: np.ndarray) -> None:
         """U's constrained rows in the block's first columns and tau = U^T p, zeros after them; lam."""
