@@ -140,13 +140,13 @@ def column_generation(
         # the columns per round, the stabilisation and the stall window are the state's
         state.options = options.replace(columns_per_round=state.options.columns_per_round,
                                         stabilization=state.options.stabilization)
-        return continue_run(state, deadline=deadline, _stall_rounds=options.stall_rounds)
+        return continue_run(state, deadline=deadline)
     state = start_run(master, oracle, options, backend, deadline)
     return Rounds(state, deadline or options.deadline(), fresh=True).run(initial_columns)
 
 
-def continue_run(state: RunState, options: LoopOptions | None = None, *, deadline: Deadline | None = None,
-                 _stall_rounds: Any = "state") -> ColumnGenerationResult:
+def continue_run(state: RunState, options: LoopOptions | None = None, *,
+                 deadline: Deadline | None = None) -> ColumnGenerationResult:
     """Go on with the run ``state`` holds, for ``options.max_rounds`` rounds in all.
 
     The same session (its model and basis), columns, oracle and
@@ -157,10 +157,7 @@ def continue_run(state: RunState, options: LoopOptions | None = None, *, deadlin
     """
     if options is not None:
         state.options = options
-    rounds = Rounds(state, deadline or state.options.deadline(), fresh=False)
-    if _stall_rounds != "state":
-        rounds.stall_rounds = _stall_rounds
-    return rounds.run(None)
+    return Rounds(state, deadline or state.options.deadline(), fresh=False).run(None)
 
 
 def _options(options: LoopOptions | None, loop_options: dict[str, Any]) -> LoopOptions:
@@ -305,7 +302,6 @@ class Rounds:
     def __init__(self, state: RunState, deadline: Deadline, fresh: bool) -> None:
         self.state, self.deadline, self.fresh = state, deadline, fresh
         self.options = state.options
-        self.stall_rounds = state.options.stall_rounds  # what the advice names
         self.status, self.message = "max_rounds", ""
         callback = self.options.callback
         self.with_state = callback is not None and callback_arity(callback) == 2
@@ -551,8 +547,8 @@ class Rounds:
 
     def advice(self, status: str, rounds: int) -> str:
         state = self.state
-        return _advice(status, state.master, state.oracle, state.stab, state.k, rounds, self.stall_rounds,
-                       state.tol, self.deadline.seconds)
+        return _advice(status, state.master, state.oracle, state.stab, state.k, rounds,
+                       state.options.stall_rounds, state.tol, self.deadline.seconds)
 
     # -- parts of the steps -----------------------------------------------------------------------
     def _checked(self, rnd: int, solution: MasterSolution) -> MasterSolution:
