@@ -113,6 +113,71 @@ def iteration_counts(info: Any) -> dict[str, int]:
     return counts
 
 
+#: a simplex run is watched: one that needs more than ``WATCH_BASE + WATCH_PER_ENTRY * (rows +
+#: columns)`` iterations is taken to be stalled on a degenerate vertex (a warm-started dual
+#: simplex can cycle there: 200 000 iterations in 20 s on a 500-row LPBoost master, where the
+#: other rounds of the run need under 100)
+WATCH_BASE, WATCH_PER_ENTRY = 1000, 10
+
+#: what a stalled run is solved by instead, in order, each from where the last one stopped:
+#: the primal simplex, then the interior point with crossover (it does not cycle, and its
+#: crossover leaves the basis the next round warm-starts from); each is watched the same way
+RESCUES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("primal simplex", {"simplex_strategy": 4}),
+    ("interior point", {"solver": "ipm", "run_crossover": "on"}),
+)
+
+#: HiGHS's default ``simplex_iteration_limit`` (no limit): a model whose limit is another was given
+#: one by the user, and is run as it is
+NO_ITERATION_LIMIT = 2147483647
+
+
+def simplex_budget(h: Any) -> int:
+    """The iterations a simplex run of ``h`` may take before it counts as stalled."""
+    return WATCH_BASE + WATCH_PER_ENTRY * (int(h.getNumRow()) + int(h.getNumCol()))
+
+
+def run_watched(h: Any) -> dict[str, Any]:
+    """``h.run()`` under a watchdog; what it did, for the round's record (empty when nothing).
+
+    The run gets :func:`simplex_budget` iterations.  A run that uses them up
+    without an answer is stalled (degenerate cycling, not a hard LP: the
+    LP is a few hundred rows, and the other rounds need a few dozen
+    iterations), and the model is solved again by the :data:`RESCUES` in
+    turn, from where the last run stopped, until one answers; the model's
+    options are then restored, so that the next round warm-starts the dual
+    simplex from the basis the rescue left.  A model given its own
+    ``simplex_iteration_limit`` is run as it is.  The answer is verified by
+    the master as every answer is.
+    """
+    highspy = import_highspy()
+    if h.getOptionValue("simplex_iteration_limit")[1] != NO_ITERATION_LIMIT:
+        h.run()
+        return {}
+    limited = highspy.HighsModelStatus.kIterationLimit
+    h.setOptionValue("simplex_iteration_limit", simplex_budget(h))
+    try:
+        h.run()
+        if h.getModelStatus() != limited:
+            return {}
+        stalled = {"stalled_iterations": sum(iteration_counts(h.getInfo()).values())}
+        for name, options in RESCUES:
+            saved = {key: h.getOptionValue(key)[1] for key in options}
+            for key, value in options.items():
+                h.setOptionValue(key, value)
+            try:
+                h.setOptionValue("simplex_iteration_limit", simplex_budget(h))
+                h.run()
+            finally:
+                for key, value in saved.items():
+                    h.setOptionValue(key, value)
+            if h.getModelStatus() != limited:
+                return {**stalled, "rescued_by": name}
+        return stalled
+    finally:
+        h.setOptionValue("simplex_iteration_limit", NO_ITERATION_LIMIT)
+
+
 def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> MasterSolution:
     """Re-solve the live model ``h`` and turn the outcome into a MasterSolution.
 
@@ -126,7 +191,7 @@ def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> MasterSol
     """
     highspy = import_highspy()
     start = time.perf_counter()
-    h.run()
+    watched = run_watched(h)
     seconds = time.perf_counter() - start
     status = map_highs_status(highspy, h.getModelStatus())
     info = h.getInfo()
@@ -135,6 +200,9 @@ def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> MasterSol
     else:
         solution = MasterSolution.failed(n_samples, status, h.modelStatusToString(h.getModelStatus()))
     counts = iteration_counts(info)
+    if watched:
+        solution.record["watchdog"] = watched
+        counts["simplex"] = counts.get("simplex", 0) + watched["stalled_iterations"]
     solution.seconds = seconds
     solution.iterations = sum(counts.values())
     solution.info["iterations_by_kind"] = counts

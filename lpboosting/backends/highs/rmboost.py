@@ -19,7 +19,14 @@ from typing import Any
 import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
-from lpboosting.backends.highs.model import HighspyBackend, import_highspy, map_highs_status, run_model
+from lpboosting.backends.highs.model import (
+    HighspyBackend,
+    import_highspy,
+    iteration_counts,
+    map_highs_status,
+    run_model,
+    run_watched,
+)
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.rmboost import RMBoost
 from lpboosting.status import SolveStatus
@@ -119,9 +126,9 @@ def solve_minimax_with_highs(U: np.ndarray, lam: float, prior: np.ndarray | None
     n, t = U.shape
     h = minimax_model(HighspyBackend(), n, None if prior is None else prior > 0)
     add_column_pairs(h, U, lam, prior)
-    h.run()
+    watched = run_watched(h)
     status = map_highs_status(highspy, h.getModelStatus())
-    iterations = int(h.getInfo().simplex_iteration_count)
+    iterations = sum(iteration_counts(h.getInfo()).values()) + watched.get("stalled_iterations", 0)
     if not status.ok:
         return status, np.zeros(t), np.zeros(n), iterations
     x = np.asarray(h.getSolution().col_value)

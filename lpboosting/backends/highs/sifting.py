@@ -42,11 +42,12 @@ at all times (the caps of L_c sum to at most 1, those of W and L_c to at least 1
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
-from lpboosting.backends.highs.model import import_highspy, map_highs_status
+from lpboosting.backends.highs.model import import_highspy, iteration_counts, map_highs_status, run_watched
 from lpboosting.columns import gram, weighted_sum
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.lpboost import LPBoost
@@ -306,11 +307,14 @@ class HighsSiftingLP(ColumnStoreSession):
         self._write_pending()
         h, n = self._h, self.n_samples
         iterations, passes, entered, checks = 0, 0, 0, 0
+        watchdog: list[dict[str, Any]] = []
         while True:
             passes += 1
-            h.run()
+            watched = run_watched(h)
             status = map_highs_status(highspy, h.getModelStatus())
-            iterations += int(h.getInfo().simplex_iteration_count)
+            iterations += sum(iteration_counts(h.getInfo()).values()) + watched.get("stalled_iterations", 0)
+            if watched:
+                watchdog.append(watched)
             if not status.ok:
                 solution = MasterSolution.failed(n, status, h.modelStatusToString(h.getModelStatus()))
                 break
@@ -350,6 +354,8 @@ class HighsSiftingLP(ColumnStoreSession):
             record = solution.record
             record.update({"passes": passes, "checks": checks, "working": int(np.sum(self.state == WORKING)),
                            "entered": entered})
+            if watchdog:
+                record["watchdog"] = watchdog[-1] if len(watchdog) == 1 else watchdog
         return solution
 
     def _wrong(self, state: np.ndarray, z: np.ndarray) -> np.ndarray:
