@@ -477,7 +477,66 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         if seed is not None:
             self.history_.meta["random_state"] = seed if isinstance(seed, int) else repr(seed)
         self._store_extra(result)
+        if self._second_stage:
+            self._choose_on_the_optimal_face(result)
         return self
+
+    #: the soft margin at or below which the optimum counts as degenerate (at or near 0): its
+    #: optimal face is large, and the vertex the solver returns may be a useless combination
+    degenerate_margin = 1e-3
+    #: how far below its optimum the second stage may hold the soft margin
+    second_stage_delta = 1e-9
+    #: whether the fit's weights come from LPBoost's LP (LPBoost; the entropy masters' final LP),
+    #: which a second stage may re-choose on a degenerate optimum
+    _second_stage = False
+
+    def _choose_on_the_optimal_face(self, result) -> None:
+        """A degenerate optimum (soft margin at or below :attr:`degenerate_margin`, or a vote that is
+        constant on the training rows): the weights become the second stage's, the optimal
+        combination of largest mean margin (:mod:`lpboosting.backends.highs.second_stage`), and one
+        warning says what it means and what to change; ``second_stage_`` says what was done."""
+        from lpboosting.backends.highs.second_stage import largest_mean_margin
+        from lpboosting.masters import EntropyMaster
+
+        self.second_stage_ = None
+        if result.solution is None or result.columns.shape[1] == 0:
+            return
+        U = np.asarray(result.columns, dtype=float)
+        n = U.shape[0]
+        master = result.state.master if result.state is not None else self._make_master(n, self._sample_weight)
+        if isinstance(master, EntropyMaster):
+            master = master.lp_master(n)
+        margins = U @ self.weights_
+        y = getattr(self._oracle, "y", None)
+        constant = y is not None and np.ptp(np.asarray(y, dtype=float) * margins) <= 1e-9
+        value = float(result.objective)
+        if not (constant or value <= self.degenerate_margin):
+            return
+        stage = largest_mean_margin(U, master, value, self.second_stage_delta)
+        if not stage.status.ok:
+            return
+        mean_before = float(master.prior(n) @ margins)
+        self.second_stage_ = {"soft_margin": value, "mean_margin_before": mean_before,
+                              "mean_margin": stage.mean_margin, "soft_margin_after": stage.soft_margin,
+                              "delta": self.second_stage_delta, "seconds": stage.seconds}
+        self.history_.meta["second_stage"] = self.second_stage_
+        if stage.mean_margin > mean_before:
+            self.weights_ = stage.weights
+        still = y is not None and np.ptp(np.asarray(y, dtype=float) * (U @ self.weights_)) <= 1e-9
+        name = type(self).__name__
+        what = (f"the soft margin's optimum is {value:.3g}, at or near 0 (nu={getattr(master, 'nu', '?'):.3g}: "
+                "about a nu fraction of the examples sit at the cap, as when nu is below the labels' "
+                "noise rate), and many combinations are optimal")
+        if still:
+            advice = ("every optimal combination gives the same vote on the training rows: the model is "
+                      "constant")
+        else:
+            advice = (f"among them the one of largest mean margin ({stage.mean_margin:.3g}, against "
+                      f"{mean_before:.3g} for the solver's vertex) was chosen, with the soft margin held "
+                      f"within {self.second_stage_delta:g} of its optimum (second_stage_)")
+        warnings.warn(f"{name}: {what}; {advice}. To fit more than this optimal face allows: a larger nu "
+                      "(above the noise rate), trees (oracle='trees'), or LPBoostCV to choose nu",
+                      ConvergenceWarning, stacklevel=caller_level())
 
     def _round_callback(self):
         """The user's callback, preceded by the ledger printer when ``verbose``, and a stop when

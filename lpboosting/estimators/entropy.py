@@ -51,6 +51,7 @@ class _CappedEntropyClassifier(ColumnGenerationClassifier):
     _parameter_messages = {"nu": NU_MESSAGE, "delta": DELTA_MESSAGE}
     #: nu="auto" chooses nu on LPBoost's warm path: at the same nu the soft margins are within delta
     _choose_on_path = True
+    _second_stage = True
 
     def __init__(self, nu: float = 0.1, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
                  oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,

@@ -64,6 +64,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
     _parameter_messages = {"nu": NU_MESSAGE}
     _warm_path = True
     _choose_on_path = True
+    _second_stage = True
     _stop_rule = "The fit stops when the best new edge is at most gamma* + tol."
 
     def __init__(
