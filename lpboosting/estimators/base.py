@@ -486,6 +486,9 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
     degenerate_margin = 1e-3
     #: how far below its optimum the second stage may hold the soft margin
     second_stage_delta = 1e-9
+    #: the second stage's time limit: this share of the fit's seconds, at least the floor (an LP of
+    #: N rows solved from scratch; the first stage's weights are kept when it does not finish)
+    second_stage_share, second_stage_floor = 0.25, 2.0
     #: whether the fit's weights come from LPBoost's LP (LPBoost; the entropy masters' final LP),
     #: which a second stage may re-choose on a degenerate optimum
     _second_stage = False
@@ -512,8 +515,16 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         value = float(result.objective)
         if not (constant or value <= self.degenerate_margin):
             return
-        stage = largest_mean_margin(U, master, value, self.second_stage_delta)
+        fit_seconds = float(self.history_.meta.get("seconds", 0.0))
+        budget = max(self.second_stage_floor, self.second_stage_share * fit_seconds)
+        stage = largest_mean_margin(U, master, value, self.second_stage_delta, time_limit=budget)
         if not stage.status.ok:
+            self.second_stage_ = {"soft_margin": value, "status": stage.status.value, "seconds": stage.seconds}
+            warnings.warn(f"{type(self).__name__}: the soft margin's optimum is {value:.3g}, at or near 0, and "
+                          f"the second stage that would choose among its optimal combinations ended "
+                          f"{stage.status.value} after {stage.seconds:.3g} s; the solver's vertex is kept. A "
+                          "larger nu (above the noise rate), trees (oracle='trees') or LPBoostCV fit more",
+                          ConvergenceWarning, stacklevel=caller_level())
             return
         mean_before = float(master.prior(n) @ margins)
         self.second_stage_ = {"soft_margin": value, "mean_margin_before": mean_before,

@@ -86,6 +86,22 @@ def test_on_a_near_zero_optimum_the_classifier_takes_the_largest_mean_margin_and
     assert margins.mean() == pytest.approx(stage["mean_margin"], abs=1e-9)
 
 
+def test_a_second_stage_out_of_time_keeps_the_first_stages_weights_and_says_so():
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, (200, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, 0)
+    reference = LPBoostClassifier(nu=0.1).fit(X, y)
+    clf = LPBoostClassifier(nu=0.1)
+    clf.degenerate_margin, clf.second_stage_share, clf.second_stage_floor = 0.05, 0.0, 1e-9
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf.fit(X, y)
+    messages = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert len(messages) == 1 and "vertex is kept" in messages[0], messages
+    assert clf.second_stage_["status"] == "time_limit"
+    np.testing.assert_array_equal(clf.weights_, reference.weights_)
+
+
 def test_a_face_of_constant_votes_only_says_the_model_is_constant():
     """One feature whose scaled values have both signs under the labels: h and -h, hard margin.
     The only optimal combination is (1/2, 1/2): the warning says the model is constant."""

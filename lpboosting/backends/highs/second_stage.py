@@ -46,9 +46,15 @@ class SecondStage:
     seconds: float
 
 
-def largest_mean_margin(U: np.ndarray, master: LPBoost, value: float, delta: float) -> SecondStage:
+def largest_mean_margin(U: np.ndarray, master: LPBoost, value: float, delta: float,
+                        time_limit: float | None = None) -> SecondStage:
     """The second stage of ``master`` (its nu and sample weights) over the margin columns U (N x T),
-    its soft margin held at ``value`` - ``delta`` or above (see the module docstring)."""
+    its soft margin held at ``value`` - ``delta`` or above (see the module docstring).
+
+    ``time_limit`` (seconds) bounds HiGHS's solve; a stage that does not finish in it comes back
+    with status TIME_LIMIT (the caller keeps the first stage's weights).  The LP has N rows and
+    N + T + 1 columns and is solved from scratch: on 4 000 examples it takes about five times the
+    first stage's time, and on 15 000 examples minutes, hence the limit."""
     highspy = import_highspy()
     U = np.asarray(U, dtype=float)
     n, t = U.shape
@@ -57,6 +63,8 @@ def largest_mean_margin(U: np.ndarray, master: LPBoost, value: float, delta: flo
     start = time.perf_counter()
     inf = highspy.kHighsInf
     h = HighspyBackend().new_model()
+    if time_limit is not None:
+        h.setOptionValue("time_limit", float(time_limit))
     # columns: w (t) in [0, inf), rho free, psi (n) in [0, inf); minimise -(U^T p) . w
     h.addVars(t, np.zeros(t), np.full(t, inf))
     h.addVar(-inf, inf)
