@@ -1215,7 +1215,7 @@ def backends_cmd(show_all: bool) -> int:
 #: ``lpboosting bench NAME``: the benchmark modules by name (run by name: the product imports no
 #: study); each has a ``main(argv)`` that parses the options after the name
 BENCHMARKS: dict[str, str] = {name: f"lpboosting.benchmark.{name}"
-                              for name in ("lpboost", "entropy", "rmboost", "colgen", "scale")}
+                              for name in ("lpboost", "entropy", "rmboost", "colgen", "scale", "hard")}
 
 
 # options stop at the benchmark's name: what follows (--help included) is the benchmark's
@@ -1225,8 +1225,9 @@ BENCHMARKS: dict[str, str] = {name: f"lpboosting.benchmark.{name}"
 def bench(which: str, rest: tuple[str, ...]) -> int:
     """Benchmarks: lpboost (highspy vs cvxpy rebuild vs bare HiGHS), entropy (dedicated vs conic),
     rmboost (Pima, 10-leaf trees), colgen (plain vs stabilised vs k columns a round), scale (LPBoost
-    on the twonorm generator up to 10^6 rows, peak memory); options after the name go to the
-    benchmark (`lpboosting bench lpboost --help` lists them)."""
+    on the twonorm generator up to 10^6 rows, peak memory), hard (degenerate masters: plain vs the
+    HiGHS watchdog and the second stage, beside AdaBoost and HistGradientBoosting); options after
+    the name go to the benchmark (`lpboosting bench lpboost --help` lists them)."""
     import importlib
 
     try:
