@@ -518,14 +518,22 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         fit_seconds = float(self.history_.meta.get("seconds", 0.0))
         budget = max(self.second_stage_floor, self.second_stage_share * fit_seconds)
         stage = largest_mean_margin(U, master, value, self.second_stage_delta, time_limit=budget)
+        how = "the one of largest mean margin"
         if not stage.status.ok:
-            self.second_stage_ = {"soft_margin": value, "status": stage.status.value, "seconds": stage.seconds}
-            warnings.warn(f"{type(self).__name__}: the soft margin's optimum is {value:.3g}, at or near 0, and "
-                          f"the second stage that would choose among its optimal combinations ended "
-                          f"{stage.status.value} after {stage.seconds:.3g} s; the solver's vertex is kept. A "
-                          "larger nu (above the noise rate), trees (oracle='trees') or LPBoostCV fit more",
-                          ConvergenceWarning, stacklevel=caller_level())
-            return
+            # the LP of N rows did not finish in time: the central optimal combination instead (an
+            # interior point without crossover, a point of the optimal face's relative interior, so
+            # its vote is constant only when every optimal combination's is)
+            central = self._central_combination(U, master, value, budget)
+            if central is None:
+                self.second_stage_ = {"soft_margin": value, "status": stage.status.value,
+                                      "seconds": stage.seconds}
+                warnings.warn(f"{type(self).__name__}: the soft margin's optimum is {value:.3g}, at or near 0, "
+                              f"and the second stage that would choose among its optimal combinations ended "
+                              f"{stage.status.value} after {stage.seconds:.3g} s; the solver's vertex is kept. "
+                              "A larger nu (above the noise rate), trees (oracle='trees') or LPBoostCV fit more",
+                              ConvergenceWarning, stacklevel=caller_level())
+                return
+            stage, how = central, "the central one (an interior point; the largest mean margin took too long)"
         mean_before = float(master.prior(n) @ margins)
         self.second_stage_ = {"soft_margin": value, "mean_margin_before": mean_before,
                               "mean_margin": stage.mean_margin, "soft_margin_after": stage.soft_margin,
@@ -542,12 +550,40 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
             advice = ("every optimal combination gives the same vote on the training rows: the model is "
                       "constant")
         else:
-            advice = (f"among them the one of largest mean margin ({stage.mean_margin:.3g}, against "
-                      f"{mean_before:.3g} for the solver's vertex) was chosen, with the soft margin held "
-                      f"within {self.second_stage_delta:g} of its optimum (second_stage_)")
+            advice = (f"among them {how} was chosen (mean margin {stage.mean_margin:.3g}, against "
+                      f"{mean_before:.3g} for the solver's vertex), with the soft margin held at its "
+                      "optimum (second_stage_)")
         warnings.warn(f"{name}: {what}; {advice}. To fit more than this optimal face allows: a larger nu "
                       "(above the noise rate), trees (oracle='trees'), or LPBoostCV to choose nu",
                       ConvergenceWarning, stacklevel=caller_level())
+
+    @staticmethod
+    def _central_combination(U: np.ndarray, master: Any, value: float, budget: float) -> Any:
+        """The optimal combination HiGHS's interior point (no crossover) reaches over the columns U, as
+        a :class:`~lpboosting.backends.highs.second_stage.SecondStage`; None when it does not finish in
+        ``budget`` seconds or its soft margin falls below ``value`` by more than its tolerance."""
+        import time
+
+        from lpboosting.backends.highs.second_stage import SecondStage
+        from lpboosting.colgen.solve import solve_master
+        from lpboosting.errors import SolverError
+        from lpboosting.masters import soft_margin
+
+        start = time.perf_counter()
+        try:
+            solution = solve_master(master, U, backend="highspy:ipm", time_limit=float(budget))
+        except SolverError:
+            return None
+        w = np.maximum(np.asarray(solution.weights, dtype=float), 0.0)
+        if not solution.ok or w.sum() <= 0:
+            return None
+        w /= w.sum()
+        margins = U @ w
+        soft = float(soft_margin(margins, master.nu, master.sample_weight))
+        if soft < value - 1e-7:  # the interior point's optimality tolerance is 1e-10; HiGHS's feasibility 1e-7
+            return None
+        return SecondStage(solution.status, w, float(master.prior(U.shape[0]) @ margins), soft,
+                           time.perf_counter() - start)
 
     def _round_callback(self):
         """The user's callback, preceded by the ledger printer when ``verbose``, and a stop when

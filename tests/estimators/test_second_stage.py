@@ -102,6 +102,33 @@ def test_a_second_stage_out_of_time_keeps_the_first_stages_weights_and_says_so()
     np.testing.assert_array_equal(clf.weights_, reference.weights_)
 
 
+def test_when_the_largest_mean_margin_is_out_of_time_the_central_optimal_combination_is_taken(monkeypatch):
+    """The interior point's answer (no crossover) lies in the optimal face's relative interior: its
+    soft margin is the optimum, and its mean margin at least that of the solver's vertex here."""
+    import lpboosting.backends.highs.second_stage as second_stage
+    from lpboosting.status import SolveStatus
+
+    def out_of_time(U, master, value, delta, time_limit=None):
+        return second_stage.SecondStage(SolveStatus.TIME_LIMIT, np.zeros(U.shape[1]), np.nan, np.nan, 0.0)
+
+    monkeypatch.setattr(second_stage, "largest_mean_margin", out_of_time)
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, (200, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, 0)
+    clf = LPBoostClassifier(nu=0.1)
+    clf.degenerate_margin = 0.05
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf.fit(X, y)
+    messages = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert len(messages) == 1 and "the central one" in messages[0], messages
+    U = np.asarray(clf.result_.columns, dtype=float)
+    margins = U @ clf.weights_
+    assert soft_margin(margins, 0.1) >= clf.objective_ - 1e-7  # optimal for the soft margin
+    assert abs(clf.weights_.sum() - 1) < 1e-12 and clf.weights_.min() >= 0
+    assert clf.second_stage_["mean_margin"] == pytest.approx(margins.mean(), abs=1e-12)
+
+
 def test_a_face_of_constant_votes_only_says_the_model_is_constant():
     """One feature whose scaled values have both signs under the labels: h and -h, hard margin.
     The only optimal combination is (1/2, 1/2): the warning says the model is constant."""
