@@ -61,20 +61,28 @@ def test_the_second_stage_keeps_the_soft_margin_and_matches_the_independent_stat
     assert stage.mean_margin == pytest.approx(second_stage_lp(U, 0.2, value, 1e-9), abs=1e-7)
 
 
+def fit_on_xor(**attributes):
+    """LPBoostClassifier(nu=0.1) on XOR under stumps (an additive model cannot fit it: a soft margin
+    near 0), its class attributes set from ``attributes``; the fitted model and its
+    ConvergenceWarnings' messages."""
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, (200, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, 0)
+    clf = LPBoostClassifier(nu=0.1)
+    for name, value in attributes.items():
+        setattr(clf, name, value)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf.fit(X, y)
+    return clf, [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+
+
 def test_on_a_near_zero_optimum_the_classifier_takes_the_largest_mean_margin_and_warns():
     """XOR under stumps (an additive model cannot fit it): a soft margin near 0, many optimal
     combinations.  With the threshold raised to this fit's soft margin, the classifier re-chooses:
     its weights reach the largest mean margin of the optimal face (the independent statement),
     the soft margin is held, and one warning says so."""
-    rng = np.random.default_rng(0)
-    X = rng.uniform(-1, 1, (200, 2))
-    y = np.where(X[:, 0] * X[:, 1] > 0, 1, 0)
-    clf = LPBoostClassifier(nu=0.1)
-    clf.degenerate_margin = 0.05
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        clf.fit(X, y)
-    messages = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    clf, messages = fit_on_xor(degenerate_margin=0.05)
     assert len(messages) == 1 and "largest mean margin" in messages[0], messages
     U = np.asarray(clf.result_.columns, dtype=float)
     value = clf.objective_
@@ -87,16 +95,8 @@ def test_on_a_near_zero_optimum_the_classifier_takes_the_largest_mean_margin_and
 
 
 def test_a_second_stage_out_of_time_keeps_the_first_stages_weights_and_says_so():
-    rng = np.random.default_rng(0)
-    X = rng.uniform(-1, 1, (200, 2))
-    y = np.where(X[:, 0] * X[:, 1] > 0, 1, 0)
-    reference = LPBoostClassifier(nu=0.1).fit(X, y)
-    clf = LPBoostClassifier(nu=0.1)
-    clf.degenerate_margin, clf.second_stage_share, clf.second_stage_floor = 0.05, 0.0, 1e-9
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        clf.fit(X, y)
-    messages = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    reference, _ = fit_on_xor()
+    clf, messages = fit_on_xor(degenerate_margin=0.05, second_stage_share=0.0, second_stage_floor=1e-9)
     assert len(messages) == 1 and "vertex is kept" in messages[0], messages
     assert clf.second_stage_["status"] == "time_limit"
     np.testing.assert_array_equal(clf.weights_, reference.weights_)
@@ -112,15 +112,7 @@ def test_when_the_largest_mean_margin_is_out_of_time_the_central_optimal_combina
         return second_stage.SecondStage(SolveStatus.TIME_LIMIT, np.zeros(U.shape[1]), np.nan, np.nan, 0.0)
 
     monkeypatch.setattr(second_stage, "largest_mean_margin", out_of_time)
-    rng = np.random.default_rng(0)
-    X = rng.uniform(-1, 1, (200, 2))
-    y = np.where(X[:, 0] * X[:, 1] > 0, 1, 0)
-    clf = LPBoostClassifier(nu=0.1)
-    clf.degenerate_margin = 0.05
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        clf.fit(X, y)
-    messages = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    clf, messages = fit_on_xor(degenerate_margin=0.05)
     assert len(messages) == 1 and "the central one" in messages[0], messages
     U = np.asarray(clf.result_.columns, dtype=float)
     margins = U @ clf.weights_
