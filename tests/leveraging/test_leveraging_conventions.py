@@ -17,7 +17,6 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
-from threadpoolctl import threadpool_limits
 
 from lpboosting.leveraging import (
     BoundedLossClassifier,
@@ -29,13 +28,6 @@ from lpboosting.leveraging import (
 from lpboosting.leveraging import llm as llm_module
 from lpboosting.leveraging import modaboost as modaboost_module
 from lpboosting.leveraging._common import CtrlC
-
-
-@pytest.fixture(autouse=True)
-def _one_blas_thread():
-    # small dense products: BLAS threads only contend on a shared machine
-    with threadpool_limits(limits=1):
-        yield
 
 
 def noisy_data(n=90, f=4, seed=0, flip=0.15):

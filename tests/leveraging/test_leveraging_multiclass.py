@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
-from threadpoolctl import threadpool_limits
 
 from lpboosting.leveraging import (
     BoundedLossClassifier,
@@ -28,13 +27,6 @@ from lpboosting.leveraging import bounded_loss as bounded_loss_module
 from lpboosting.leveraging import llm as llm_module
 from lpboosting.leveraging import modaboost as modaboost_module
 from lpboosting.leveraging._common import CLASS_TIE, OneVsRest
-
-
-@pytest.fixture(autouse=True)
-def _one_blas_thread():
-    # small dense products: BLAS threads only contend on a shared machine
-    with threadpool_limits(limits=1):
-        yield
 
 
 X, _y = load_iris(return_X_y=True)
