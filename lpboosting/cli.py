@@ -174,14 +174,17 @@ def _test_fraction(ctx: Any, param: Any, value: float) -> float:
 
 def _solver_backend(algorithm: str, est: Any, options: dict[str, Any], log: str | None) -> Any:
     """The estimator's backend (its own or its master's default) built with solver options."""
+    from sklearn.base import clone
+
     from lpboosting.backends import get_backend
 
     if "backend" not in est.get_params():
         raise click.UsageError(f"{algorithm} has no master solver: --solver-option and --solver-log "
                                f"apply to {', '.join(MASTERS)}")
     name = est.get_params()["backend"]
-    if name is None:
-        name = est._make_master(2).default_backend
+    if name is None:  # the master's default (nu="auto" has a nu of each kind: any one says it)
+        probe = est if getattr(est, "nu", None) != "auto" else clone(est).set_params(nu=0.5)
+        name = probe._make_master(2).default_backend
     if not isinstance(name, str):
         raise click.UsageError("-p backend=... names the backend when solver options are given")
     if log:

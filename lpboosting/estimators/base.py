@@ -336,6 +336,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
                         how["scoring"], self.n_jobs, how["early_stopping"])
         if nu == "auto":
             self.nu_, self.nus_, self.cv_scores_ = chosen.nu, chosen.nus, chosen.chosen_scores
+            self.cv_budget_stops_ = chosen.exhausted  # {oracle: the nu whose run ran out of its budget}
         if self._oracle_auto():
             self.oracle_, self.oracle_params_ = chosen.oracle, chosen.oracle_params
             self.cv_scores_by_oracle_ = chosen.scores

@@ -47,7 +47,8 @@ them go.  The default grid spans 0.01 to 0.8.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
@@ -61,6 +62,7 @@ from lpboosting.colgen.path import PATH_OPTIONS, NuPathRun
 from lpboosting.estimators.base import shared_doc
 from lpboosting.estimators.entropy import ERLPBoostClassifier, SoftBoostClassifier
 from lpboosting.estimators.lpboost import LPBoostClassifier
+from lpboosting.errors import SolverError
 from lpboosting.masters.pool import ColumnPool
 from lpboosting.oracles import make_oracle
 
@@ -72,6 +74,13 @@ DEFAULT_NUS = (0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01)
 AUTO_ORACLES = (("stumps", {}), ("trees", {"max_depth": 5}))
 #: the path stops once the mean score has been below its best for this many nus in a row
 PATIENCE = 2
+#: with early stopping, a nu's run on a fold may take at most BUDGET_FACTOR times the time that
+#: fold's path has taken so far, and at least BUDGET_FLOOR seconds (each nu at most quadruples the
+#: path's cost).  A nu that runs out of it ends its oracle's path and is not chosen (its refit on
+#: all the data would not converge in time either): below the labels' noise rate the soft margin's
+#: LP turns degenerate and each round slow (docs/accuracy.md has the measurements)
+BUDGET_FACTOR = 3.0
+BUDGET_FLOOR = 5.0
 
 
 class _Frozen(ClassifierMixin, BaseEstimator):
@@ -121,7 +130,9 @@ class _FoldPath:
 
         self.estimator, (self.oracle, self.oracle_params), self.classes = estimator, oracle, classes
         self.X_val, self.given = np.asarray(X_val, dtype=float), (X, y, w)
-        self.runs: list[Any] = []  # per class: [NuPathRun, {hypothesis index: its predictions on X_val}]
+        self.runs: list[Any] = []  # per class: [NuPathRun, {id of a hypothesis: (it, its predictions on X_val)}]
+        self.seconds = 0.0  # the path's time so far on this fold
+        self.exhausted = False  # the last nu's run stopped at its budget (not the user's time limit)
         if not estimator._choose_on_path:
             return
         X, y, w, _ = merge_rows(X, y, w)
@@ -142,8 +153,12 @@ class _FoldPath:
                 fold_oracle = base.relabel(y_pm)
             self.runs.append([NuPathRun(fold_oracle, options, sample_weight=w, backend=backend), {}])
 
-    def decisions(self, nu: float) -> np.ndarray:
-        """Decisions on the validation rows at ``nu``: (n_val,), or (n_val, K) for K > 2 classes."""
+    def decisions(self, nu: float, budgeted: bool = False) -> np.ndarray:
+        """Decisions on the validation rows at ``nu``: (n_val,), or (n_val, K) for K > 2 classes.
+
+        ``budgeted``: on LPBoost's path, the run at ``nu`` may take at most
+        BUDGET_FACTOR times the path's time so far (at least BUDGET_FLOOR
+        seconds); ``exhausted`` says whether it stopped there."""
         if not self.estimator._choose_on_path:
             model = at_nu(self.estimator, nu, self.oracle, self.oracle_params).set_params(
                 warm_start=False, verbose=0, callback=None)
@@ -152,22 +167,34 @@ class _FoldPath:
                 raise KeyboardInterrupt
             return model.decision_function(self.X_val)
         out = []
+        budget = max(BUDGET_FLOOR, BUDGET_FACTOR * self.seconds) if budgeted and self.seconds > 0 else None
+        started = time.perf_counter()
+        self.exhausted = False
         for run in self.runs:
             if isinstance(run, float):
                 out.append(np.full(self.X_val.shape[0], run))
                 continue
             path, predictions = run
-            result = path.solve(nu)
+            left = None if budget is None else max(budget - (time.perf_counter() - started), 1e-3)
+            result = path.solve(nu, time_limit=left)
             if result.status == "interrupted":  # the loop caught a Ctrl-C and kept its rounds: stop here
                 raise KeyboardInterrupt
+            if result.solution is None:  # the solver failed before any master of this fold was solved
+                raise SolverError(f"{type(self.estimator).__name__}: choosing nu by cross-validation, at "
+                                  f"nu={nu:g}: {result.message}; no model was fitted")
+            limit = path.options.time_limit
+            self.exhausted |= bool(result.status == "time_limit" and left is not None
+                                   and (limit is None or left < limit))
             weights = result.weights
             hypotheses = path.hypotheses
             f = np.zeros(self.X_val.shape[0])
             for m in np.flatnonzero(weights):
-                if m not in predictions:
-                    predictions[m] = np.asarray(hypotheses[m].predict(self.X_val), dtype=float)
-                f += weights[m] * predictions[m]
+                key = id(hypotheses[m])  # by object: a path that starts a new run may renumber them
+                if key not in predictions:
+                    predictions[key] = (hypotheses[m], np.asarray(hypotheses[m].predict(self.X_val), dtype=float))
+                f += weights[m] * predictions[key][1]
             out.append(f)
+        self.seconds += time.perf_counter() - started
         return out[0] if self.classes.size == 2 else np.stack(out, axis=1)
 
 
@@ -238,6 +265,8 @@ class Selection:
     oracle_params: dict | None
     nus: np.ndarray
     scores: dict[str, np.ndarray]
+    #: per oracle name: the nu whose run ran out of its time budget on a fold (its path ended there)
+    exhausted: dict[str, float] = field(default_factory=dict)
 
     @property
     def chosen_scores(self) -> np.ndarray:
@@ -292,6 +321,7 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     weights = (lambda rows: None) if sample_weight is None else (lambda rows: sample_weight[rows])
     tables = [np.full((len(folds), grid.size), np.nan) for _ in oracles]
     behind = [0] * len(oracles)  # nus in a row at which a later oracle's best was below the first's
+    exhausted: dict[str, float] = {}
     try:
         with warnings.catch_warnings(), Parallel(n_jobs=n_jobs, backend="threading") as parallel:
             warnings.simplefilter("ignore", ConvergenceWarning)  # the refit says what it has to
@@ -301,7 +331,11 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                      for o, oracle in enumerate(oracles)}
             for k, nu in enumerate(grid):
                 for o in sorted(paths):
-                    decisions = parallel(delayed(path.decisions)(float(nu)) for path in paths[o])
+                    decisions = parallel(delayed(path.decisions)(float(nu), early_stopping) for path in paths[o])
+                    if any(path.exhausted for path in paths[o]):  # not chosen, and the path ends here
+                        exhausted[oracle_name(*oracles[o])] = float(nu)
+                        del paths[o]
+                        continue
                     for f, ((_, test), decision) in enumerate(zip(folds, decisions)):
                         tables[o][f, k] = _score(scorer, classes, decision, X[test], y[test], weights(test))
                 if early_stopping and k + 1 < grid.size:
@@ -325,7 +359,7 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     scores = {oracle_name(*oracle): table for oracle, table in zip(oracles, tables)}
     o, k = _best(tables)
     return Selection(nu=float(grid[k]), oracle=oracles[o][0], oracle_params=oracles[o][1], nus=grid,
-                     scores=scores)
+                     scores=scores, exhausted=exhausted)
 
 
 # -- the classifiers -----------------------------------------------------------------------------
@@ -361,7 +395,12 @@ _SELECTION_DOC = """    nus : array-like of floats in (0, 1], default None
         best's standard error across folds; the smaller nus fit more of the
         training labels and cost the most.  With ``oracle="auto"`` the
         trees' path also stops once the stumps' have scored better by more
-        than a standard error at two nus in a row.  False scores every nu.
+        than a standard error at two nus in a row.  A nu's run on a fold
+        may also take at most three times what that fold's path has taken
+        so far (and at least 5 seconds: ``BUDGET_FACTOR``, ``BUDGET_FLOOR``):
+        one that runs out (a degenerate LP below the labels' noise rate) is
+        not chosen and ends its oracle's path.  False scores every nu, each
+        to convergence.
 """
 #: the numpydoc entries of the oracle's parameters of a CV classifier
 _ORACLE_DOC = """    oracle : "auto", "stumps", "binned-stumps", "features", "trees" or a callable, default "auto"
@@ -382,7 +421,8 @@ _CV_NOTES = """
     nu_ : the nu chosen; nus_ : the grid (large to small); oracle_,
     oracle_params_ : the oracle chosen (``oracle="auto"``); cv_scores_ : scores of the chosen
     oracle, shape (n_folds, n_nus), NaN where the path stopped early;
-    cv_scores_by_oracle_ : the same for every oracle tried; and the fitted
+    cv_scores_by_oracle_ : the same for every oracle tried; cv_budget_stops_ : per oracle
+    name, the nu whose run on a fold ran out of its time budget (``early_stopping``); and the fitted
     attributes of the plain classifier at ``nu_``, refitted on all the data:
     {shared_attributes}
 """

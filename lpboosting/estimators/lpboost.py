@@ -22,15 +22,17 @@ class LPBoostClassifier(ColumnGenerationClassifier):
 
     Parameters
     ----------
-    nu : float in (0, 1] or "auto", default 0.1
+    nu : float in (0, 1] or "auto", default "auto"
         Soft-margin parameter: the distribution is capped at 1/(nu N); at
         most a fraction nu of the examples can have margin below rho, so nu
-        should exceed the fraction of wrong labels.  "auto" chooses it by
-        3-fold cross-validation over :data:`~lpboosting.estimators.cv.DEFAULT_NUS`
-        along the warm nu path (as :class:`LPBoostCV`; ``nu_`` holds the choice).
-        The default is the LP's parameter, one stated problem; for accuracy
-        on unknown data use ``nu="auto"`` or :class:`LPBoostCV`: no fixed nu
-        is good on every set and noise level (measured: docs/defaults.md).
+        should exceed the fraction of wrong labels.  "auto" (the default)
+        chooses it by 3-fold cross-validation over
+        :data:`~lpboosting.estimators.cv.DEFAULT_NUS` along the warm nu path
+        (as :class:`LPBoostCV` with this oracle; ``nu_`` holds the choice):
+        no fixed nu is good on every set and noise level, and below the
+        data's noise rate the LP is degenerate, slow and its optimum near the
+        constant vote (measured: docs/defaults.md).  A number fits that one
+        stated LP (the papers' examples use 0.1).
     oracle : {"stumps", "binned-stumps", "features", "trees"} or callable, default "stumps"
         Pricing oracle ("binned-stumps": thresholds at up to 255 count-quantile
         bin edges a feature, exact over that class; for N in the millions); a callable ``fn(X, y, d)`` returns a hypothesis with
@@ -69,7 +71,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
 
     def __init__(
         self,
-        nu: float = 0.1,
+        nu: "float | str" = "auto",
         oracle: str | Callable[..., Any] = "stumps",
         oracle_params: dict[str, Any] | None = None,
         backend: "str | None" = None,

@@ -119,3 +119,21 @@ def test_the_deadline_is_one_clock_for_the_loop_and_its_caller(data):
 def test_the_steps_are_named_methods_of_rounds():
     for step in ("start", "solve", "price", "record", "stop", "run", "result"):
         assert callable(getattr(Rounds, step))
+
+
+def test_the_nu_path_starts_a_new_run_where_a_session_cannot_move_its_caps(data, monkeypatch):
+    """A session without refresh_caps (a user's own) still walks the path: each nu after the first
+    is a new run from the columns found so far, at the same optimum as the warm path (HiGHS's
+    optimality tolerance 1e-7)."""
+    from lpboosting.backends.recording import RecordingSession
+    from lpboosting.colgen import NuPathRun
+    from tests.helpers import FailingBackend
+
+    monkeypatch.delattr(RecordingSession, "refresh_caps")  # the base class's: NotImplementedError
+    X, y = data
+    warm = NuPathRun(Stumps(X, y), backend="highspy")
+    cold = NuPathRun(Stumps(X, y), backend=FailingBackend("highspy"))
+    for nu in (0.5, 0.2, 0.1):
+        a, b = warm.solve(nu), cold.solve(nu)
+        assert a.status == b.status == "converged"
+        assert abs(a.objective - b.objective) < 1e-7

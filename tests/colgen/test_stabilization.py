@@ -244,7 +244,7 @@ def test_the_classifier_defaults_smoothing_and_20_columns_reach_the_full_lp(data
     from lpboosting import LPBoostClassifier
 
     X, y = DATASETS[data]()
-    clf = LPBoostClassifier(tol=1e-9)
+    clf = LPBoostClassifier(nu=0.1, tol=1e-9)
     assert (clf.columns_per_round, clf.stabilization) == (20, "smoothing")
     clf.fit(X, y)
     assert clf.status_ == "converged"

@@ -279,3 +279,32 @@ def test_the_trees_path_stops_once_outscored_by_the_stumps_and_never_the_reverse
     assert np.isnan(got[:, stop:]).all()
     np.testing.assert_array_equal(early.cv_scores_by_oracle_["stumps"][:, :own], stumps[:, :own])
     assert np.isnan(early.cv_scores_by_oracle_["stumps"][:, own:]).all()  # the stumps: their own rule only
+
+
+def test_a_nu_that_runs_out_of_its_time_budget_ends_the_path_and_is_not_chosen(monkeypatch):
+    """Each nu's run on a fold may take at most BUDGET_FACTOR times that fold's path so far (at least
+    BUDGET_FLOOR seconds). The clock is virtual: every master solve takes one second of it."""
+    import time
+
+    from lpboosting.estimators import cv
+    from tests.helpers import SlowBackend, VirtualClock
+
+    X, y = DATASETS["cancer-80x5"]()
+    clock = VirtualClock()
+    monkeypatch.setattr(time, "perf_counter", clock)
+    monkeypatch.setattr(cv, "BUDGET_FLOOR", 0.5)
+
+    def fit(**params):
+        clf = LPBoostCV(oracle="stumps", nus=[0.8, 0.05], columns_per_round=1, stabilization=None,
+                        backend=SlowBackend("highspy", 1.0, sleep=clock.sleep), **params)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return clf.fit(X, y)
+
+    full = fit(early_stopping=False)
+    assert not np.isnan(full.cv_scores_).any() and full.cv_budget_stops_ == {}
+    budgeted = fit()
+    # at nu = 0.8 a fold's path takes a round or two; nu = 0.05 needs more than three times that
+    assert np.isnan(budgeted.cv_scores_[:, 1]).all() and budgeted.cv_budget_stops_ == {"stumps": 0.05}
+    assert budgeted.nu_ == 0.8 and budgeted.status_ == "converged"
+    np.testing.assert_array_equal(budgeted.cv_scores_[:, 0], full.cv_scores_[:, 0])

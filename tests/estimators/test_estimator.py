@@ -207,7 +207,7 @@ def test_solver_failure_mid_run_keeps_model(data):
     X, y = data
     backend = FailingBackend("highspy", fail_at=3)
     with pytest.warns(RuntimeWarning, match="kept the master of round 2"):
-        clf = LPBoostClassifier(backend=backend).fit(X, y)
+        clf = LPBoostClassifier(nu=0.1, backend=backend).fit(X, y)
     assert clf.status_ == "solver_error" and len(clf.hypotheses_) == clf.history_[1].n_columns > 2
     assert clf.objective_ == pytest.approx(backend.solutions[1].objective)
     assert clf.predict(X).shape == y.shape

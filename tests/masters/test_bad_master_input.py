@@ -50,7 +50,7 @@ def test_callable_oracles_with_the_wrong_signature_or_output(data):
             return np.array(["yes"] * len(Z))
 
     with pytest.raises(TypeError, match="predictions of the oracle's hypothesis must be 60 numbers"):
-        LPBoostClassifier(oracle=lambda X, y, d: Words()).fit(X, y)
+        LPBoostClassifier(nu=0.2, oracle=lambda X, y, d: Words()).fit(X, y)
     with pytest.raises(TypeError, match=r"must take one argument, the distribution d"):
         column_generation(LPBoost(0.2), lambda X, y, d: y, n_samples=len(y))
     with pytest.raises(TypeError, match="column returned by the oracle function must be 60 numbers"):

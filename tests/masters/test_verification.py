@@ -158,7 +158,7 @@ def test_lp_masters_answer_a_rejected_round_by_a_fallback(kind):
 def test_a_fitted_model_never_holds_a_corrupt_last_round(monkeypatch):
     X, y = DATASETS["cancer-60x8"]()
     with pytest.warns(RuntimeWarning, match="rejected"):
-        clf = LPBoostClassifier(backend=CorruptingBackend("highspy", "nan", 2)).fit(X, y)
+        clf = LPBoostClassifier(nu=0.1, backend=CorruptingBackend("highspy", "nan", 2)).fit(X, y)
     assert np.isfinite(clf.objective_) and np.all(np.isfinite(clf.decision_function(X)))
     soft = RMBoostClassifier(oracle="stumps", backend=CorruptingBackend("highspy:ipm", "flipped_d", 4),
                              max_rounds=6)
@@ -230,7 +230,7 @@ def test_a_callback_exception_keeps_the_run_so_far():
 
 def test_the_classifier_keeps_the_partial_fit_or_stays_unfitted(monkeypatch):
     X, y = DATASETS["cancer-60x8"]()
-    clf = LPBoostClassifier(stabilization=None, columns_per_round=1).fit(X, y)
+    clf = LPBoostClassifier(nu=0.1, stabilization=None, columns_per_round=1).fit(X, y)
     first = clf.decision_function(X)
 
     import lpboosting.estimators.base as base

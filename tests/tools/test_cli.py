@@ -365,7 +365,7 @@ def test_an_inaccurate_conic_solve_is_reported_once_in_the_projects_words(capsys
     pytest.importorskip("scs")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        assert main(["fit", "lpboost", "-p", "backend=cvxpy:SCS", "-p", "max_rounds=6",
+        assert main(["fit", "lpboost", "-p", "backend=cvxpy:SCS", "-p", "nu=0.1", "-p", "max_rounds=6",
                      "-o", "max_iters=25", "--quiet", "--test-size", "0"]) == 0
     captured = capsys.readouterr()
     text = captured.out + captured.err + "".join(str(w.message) for w in caught)

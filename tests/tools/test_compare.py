@@ -24,7 +24,7 @@ from lpboosting.masters.base import MasterSolution
 from lpboosting.oracles import Stumps
 from lpboosting.status import SolveStatus
 
-from tests.helpers import FailingBackend, VirtualClock, soft_margin_lp
+from tests.helpers import FailingBackend, SlowBackend, VirtualClock, soft_margin_lp
 
 
 def small_cancer(n=80, f=4, seed=1):
@@ -267,20 +267,6 @@ def test_repeat_gives_the_median_and_the_spread_of_the_wall_time(tmp_path):
         compare(LPBoost(0.2), Stumps(X, y), ["highspy"], repeat=0)
     with pytest.raises(ValueError, match="time_limit"):
         compare(LPBoost(0.2), Stumps(X, y), ["highspy"], time_limit=-1)
-
-
-class SlowBackend(FailingBackend):
-    """A backend that pauses before every solve (a slow solver without a time limit of its own)."""
-
-    def __init__(self, inner: str, pause: float, sleep=time.sleep) -> None:
-        super().__init__(inner)
-        self.pause = pause
-        self.sleep = sleep
-        self.name = f"slow {inner}"
-
-    def before_solve(self, session):
-        self.sleep(self.pause)
-        return None
 
 
 class TimedOutBackend(FailingBackend):
