@@ -78,7 +78,7 @@ PATIENCE = 2
 #: fold's path has taken so far, and at least BUDGET_FLOOR seconds (each nu at most quadruples the
 #: path's cost).  A nu that runs out of it ends its oracle's path and is not chosen (its refit on
 #: all the data would not converge in time either): below the labels' noise rate the soft margin's
-#: LP turns degenerate and each round slow (docs/accuracy.md has the measurements)
+#: LP turns degenerate and each round slow (docs/defaults.md has the measurements)
 BUDGET_FACTOR = 3.0
 BUDGET_FLOOR = 5.0
 
