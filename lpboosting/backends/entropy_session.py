@@ -54,9 +54,15 @@ class EntropySession(MasterSession):
         # the LP's backend by the fallback policy: highspy, else another installed LP backend
         self._lp_backend = get_backend(backend_for(master.lp_master(self.n_samples)))
         self._lp: MasterSession | None = None
-        self.columns: list[np.ndarray] = []
+        # the columns side by side, N x capacity in Fortran order, grown by doubling: U is a view
+        # of the first n_columns (no N x T copy a round), and U.T is C-contiguous for the projection
+        self._block = np.empty((self.n_samples, 0), order="F")
+        #: per column, the best edge of the pricing that found it, max_h d_(q-1) . u_h (the
+        #: columns of one round share it): an upper bound on the LP's value (with an exact oracle),
+        #: which the masters' stopping rules take the smallest of
         self.edges: list[float] = []
         self.entropies: list[float] = []  # Delta(d) at each column's pricing (a round may add several)
+        self._round_columns = 0  # columns added since the last solve: one pricing
         self.entropy = 0.0  # Delta(d) of the last distribution; d_0 = the prior
         self.multipliers: np.ndarray | None = None
 
@@ -69,13 +75,26 @@ class EntropySession(MasterSession):
 
     def add_column(self, column, edge=None):
         u = np.asarray(column, dtype=float)
-        self.lp.add_column(u)
-        self.columns.append(u)
         if edge is None:
             raise ValueError(f"{self.master.name} needs the edge d_(t-1).u of every new column")
+        self.lp.add_column(u)
+        if self.n_columns == self._block.shape[1]:
+            grown = np.empty((self.n_samples, max(16, 2 * self.n_columns)), order="F")
+            grown[:, :self.n_columns] = self._block[:, :self.n_columns]
+            self._block = grown
+        self._block[:, self.n_columns] = u
         self.edges.append(float(edge))
+        self._round_columns += 1
+        if self._round_columns > 1:  # the round's other columns: its best edge is the bound
+            round_edges = self.edges[-self._round_columns:]
+            self.edges[-self._round_columns:] = [max(round_edges)] * self._round_columns
         self.entropies.append(self.entropy)
         self.n_columns += 1
+
+    @property
+    def columns(self) -> np.ndarray:
+        """The columns added so far, N x T (a view of the session's block, Fortran order)."""
+        return self._block[:, :self.n_columns]
 
     def _project(self, U: np.ndarray, state: dict[str, Any]) -> ProjectionResult:
         warm = None
@@ -85,11 +104,12 @@ class EntropySession(MasterSession):
 
     def solve(self) -> MasterSolution:
         start = time.perf_counter()
+        self._round_columns = 0
         lp = self.lp.solve()
         if not lp.ok:
             lp.backend = self.backend_name
             return lp
-        U = np.column_stack(self.columns)
+        U = self.columns
         state = self.master.round_state(self, lp)
         projection = None if state.get("stop") else self._project(U, state)
         record = self.master.finish(self, lp, state, projection)

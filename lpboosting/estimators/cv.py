@@ -529,7 +529,7 @@ class _EntropyCV(_CrossValidatedNu):
         tol: float = 1e-6,
         max_rounds: int = 1000,
         callback: Callable[..., Any] | None = None,
-        columns_per_round: int = 1,
+        columns_per_round: int = 10,
         stabilization: Any = None,
         time_limit: float | None = None,
         stall_rounds: int | None = None,

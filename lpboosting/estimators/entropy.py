@@ -56,7 +56,7 @@ class _CappedEntropyClassifier(ColumnGenerationClassifier):
     def __init__(self, nu: float = 0.1, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
                  oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,
                  tol: float = 1e-6, max_rounds: int = 1000,
-                 callback: Callable[..., Any] | None = None, columns_per_round: int = 1,
+                 callback: Callable[..., Any] | None = None, columns_per_round: int = 10,
                  stabilization: Any = None, time_limit: float | None = None,
                  stall_rounds: int | None = None, warm_start: bool = False, verbose: int = 0,
                  random_state: Any = None, n_jobs: int | None = None) -> None:
@@ -114,7 +114,7 @@ class TotalBoostClassifier(ColumnGenerationClassifier):
     def __init__(self, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
                  oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,
                  tol: float = 1e-6, max_rounds: int = 1000,
-                 callback: Callable[..., Any] | None = None, columns_per_round: int = 1,
+                 callback: Callable[..., Any] | None = None, columns_per_round: int = 10,
                  stabilization: Any = None, time_limit: float | None = None,
                  stall_rounds: int | None = None, warm_start: bool = False, verbose: int = 0,
                  random_state: Any = None, n_jobs: int | None = None) -> None:

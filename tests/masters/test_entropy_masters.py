@@ -147,6 +147,21 @@ def test_erlpboost_margin_guarantee(nu, delta):
     assert last["upper"] >= last["lower"] - 1e-9
 
 
+@pytest.mark.parametrize("master", [SoftBoost(0.1, 0.1), SoftBoost(0.3, 0.05), TotalBoost(0.1),
+                                    ERLPBoost(0.1, 0.1), ERLPBoost(0.3, 0.05)], ids=repr)
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_several_columns_a_round_keep_the_delta_guarantee(master, seed):
+    # a round's k columns share one pricing: only the best edge bounds the LP's value, so the
+    # stop stays within delta of the LP over every stump (scipy), and the recorded gap says so
+    X, y = cancer_subset(70, 5, seed)
+    res = column_generation(master, Stumps(X, y), columns_per_round=10, max_rounds=10_000)
+    nu = master.lp_nu(X.shape[0])  # TotalBoost: 1/N, the hard margin
+    optimum = soft_margin_lp(all_stump_columns(X, y), nu)["value"]
+    assert res.status == "converged"
+    assert optimum - master.delta <= res.objective <= optimum + 1e-9
+    assert res.history[-1].gap <= master.delta + 1e-9
+
+
 def test_history_records_entropy_gamma_hat_and_solver():
     oracle = make_oracle("cancer-stumps")
     res = column_generation(SoftBoost(0.2, 0.05), oracle)
@@ -209,9 +224,10 @@ def test_figure1_lpboost_needs_n_over_2_rounds_softboost_a_handful(N):
 
 def test_classifiers_fit_and_agree_with_masters():
     X, y = cancer_subset(90, 5, 4)
-    for clf, master in [(SoftBoostClassifier(nu=0.2, delta=0.05), SoftBoost(0.2, 0.05)),
-                        (TotalBoostClassifier(delta=0.05), TotalBoost(0.05)),
-                        (ERLPBoostClassifier(nu=0.2, delta=0.05), ERLPBoost(0.2, 0.05))]:
+    # one column a round, as column_generation's own default (the classifiers' is 10)
+    for clf, master in [(SoftBoostClassifier(nu=0.2, delta=0.05, columns_per_round=1), SoftBoost(0.2, 0.05)),
+                        (TotalBoostClassifier(delta=0.05, columns_per_round=1), TotalBoost(0.05)),
+                        (ERLPBoostClassifier(nu=0.2, delta=0.05, columns_per_round=1), ERLPBoost(0.2, 0.05))]:
         labels = np.where(y > 0, "yes", "no")
         clf.fit(X, labels)
         res = column_generation(master, Stumps(X, np.where(labels == "yes", 1.0, -1.0)))
@@ -267,7 +283,7 @@ def test_conic_failure_mid_run_keeps_the_last_good_round():
     oracle = make_oracle("cancer-stumps")
     backend = FailingBackend("dedicated", fail_at=4)
     with pytest.warns(RuntimeWarning, match="kept the master of round 3"):
-        clf = SoftBoostClassifier(nu=0.2, delta=0.05, backend=backend).fit(
+        clf = SoftBoostClassifier(nu=0.2, delta=0.05, backend=backend, columns_per_round=1).fit(
             oracle.X, oracle.y)
     assert clf.status_ == "solver_error" and len(clf.hypotheses_) == 3
     assert clf.history_[-1].status == "solver_error"

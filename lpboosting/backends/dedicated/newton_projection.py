@@ -241,7 +241,8 @@ def _prepare(U, bound, cap, prior=None):
             raise ValueError(f"bound must be a scalar or have length T={T}, got {b.size}")
         if not np.all(np.isfinite(b)):
             raise ValueError("bound must be finite")
-    return np.ascontiguousarray(U), b, cap, p, support
+    # Fortran order: U.T is then C-contiguous, and a session's column block is not copied
+    return np.asfortranarray(U), b, cap, p, support
 
 
 def _scatter(d: np.ndarray, support) -> np.ndarray:
@@ -290,7 +291,7 @@ class _Dual:
     def __init__(self, U: np.ndarray, b: np.ndarray, cap, scale: float,
                  prior: np.ndarray | None = None) -> None:
         self.U = U
-        self.Ut = np.ascontiguousarray(U.T)
+        self.Ut = np.ascontiguousarray(U.T)  # a view when U is in Fortran order (see _prepare)
         self.b = b
         self.cap = cap
         self.scale = scale
