@@ -49,7 +49,7 @@ SESSIONS: dict[tuple[str, type[Master]], Any] = {
     ("highspy", LPBoost): _B + "highs.sifting:HighsSiftingLP",
     ("highspy-rows", LPBoost): _B + "highs.lpboost:HighsEdgeLP",
     ("highspy-delta", LPBoost): _B + "highs.lpboost:HighsDeltaEdgeLP",
-    ("highspy", RMBoost): _B + "highs.rmboost:HighsMinimaxLP",
+    ("highspy", RMBoost): _B + "highs.minimax_sifting:minimax_session",
     ("minimax-simplex", RMBoost): _B + "dedicated.minimax_session:MinimaxSimplexSession",
     ("newton", SoftBoost): _B + "dedicated.newton_projection:softboost_session",
     ("newton", ERLPBoost): _B + "dedicated.newton_projection:erlpboost_session",

@@ -58,7 +58,9 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         "cvxpy:HIGHS") keep pricing rules that violate (17) at that vertex
         but not at other optimal duals, so R never moves and the fit does
         not stop (with stumps on breast cancer: no convergence in 2000
-        rounds, against 53 with central duals, to the same R).  The others:
+        rounds, against 53 with central duals, to the same R).  Above 500
+        training rows the HiGHS model keeps only the examples' margin rows at
+        or near +-1/2 (sifting, checked on every row).  The others:
         "dedicated" (lpboosting's dense dual simplex on the dual (17), warm
         started, every answer checked), "highspy" (one live HiGHS model of
         (16), simplex, warm started) or "cvxpy:SOLVER" (the statement rebuilt

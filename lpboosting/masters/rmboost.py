@@ -75,7 +75,11 @@ that deletes a column only after 10 inactive solves.
 
 Backends (:mod:`lpboosting.backends`).  ``"highspy:ipm"`` (the default)
 keeps one HiGHS model of (16) and solves it by interior point without
-crossover, to a tolerance of 1e-10: the duals are *central*.
+crossover, to a tolerance of 1e-10: the duals are *central*.  Above 500
+examples (``working_size``) the HiGHS model holds only the margin rows of
+the examples at or near +-1/2, with the columns written as differences
+(:mod:`lpboosting.backends.highs.minimax_sifting`); every answer is checked
+on all n.
 ``"dedicated"`` (its solver is named ``"dedicated:minimax-simplex"``)
 solves the dual (17) by a dense dual simplex whose basis has one row per
 active base rule (:mod:`lpboosting.backends.dedicated.minimax_simplex`),
@@ -93,8 +97,9 @@ generation does not stop (with exact stumps on breast cancer, R is optimal
 from round 1 yet the dedicated simplex had not stopped after 2000 rounds).
 Interior point without crossover returns a point in the relative interior
 of the optimal face, not at one of its extremes, so a rule that violates
-(17) there cuts off much of the face: the same runs stop in 50-60 rounds at
-the same R.  The
+(17) there cuts off much of the face: the same runs stop in 53 rounds at
+the same R (61 with the sifting session, whose interior point ends at
+another point of the face).  The
 stop decision is the same test (the best edge at optimal duals <= lam + tol)
 and with an exact oracle it certifies optimality whichever optimal dual is
 priced.

@@ -581,8 +581,8 @@ def test_the_previous_defaults_do_not_converge_and_say_so():
     backend keep pricing violated stumps: the dedicated backend ends at max_rounds with the
     advice to change the loop's options; the default (central duals) converges."""
     X, y = _real("pima")
-    with pytest.warns(ConvergenceWarning, match="max_rounds=60 .*stabilization"):
-        vertex = RMBoostClassifier(oracle="stumps", backend="dedicated", max_rounds=60).fit(X, y)
-    central = RMBoostClassifier(oracle="stumps", max_rounds=60).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_rounds=100 .*stabilization"):
+        vertex = RMBoostClassifier(oracle="stumps", backend="dedicated", max_rounds=100).fit(X, y)
+    central = RMBoostClassifier(oracle="stumps", max_rounds=100).fit(X, y)
     assert vertex.status_ == "max_rounds" and central.status_ == "converged"
     assert vertex.minimax_risk_ == pytest.approx(central.minimax_risk_, abs=1e-7)

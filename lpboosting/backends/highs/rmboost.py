@@ -64,11 +64,13 @@ def add_column_pairs(h: Any, U: np.ndarray, lam: float, prior: np.ndarray | None
         )
 
 
-def read_pairs(master: RMBoost, status: SolveStatus, U: np.ndarray, sol: Any, lam: float) -> MasterSolution:
-    """The read-back of a solved pair model: mu = mu+ - mu-; a row at its upper bound has
-    y_i <= 0, at its lower bound y_i >= 0, so alpha' = max(-y, 0), beta' = max(y, 0)."""
-    x = np.asarray(sol.col_value)
-    y = np.asarray(sol.row_dual)
+def read_pairs(master: RMBoost, status: SolveStatus, U: np.ndarray, col_value: Any, row_dual: Any,
+               lam: float) -> MasterSolution:
+    """The read-back of a solved pair model (HiGHS's column values and one row dual per example):
+    mu = mu+ - mu-; a row at its upper bound has y_i <= 0, at its lower bound y_i >= 0, so
+    alpha' = max(-y, 0), beta' = max(y, 0)."""
+    x = np.asarray(col_value)
+    y = np.asarray(row_dual)
     return master.read_back(status, U, x[0::2] - x[1::2], np.maximum(-y, 0.0), np.maximum(y, 0.0), lam)
 
 
@@ -98,7 +100,8 @@ class HighsMinimaxLP(ColumnStoreSession):
         h = self._h
 
         def read(status, sol, info):
-            solution = read_pairs(self.master, status, self.store.active_columns(), sol, self.lam)
+            solution = read_pairs(self.master, status, self.store.active_columns(), sol.col_value,
+                                  sol.row_dual, self.lam)
             solution.info["highs_objective"] = float(info.objective_function_value)
             positions = self.finish(solution)
             if positions.size:
