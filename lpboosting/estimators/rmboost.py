@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from lpboosting.estimators.base import ColumnGenerationClassifier, shared_doc
+from lpboosting.stacklevel import caller_level
 from lpboosting.masters.pool import ColumnPool
 from lpboosting.masters.rmboost import RMBoost
 from lpboosting.params import Explain, Integral, Interval, Real
@@ -171,6 +174,36 @@ class RMBoostClassifier(ColumnGenerationClassifier):
     def _store_extra(self, result) -> None:
         self.minimax_risk_ = self.objective_
         self.lam_ = float(result.solution.gamma)
+        self._warn_if_constant(result)
+
+    def _warn_if_constant(self, result) -> None:
+        """One warning when the optimum's vote h(x)^T mu is the same on every training row.
+
+        No second stage is needed (unlike LPBoost's degenerate face): with lam > 0 such an optimum
+        is the only one but for ties.  mu = 0 (R = 1/2) is optimal exactly when |tau_j| <= lam for
+        every rule, and then any other optimum puts its weight on rules with |tau_j| = lam exactly;
+        a constant vote with mu != 0 is the constant rule (the majority class), chosen because no
+        rule's expected margin beats it by lam.
+        """
+        if result.columns.shape[1] == 0 or self.status_ in ("solver_error", "interrupted"):
+            return
+        y = getattr(self._oracle, "y", None)
+        if y is None:
+            return
+        vote = np.asarray(y, dtype=float) * (np.asarray(result.columns, dtype=float) @ self.weights_)
+        if np.ptp(vote) > 1e-9:
+            return
+        lam = self.lam_
+        zero = bool(np.all(np.abs(self.weights_) <= RMBoost.zero_tol))
+        if zero:  # mu = 0 up to the solver's tolerance: exactly, so that the vote is 0 and not noise
+            self.weights_ = np.zeros_like(self.weights_)
+        what = ("mu = 0 and R = 1/2: no base rule's expected margin tau_j exceeds lam"
+                if zero else "its weight is on rules that vote the same on every row")
+        warnings.warn(f"{type(self).__name__}: the minimax LP's optimum gives every training row the same "
+                      f"vote ({what}, lam={lam:.3g}); the classifier predicts one class. A smaller lam "
+                      "(the uncertainty set's size; None is 1/sqrt(n)), stronger base rules "
+                      "(max_leaf_nodes) or more training rows let a rule count",
+                      ConvergenceWarning, stacklevel=caller_level())
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """The randomised minimax rule (eq. 7-8): P(y|x) = clip(y h(x)^T mu + 1/2, 0, 1).

@@ -586,3 +586,21 @@ def test_the_previous_defaults_do_not_converge_and_say_so():
     central = RMBoostClassifier(oracle="stumps", max_rounds=100).fit(X, y)
     assert vertex.status_ == "max_rounds" and central.status_ == "converged"
     assert vertex.minimax_risk_ == pytest.approx(central.minimax_risk_, abs=1e-7)
+
+
+def test_an_optimum_with_one_vote_for_every_row_says_so():
+    # lam above every stump's expected margin |tau_j|: mu = 0 is the only optimum (R = 1/2); the
+    # classifier predicts one class and one warning says why and what to change
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 3)), rng.integers(0, 2, 60)
+    stumps = Stumps(X, np.where(y == 1, 1.0, -1.0))
+    best_tau = float(np.max(np.abs(stumps.price(np.full(60, 1 / 60)).edge)))
+    with pytest.warns(ConvergenceWarning, match="same vote .*mu = 0 .*smaller lam"):
+        clf = RMBoostClassifier(oracle="stumps", lam=best_tau + 0.05).fit(X, y)
+    assert clf.minimax_risk_ == pytest.approx(0.5, abs=1e-9)
+    assert np.all(clf.weights_ == 0.0) and len(set(clf.predict(X))) == 1
+    # at the paper's lam = 1/sqrt(n) a stump counts, and nothing is said
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        fitted = RMBoostClassifier(oracle="stumps").fit(X, y)
+    assert fitted.lam_ < best_tau and np.any(fitted.weights_ != 0)

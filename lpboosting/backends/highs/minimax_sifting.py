@@ -82,6 +82,9 @@ from lpboosting.masters.rmboost import RMBoost
 #: the rows the working set starts at and is trimmed back to
 WORKING_SIZE = 500
 
+#: the most rows W holds for the examples at the bound (violated rows always enter)
+MAX_TIGHT = 5000
+
 #: the code of the norm row in the session's list of model rows
 NORM = np.iinfo(np.intp).min
 
@@ -101,7 +104,8 @@ class HighsMinimaxSifting(ColumnStoreSession):
     PLUS, MINUS, Z = 0, 1, 2
 
     def __init__(self, master: RMBoost, n_samples: int, backend: HighspyBackend,
-                 working_size: int | None = None, tol: float = 1e-9, tight: float = 1e-7) -> None:
+                 working_size: int | None = None, tol: float = 1e-9, tight: float = 1e-7,
+                 max_tight: int | None = None) -> None:
         super().__init__(master, n_samples, keep_data=True)
         options = getattr(backend, "session_options", {})
         working_size = options.get("working_size", WORKING_SIZE) if working_size is None else working_size
@@ -114,6 +118,10 @@ class HighsMinimaxSifting(ColumnStoreSession):
         #: the examples with a margin constraint (rows of weight 0 have none)
         self.constrained = master.constrained(n_samples)
         self.tol, self.tight = float(tol), float(tight)
+        #: at most this many rows in W for the rows at the bound (violated rows always enter)
+        self.max_tight = int(options.get("max_tight", MAX_TIGHT) if max_tight is None else max_tight)
+        # the order in which rows at the bound enter when not all may: a fixed pseudo-random one
+        self._priority = np.random.default_rng(0).permutation(n_samples)
         self._inf = import_highspy().kHighsInf
         self._h = backend.new_model()
         self._h.changeObjectiveOffset(0.5)
@@ -287,7 +295,12 @@ class HighsMinimaxSifting(ColumnStoreSession):
             nonzero = np.flatnonzero(mu)
             margins = np.abs(weighted_sum(self.store.data, active[nonzero], mu[nonzero]))
             outside = self.constrained & ~self.in_w
-            enter = np.flatnonzero(outside & (margins >= 0.5 - self.tight))
+            violated = np.flatnonzero(outside & (margins > 0.5 + self.tol))
+            at_bound = np.flatnonzero(outside & (margins >= 0.5 - self.tight) & (margins <= 0.5 + self.tol))
+            room = self.max_tight - int(self.in_w.sum()) - violated.size
+            if at_bound.size > max(room, 0):  # a sample of them, in the session's fixed order
+                at_bound = at_bound[np.argsort(self._priority[at_bound], kind="stable")[:max(room, 0)]]
+            enter = np.concatenate([violated, at_bound])
             if not enter.size:
                 solution = self._read(status, sol, info, mu, margins)
                 break

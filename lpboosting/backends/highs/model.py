@@ -241,7 +241,7 @@ VARIANT_SOLVERS: dict[str, tuple[str, ...]] = {
 #: by the difference model over all N examples (``highspy-delta``)
 BASIS_SOLVERS = ("simplex", "choose")
 #: options of the sessions, not of HiGHS: taken out of a backend's options and handed to its sessions
-SESSION_OPTIONS = ("working_size", "max_entering")
+SESSION_OPTIONS = ("working_size", "max_entering", "max_tight")
 
 
 class HighspyBackend(Backend):
