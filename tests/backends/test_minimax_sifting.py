@@ -118,3 +118,17 @@ def test_the_session_is_chosen_by_the_number_of_constrained_rows():
     assert isinstance(minimax_session(RMBoost(sample_weight=weights), 600, HighspyBackend()), HighsMinimaxLP)
     with pytest.raises(ValueError, match="working_size"):
         HighsMinimaxSifting(master, 600, HighspyBackend(), working_size=0)
+
+
+@pytest.mark.parametrize("variant", ["ipm", "dual"])
+def test_a_sample_of_the_rows_at_the_bound_still_gives_the_optimum(variant):
+    # max_tight caps the rows at the bound that W takes (all n are at the bound with one column):
+    # the answer is still the full LP's optimum, its duals an optimal dual of it (zero outside W)
+    X, y = twonorm(300, random_state=1)
+    y = np.where(y > 0, 1.0, -1.0)
+    backend = HighspyBackend(variant, working_size=10, max_tight=40)
+    res = column_generation(RMBoost(prune=False), Trees(X, y, max_leaf_nodes=3), backend=backend, max_rounds=30)
+    lam = 1.0 / np.sqrt(y.size)
+    assert res.objective == pytest.approx(minimax_lp(y[:, None] * res.columns, y, lam)["value"], abs=1e-8)
+    assert res.history[0].extra["working"] <= 40
+    assert max(r.extra["working"] for r in res.history) < y.size
