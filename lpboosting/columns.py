@@ -93,3 +93,29 @@ def gram(A: np.ndarray, B: np.ndarray) -> np.ndarray:
         b = B[start:start + step].astype(np.float32)
         out += a.T @ b
     return out
+
+
+def closest_references(data: np.ndarray, rows: np.ndarray, first: int, is_sign: "list[bool] | np.ndarray"
+                       ) -> list[tuple[int, float]]:
+    """The difference encoding's references of the columns ``first, first + 1, ...`` of ``data``.
+
+    For each such column j, when it and an earlier column are +-1: the earlier
+    +-1 column r with the largest |u_j . u_r| on ``rows``, and s = sign of
+    that product, so that u_j - s u_r is zero wherever the two agree (up to
+    sign); (-1, 0.0) where there is none (the first column, a column that is
+    not +-1, or no rows).  ``is_sign`` says of every column so far whether
+    it is +-1.
+    """
+    is_sign = np.asarray(is_sign, dtype=bool)
+    size = is_sign.size
+    dots = gram(data[rows, first:size], data[rows, :size]) if rows.size else None
+    out = []
+    for offset, j in enumerate(range(first, size)):
+        ref, s = -1, 0.0
+        if is_sign[j] and dots is not None and is_sign[:j].any():
+            row = np.abs(dots[offset, :j])
+            row[~is_sign[:j]] = -1.0
+            ref = int(np.argmax(row))
+            s = float(np.sign(dots[offset, ref]) or 1.0)
+        out.append((ref, s))
+    return out

@@ -75,7 +75,7 @@ from lpboosting.backends.highs.model import (
     run_watched,
 )
 from lpboosting.backends.highs.rmboost import read_pairs
-from lpboosting.columns import gram, weighted_sum
+from lpboosting.columns import closest_references, weighted_sum
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.rmboost import RMBoost
 
@@ -187,16 +187,8 @@ class HighsMinimaxSifting(ColumnStoreSession):
             return
         h, data = self._h, self.store.data
         W = self.rows
-        is_sign = np.asarray(self._is_sign)
-        first = self._pending[0]
-        dots = gram(data[W, first:self.store.size], data[W, :self.store.size]) if W.size else None
-        for offset, j in enumerate(self._pending):
-            ref, s = -1, 0.0
-            if is_sign[j] and dots is not None and is_sign[:j].any():
-                row = np.abs(dots[offset, :j])
-                row[~is_sign[:j]] = -1.0
-                ref = int(np.argmax(row))
-                s = float(np.sign(dots[offset, ref]) or 1.0)
+        references = closest_references(data, W, self._pending[0], self._is_sign)
+        for j, (ref, s) in zip(self._pending, references):
             self._ref.append(ref)
             self._sign.append(s)
             u = data[:, j].astype(float)

@@ -48,7 +48,7 @@ import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
 from lpboosting.backends.highs.model import import_highspy, iteration_counts, map_highs_status, run_watched
-from lpboosting.columns import gram, weighted_sum
+from lpboosting.columns import closest_references, weighted_sum
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.lpboost import LPBoost
 
@@ -138,16 +138,8 @@ class HighsSiftingLP(ColumnStoreSession):
         W = self._working()
         capped = np.flatnonzero(self.state == FIXED_CAP)
         where = self._where()
-        first = self._pending[0]
-        is_sign = np.asarray(self._is_sign)
-        dots = gram(data[W, first:self.store.size], data[W, :self.store.size]) if W.size else None
-        for offset, j in enumerate(self._pending):
-            ref, s = -1, 0.0
-            if is_sign[j] and dots is not None and is_sign[:j].any():
-                row = np.abs(dots[offset, :j])
-                row[~is_sign[:j]] = -1.0
-                ref = int(np.argmax(row))
-                s = float(np.sign(dots[offset, ref]) or 1.0)
+        references = closest_references(data, W, self._pending[0], self._is_sign)
+        for j, (ref, s) in zip(self._pending, references):
             self._ref.append(ref)
             self._sign.append(s)
             diff = data[:, j].astype(float)
