@@ -26,8 +26,12 @@ The cases (``--cases``; ``--quick`` runs them smaller):
   a stratified 70 % to train, ``LPBoostClassifier()``;
 - ``interaction`` / ``interaction-50000``: y = [x0 + 0.5 x1 x2 - 0.3 x3 +
   0.8 eps > 0], 3 000 (50 000) x 20, ``LPBoostClassifier(max_rounds=50)``;
-- ``rmboost-twonorm``: ``RMBoostClassifier()`` on 5 000 rows of the twonorm
-  generator.
+- ``rmboost-twonorm`` / ``rmboost-twonorm-50000``: ``RMBoostClassifier()`` on
+  5 000 (50 000) rows of the twonorm generator (plain: the model over every
+  example's margin row, where the session now sifts them);
+- ``entropy-50000``: ``LPBoostClassifier(nu=0.1)``, ``SoftBoostClassifier()``
+  and ``ERLPBoostClassifier()`` on 50 000 rows of the twonorm generator
+  (plain: one column a round, the entropy classifiers' default before 10).
 """
 
 from __future__ import annotations
@@ -118,12 +122,14 @@ def _cycling(seed: int) -> Callable[[bool], Any]:
     return data
 
 
-def _twonorm(quick: bool):
-    from lpboosting.datasets import twonorm
+def _twonorm(n_train: int) -> Callable[[bool], Any]:
+    def data(quick: bool):
+        from lpboosting.datasets import twonorm
 
-    n = 1500 if quick else 5000
-    X, y = twonorm(n + 5000, random_state=0)
-    return X[:n], X[n:], y[:n], y[n:]
+        n = n_train * 3 // 10 if quick else n_train
+        X, y = twonorm(n + 5000, random_state=0)
+        return X[:n], X[n:], y[:n], y[n:]
+    return data
 
 
 #: the defaults the library had before (``plain`` mode): nu = 0.1, where nu="auto" is now
@@ -146,6 +152,19 @@ def _rmboost(time_limit: float):
     return RMBoostClassifier(time_limit=time_limit)
 
 
+#: the entropy classifiers' default before (``plain`` mode): one column a round, where it is now 10
+PLAIN_ENTROPY = {"columns_per_round": 1}
+
+
+def _entropy(name: str) -> Callable[[float], Any]:
+    def make(time_limit: float):
+        import lpboosting
+
+        given = PLAIN_ENTROPY if _plain_mode else {}
+        return getattr(lpboosting, name)(time_limit=time_limit, **given)
+    return make
+
+
 _CYCLING_MODEL = {"oracle": "features", "columns_per_round": 1, "stabilization": None}
 CASES: dict[str, Case] = {
     "cycling": Case("cycling", _cycling(13), [("LPBoost nu 0.1, seed 13", _lpboost(nu=0.1, **_CYCLING_MODEL))]),
@@ -158,7 +177,11 @@ CASES: dict[str, Case] = {
     "interaction": Case("interaction", _interaction(3000), [("LPBoost(max_rounds=50)", _lpboost(max_rounds=50))]),
     "interaction-50000": Case("interaction-50000", _interaction(50000),
                               [("LPBoost(max_rounds=50)", _lpboost(max_rounds=50))]),
-    "rmboost-twonorm": Case("rmboost-twonorm", _twonorm, [("RMBoost()", _rmboost)]),
+    "rmboost-twonorm": Case("rmboost-twonorm", _twonorm(5000), [("RMBoost()", _rmboost)]),
+    "rmboost-twonorm-50000": Case("rmboost-twonorm-50000", _twonorm(50000), [("RMBoost()", _rmboost)]),
+    "entropy-50000": Case("entropy-50000", _twonorm(50000), [
+        ("LPBoost(nu=0.1)", _lpboost(nu=0.1)), ("SoftBoost()", _entropy("SoftBoostClassifier")),
+        ("ERLPBoost()", _entropy("ERLPBoostClassifier"))]),
 }
 
 
@@ -186,6 +209,10 @@ def plain() -> Iterator[None]:
         if getattr(module, "run_watched", None) is model_run:
             patched.append(module)
             module.run_watched = unwatched
+    import lpboosting.backends.highs.minimax_sifting as minimax_sifting
+
+    working_size = minimax_sifting.WORKING_SIZE
+    minimax_sifting.WORKING_SIZE = 1 << 62  # RMBoost: the model over every row
     stage = ColumnGenerationClassifier._choose_on_the_optimal_face
     ColumnGenerationClassifier._choose_on_the_optimal_face = lambda self, result: setattr(
         self, "second_stage_", None)
@@ -194,6 +221,7 @@ def plain() -> Iterator[None]:
         yield
     finally:
         _plain_mode = False
+        minimax_sifting.WORKING_SIZE = working_size
         for module in patched:
             module.run_watched = saved
         ColumnGenerationClassifier._choose_on_the_optimal_face = stage
