@@ -10,7 +10,7 @@ The folds run LPBoost's warm-started nu path (:class:`~lpboosting.colgen.
 NuPathRun`: one live master per fold, its columns and basis kept from one
 nu to the next, from large nu to small), in lockstep: after each nu the
 folds' scores are taken and the path stops early once the mean score has
-not risen above its best for two nus in a row, or is below it by more than the
+been below its best for two nus in a row, or below it by more than the
 best's standard error across folds (``early_stopping``).  The small nus are
 the expensive end of the path: below the fraction of wrong labels the
 master must fit them, with hundreds of columns in its basis; they are also
@@ -72,7 +72,7 @@ __all__ = ["AUTO_ORACLES", "DEFAULT_NUS", "ERLPBoostCV", "LPBoostCV", "Selection
 DEFAULT_NUS = (0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01)
 #: the oracles ``oracle="auto"`` chooses from (name, parameters), in order of preference on equal scores
 AUTO_ORACLES = (("stumps", {}), ("trees", {"max_depth": 5}))
-#: the path stops once the mean score has not risen above its best for this many nus in a row
+#: the path stops once the mean score has been below its best for this many nus in a row
 PATIENCE = 2
 #: with early stopping, a nu's run on a fold may take at most BUDGET_FACTOR times the time that
 #: fold's path has taken so far, and at least BUDGET_FLOOR seconds (each nu at most quadruples the
@@ -225,21 +225,18 @@ def _score(scorer: Any, classes: np.ndarray, decision: np.ndarray, X_val: np.nda
 def _stop_early(scores: np.ndarray) -> bool:
     """Whether the path should stop after the last nu evaluated (``scores``: folds x nus so far).
 
-    It stops once the mean score has not risen above its best for PATIENCE
-    nus in a row (a tie is no gain: on a tie the larger nu is chosen), or
-    has fallen below the best by more than the best's standard error across
-    the folds: smaller nus only fit more of the training labels (at most a
-    fraction nu of the examples may have a margin below rho), and they are
-    the expensive end of the path.  (Ties are common at the large nus, where
-    the LP often keeps the same few stumps: on the 50 000-row interaction
-    case of ``benchmark.hard`` nu 0.8, 0.7 and 0.6 scored the same on every
-    fold, and the path went on to nu 0.4, which ran out of its budget.)
+    It stops once the mean score has been below its best for PATIENCE nus
+    in a row, or has fallen below the best by more than the best's standard
+    error across the folds: smaller nus only fit more of the training
+    labels (at most a fraction nu of the examples may have a margin below
+    rho), and they are the expensive end of the path.
     """
     mean = scores.mean(axis=0)
     best = float(mean.max())
-    first_best = int(np.flatnonzero(mean >= best - 1e-12)[0])
-    if mean.size - 1 - first_best >= PATIENCE:
+    last_best = int(np.flatnonzero(mean >= best - 1e-12)[-1])
+    if mean.size - 1 - last_best >= PATIENCE:
         return True
+    first_best = int(np.flatnonzero(mean >= best - 1e-12)[0])
     return bool(mean[-1] < best - _se(scores[:, first_best]))
 
 
