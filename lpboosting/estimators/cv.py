@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import check_cv
@@ -331,7 +331,17 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                      for o, oracle in enumerate(oracles)}
             for k, nu in enumerate(grid):
                 for o in sorted(paths):
-                    decisions = parallel(delayed(path.decisions)(float(nu), early_stopping) for path in paths[o])
+                    if effective_n_jobs(n_jobs) == 1:
+                        # one fold after the other: a fold that runs out of its budget ends this nu
+                        # for all (it is not chosen), so the others are not run to theirs too
+                        decisions = []
+                        for path in paths[o]:
+                            decisions.append(path.decisions(float(nu), early_stopping))
+                            if path.exhausted:
+                                break
+                    else:
+                        decisions = parallel(delayed(path.decisions)(float(nu), early_stopping)
+                                             for path in paths[o])
                     if any(path.exhausted for path in paths[o]):  # not chosen, and the path ends here
                         exhausted[oracle_name(*oracles[o])] = float(nu)
                         del paths[o]
