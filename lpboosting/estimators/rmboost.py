@@ -131,7 +131,7 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         max_leaf_nodes: int | None = 3,
         backend: "str | None" = None,
         tol: float = 1e-6,
-        max_rounds: int = 200,
+        max_rounds: int = 1000,
         prune: bool = True,
         callback: Callable[..., Any] | None = None,
         columns_per_round: int = 1,
