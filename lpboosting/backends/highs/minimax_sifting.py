@@ -25,9 +25,14 @@ it whose margin is within ``tight`` of +-1/2 as well as those beyond, and
 re-solves until none is left.  The interior point's answer over W then lies
 inside the optimal dual face of (16), as it does over all n rows (not the
 same point: where an interior point ends depends on the model it is given),
-on a model with the rows at or near the bound instead of all n.  (With one column every
-row is at the bound and W is every row; W shrinks as the columns separate
-the examples.)  Between rounds the rows farthest inside the bounds leave W,
+on a model with the rows at or near the bound instead of all n.  With one
+column every row is at the bound, and W would be every row until the
+columns separate the examples: W takes at most ``max_tight`` (5000) rows at
+the bound, a fixed pseudo-random sample of them when there are more
+(violated rows always enter).  The answer is then still an optimum of (16)
+with an optimal dual (zero on the rows left out), but not inside the whole
+face: on the twonorm generator, 5 000 rows, a cap of 2 000 took 419 rounds
+to converge against 294 without one.  Between rounds the rows farthest inside the bounds leave W,
 keeping it near ``working_size`` rows (or four per active column, if more);
 a row leaves only when its margin is more than ``tight`` inside.
 
