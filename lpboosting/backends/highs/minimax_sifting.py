@@ -32,7 +32,7 @@ the bound, a fixed pseudo-random sample of them when there are more
 (violated rows always enter).  The answer is then still an optimum of (16)
 with an optimal dual (zero on the rows left out), but not inside the whole
 face: on the twonorm generator, 5 000 rows, a cap of 2 000 took 419 rounds
-to converge against 294 without one.  Between rounds the rows farthest inside the bounds leave W,
+to converge against 294 without one (a script over the same data).  Between rounds the rows farthest inside the bounds leave W,
 keeping it near ``working_size`` rows (or four per active column, if more);
 a row leaves only when its margin is more than ``tight`` inside.
 
