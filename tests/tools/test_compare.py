@@ -506,7 +506,8 @@ def test_cli_backends_lists_the_highs_methods_and_with_all_pdlp(capsys):
 def test_cli_compare_runs_the_masters_default_backend_with_its_classifiers_limits(monkeypatch, capsys,
                                                                                    tmp_path):
     """RMBoost's own default backend (highspy:ipm) is compared, first, at the round limit and the
-    tolerance of RMBoostClassifier (200 rounds, not 1000); LPBoost keeps its 1000."""
+    tolerance of RMBoostClassifier; LPBoost at LPBoostClassifier's."""
+    from lpboosting import LPBoostClassifier, RMBoostClassifier
     from lpboosting import compare as harness
     from lpboosting.cli import main
 
@@ -520,19 +521,20 @@ def test_cli_compare_runs_the_masters_default_backend_with_its_classifiers_limit
     monkeypatch.setattr(harness, "compare", spy)
     assert main(["compare", "--data", "breast-cancer", "--master", "rmboost"]) == 0
     assert seen["backends"][0] == "highspy:ipm" and {"highspy", "dedicated"} <= set(seen["backends"])
-    assert seen["max_rounds"] == 200 and seen["tol"] == 1e-6
+    rm = RMBoostClassifier()
+    assert seen["max_rounds"] == rm.max_rounds and seen["tol"] == rm.tol
     assert main(["compare", "--data", "breast-cancer"]) == 0
     assert seen["backends"][0] == "highspy" and "highspy:ipm" not in seen["backends"]
-    assert seen["max_rounds"] == 1000
+    assert seen["max_rounds"] == LPBoostClassifier().max_rounds
     monkeypatch.setattr(harness, "compare", real)
     capsys.readouterr()
-    # a simplex, whose vertex duals keep RMBoost from stopping, ends at the classifier's 200 rounds
+    # a simplex, whose vertex duals keep RMBoost from stopping, ends at the round limit given
     out_csv = tmp_path / "rm.csv"
     assert main(["compare", "--data", "breast-cancer", "--master", "rmboost", "-b", "dedicated",
-                 "--no-replay", "--csv", str(out_csv)]) == 0
+                 "--max-rounds", "150", "--no-replay", "--csv", str(out_csv)]) == 0
     with out_csv.open() as fh:
         rows = list(csv.DictReader(fh))
-    assert [(r["backend"], r["rounds"], r["status"]) for r in rows] == [("dedicated", "200", "max_rounds")]
+    assert [(r["backend"], r["rounds"], r["status"]) for r in rows] == [("dedicated", "150", "max_rounds")]
 
 
 def test_cli_compare_catalog_counts_each_backend_on_the_instances_it_ran_on(capsys):

@@ -31,8 +31,8 @@ columns separate the examples: W takes at most ``max_tight`` (5000) rows at
 the bound, a fixed pseudo-random sample of them when there are more
 (violated rows always enter).  The answer is then still an optimum of (16)
 with an optimal dual (zero on the rows left out), but not inside the whole
-face: on the twonorm generator, 5 000 rows, a cap of 2 000 took 419 rounds
-to converge against 294 without one (a script over the same data).  Between rounds the rows farthest inside the bounds leave W,
+face, and column generation needs more rounds (docs/user-guide.md, "Large
+N").  Between rounds the rows farthest inside the bounds leave W,
 keeping it near ``working_size`` rows (or four per active column, if more);
 a row leaves only when its margin is more than ``tight`` inside.
 
@@ -48,9 +48,8 @@ row per column::
     -1/2 <= (Delta z)_i <= 1/2                                  (i in W)
     mu+_j - mu-_j - z_j + sum_{k: r_k = j} s_k z_k = 0           (j = 1..t)
 
-The margin rows hold the nonzeros of Delta: on the measured twonorm runs a
-tenth of those of U, and the interior point's runs took a quarter of the
-time.  A column the pool removes loses mu+_j and mu-_j; its z_j and its row
+The margin rows hold the nonzeros of Delta, far fewer than those of U
+(docs/user-guide.md, "Large N", has the measurement).  A column the pool removes loses mu+_j and mu-_j; its z_j and its row
 stay (they now say mu_j = 0), as later columns may be written from it.
 
 **A bounded relaxation.**  Over a few rows the LP can be unbounded (a
