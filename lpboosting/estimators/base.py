@@ -356,7 +356,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         # missing values: the stumps, binned-stumps and trees oracles (not the features oracle
         # or a callable, which refuse them)
         tags.input_tags.allow_nan = isinstance(self.oracle, str) and self.oracle.strip().lower() in (
-            "stumps", "binned-stumps", "trees", "auto")
+            "stumps", "binned-stumps", "trees", "hist-trees", "auto")
         return tags
 
     def __getstate__(self) -> dict:

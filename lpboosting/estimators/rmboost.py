@@ -167,7 +167,7 @@ class RMBoostClassifier(ColumnGenerationClassifier):
     def _oracle_params(self, oracle: Any = None, oracle_params: dict | None = None) -> dict[str, Any]:
         params = super()._oracle_params(oracle, oracle_params)
         spec = self._oracle_spec() if oracle is None else oracle
-        if isinstance(spec, str) and spec.strip().lower() == "trees":
+        if isinstance(spec, str) and spec.strip().lower() in ("trees", "hist-trees"):
             params = {"max_depth": None, "max_leaf_nodes": self.max_leaf_nodes, **params}
         return params
 

@@ -14,18 +14,20 @@ from lpboosting.oracles.columns import (
     HypothesisOracle,
 )
 from lpboosting.oracles.features import Features, ScaledFeature
+from lpboosting.oracles.hist_trees import HistTrees
 from lpboosting.oracles.stumps import Stump, Stumps
 from lpboosting.oracles.trees import TreeHypothesis, Trees
 
 __all__ = [
     "CallableOracle", "Candidate", "ColumnRef", "Columns", "Features", "HypothesisOracle",
-    "BinnedStumps", "Oracle", "ScaledFeature", "Stump", "Stumps", "TreeHypothesis", "Trees", "ORACLES",
+    "BinnedStumps", "HistTrees", "Oracle", "ScaledFeature", "Stump", "Stumps", "TreeHypothesis", "Trees",
+    "ORACLES",
     "make_oracle",
 ]
 
 #: oracles that can be named by a string
 ORACLES: dict[str, type[Oracle]] = {"stumps": Stumps, "binned-stumps": BinnedStumps, "features": Features,
-                                    "trees": Trees}
+                                    "trees": Trees, "hist-trees": HistTrees}
 
 
 def make_oracle(spec: Any, X, y, **params: Any) -> Oracle:

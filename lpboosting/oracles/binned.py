@@ -30,6 +30,29 @@ def bin_thresholds(x: np.ndarray, max_bins: int) -> np.ndarray:
     return np.where((lo <= mid) & (mid < hi), mid, lo)
 
 
+def bin_features(X: np.ndarray, max_bins: int) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+    """Every feature of X cut by :func:`bin_thresholds` and coded one byte (two above 256 bins) a value.
+
+    Returns (thresholds, n_bins, codes, has_missing): ``codes[i, j]`` is the
+    number of thresholds of feature j below ``X[i, j]`` (so code k means
+    thresholds[j][k-1] < x <= thresholds[j][k]); a missing value (NaN) has
+    code ``n_bins[j]``, one bin after the present values'.  ``codes`` is in
+    Fortran order (a feature's codes are contiguous).
+    """
+    n, f = X.shape
+    missing = np.isnan(X)
+    has_missing = missing.any(axis=0)
+    thresholds = [bin_thresholds(X[~missing[:, j], j], max_bins) for j in range(f)]
+    n_bins = np.array([t.size + 1 for t in thresholds])  # bins of the present values
+    top = max_bins if has_missing.any() else max_bins - 1  # the largest code
+    codes = np.empty((n, f), dtype=np.uint8 if top <= 255 else np.uint16, order="F")
+    for j, thr in enumerate(thresholds):
+        codes[:, j] = np.searchsorted(thr, X[:, j], side="left")  # number of thresholds < x
+        if has_missing[j]:
+            codes[missing[:, j], j] = n_bins[j]  # the missing values' bin, last
+    return thresholds, n_bins, codes, has_missing
+
+
 class BinnedStumps(Stumps):
     """Stumps h(x) = s * sign(x_j - theta) with theta among the bin edges of feature j.
 
@@ -61,18 +84,7 @@ class BinnedStumps(Stumps):
         self.y = check_labels_pm(y, X.shape[0])
         self.X = X
         self.max_bins = int(max_bins)
-        n, f = X.shape
-        missing = np.isnan(X)
-        has_missing = missing.any(axis=0)
-        self.thresholds = [bin_thresholds(X[~missing[:, j], j], self.max_bins) for j in range(f)]
-        self.n_bins = np.array([t.size + 1 for t in self.thresholds])  # bins of the present values
-        top = self.max_bins if has_missing.any() else self.max_bins - 1  # the largest code
-        dtype = np.uint8 if top <= 255 else np.uint16
-        self.codes = np.empty((n, f), dtype=dtype, order="F")
-        for j, thr in enumerate(self.thresholds):
-            self.codes[:, j] = np.searchsorted(thr, X[:, j], side="left")  # number of thresholds < x
-            if has_missing[j]:
-                self.codes[missing[:, j], j] = self.n_bins[j]  # the missing values' bin, last
+        self.thresholds, self.n_bins, self.codes, has_missing = bin_features(X, self.max_bins)
         end = self.n_bins + has_missing  # the split with every row on the -1 side
         rows = int(end.max()) + 1
         # split k puts the codes < k on the -1 side; k = 0 .. end_j are stumps of feature j
