@@ -151,6 +151,12 @@ class ColumnStore:
     def active_columns(self) -> np.ndarray:
         return self.columns(np.asarray(self.active, dtype=int))
 
+    def active_data(self) -> np.ndarray:
+        """The active columns as stored (int8 when every column is +-1; no float64 copy)."""
+        if not self.keep_data:
+            raise RuntimeError("this column store keeps no column data")
+        return self.data[:, np.asarray(self.active, dtype=np.intp)]
+
     def due(self, inactive: np.ndarray, inactive_rounds: int) -> np.ndarray:
         """Count this solve's inactive columns; positions (in ``active``) due for removal:
         inactive in ``inactive_rounds`` consecutive solves and still removable."""

@@ -186,10 +186,14 @@ def minimax_objective(U: np.ndarray, mu: np.ndarray, lam: float, prior: np.ndarr
     p is the empirical distribution: 1/n each (``prior=None``) or the
     normalised sample weights.
     """
-    U = np.asarray(U, dtype=float)
+    from lpboosting.columns import column_dots
+
+    U = np.asarray(U)
     mu = np.asarray(mu, dtype=float)
-    tau = U.mean(axis=0) if prior is None else np.asarray(prior, dtype=float) @ U
-    return float(0.5 - tau @ mu + lam * np.abs(mu).sum())
+    nonzero = np.flatnonzero(mu)
+    p = np.full(U.shape[0], 1.0 / U.shape[0]) if prior is None else np.asarray(prior, dtype=float)
+    tau = column_dots(U, p, nonzero)  # tau of the columns in use (U may be int8: no float64 copy)
+    return float(0.5 - tau @ mu[nonzero] + lam * np.abs(mu).sum())
 
 
 class RMBoost(Master):
@@ -466,6 +470,8 @@ class RMBoost(Master):
         (alpha, beta), and the oracle's signed weighting is d = p - (alpha - beta)
         (p = 1/n, or the normalised sample weights).
         """
+        from lpboosting.columns import column_dots
+
         p = self.prior(U.shape[0])
         d = p - (alpha - beta)
         risk = minimax_objective(U, mu, lam, p)
@@ -479,7 +485,7 @@ class RMBoost(Master):
             distribution=d,
             gamma=lam,
             info={"alpha": alpha, "beta": beta, "lam": lam},
-            dual_edges=d @ U,
+            dual_edges=column_dots(U, d),
             record={
                 "risk": risk, "lam": lam, "l1": float(np.abs(mu).sum()),
                 "nonzero": int(np.count_nonzero(np.abs(mu) > self.zero_tol)),

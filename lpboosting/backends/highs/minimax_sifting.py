@@ -319,7 +319,7 @@ class HighsMinimaxSifting(ColumnStoreSession):
         row_dual[self._row[examples]] = np.asarray(sol.row_dual)[examples]
         pairs = np.empty(2 * mu.size)
         pairs[0::2], pairs[1::2] = np.maximum(mu, 0.0), np.maximum(-mu, 0.0)
-        solution = read_pairs(self.master, status, self.store.active_columns(), pairs, row_dual, self.lam)
+        solution = read_pairs(self.master, status, self.store.active_data(), pairs, row_dual, self.lam)
         solution.info["highs_objective"] = float(info.objective_function_value)
         active = np.asarray(self.store.active, dtype=np.intp)
         positions = self.finish(solution)

@@ -100,7 +100,7 @@ class HighsMinimaxLP(ColumnStoreSession):
         h = self._h
 
         def read(status, sol, info):
-            solution = read_pairs(self.master, status, self.store.active_columns(), sol.col_value,
+            solution = read_pairs(self.master, status, self.store.active_data(), sol.col_value,
                                   sol.row_dual, self.lam)
             solution.info["highs_objective"] = float(info.objective_function_value)
             positions = self.finish(solution)
