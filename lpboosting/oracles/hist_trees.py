@@ -72,7 +72,10 @@ class HistTrees(Oracle):
     Parameters: ``max_depth`` (None: unbounded), ``max_leaf_nodes`` (None:
     unbounded; with it the leaves are split best first, by Gini gain, as
     scikit-learn's trees with ``max_leaf_nodes``), ``min_samples_leaf``
-    (rows of a leaf) and ``max_bins`` (bins a feature, at most 65536).
+    (rows of a leaf), ``max_bins`` (bins a feature, at most 65536) and
+    ``last_split``: "edge" (the splits whose children must be leaves are
+    chosen by the edge they add) or "gini" (every split by the Gini gain,
+    as CART's).
     :meth:`price_many` returns the trees grown from the best root split of
     each of the k features whose best root split gains most, best edge first.
     The hypotheses are :class:`~lpboosting.oracles.trees.TreeRule` over raw
@@ -84,7 +87,7 @@ class HistTrees(Oracle):
     name = "hist-trees"
 
     def __init__(self, X, y, *, max_depth: int | None = 3, max_leaf_nodes: int | None = None,
-                 min_samples_leaf: int = 1, max_bins: int = 255) -> None:
+                 min_samples_leaf: int = 1, max_bins: int = 255, last_split: str = "edge") -> None:
         X = check_features(X, allow_nan=True)
         for name, value, low in (("max_depth", max_depth, 1), ("max_leaf_nodes", max_leaf_nodes, 2),
                                  ("min_samples_leaf", min_samples_leaf, 1)):
@@ -95,6 +98,8 @@ class HistTrees(Oracle):
             raise ValueError("min_samples_leaf must be an integer >= 1, got None")
         if int(max_bins) != max_bins or not 2 <= max_bins <= 65536:
             raise ValueError(f"max_bins must be an integer in [2, 65536], got {max_bins!r}")
+        if last_split not in ("edge", "gini"):
+            raise ValueError(f"last_split must be 'edge' or 'gini', got {last_split!r}")
         if max_depth is None and max_leaf_nodes is None:
             raise ValueError("give max_depth or max_leaf_nodes (or both): a tree grown without either "
                              "fits every row and its column is y itself")
@@ -105,6 +110,7 @@ class HistTrees(Oracle):
         self.max_leaf_nodes = None if max_leaf_nodes is None else int(max_leaf_nodes)
         self.min_samples_leaf = int(min_samples_leaf)
         self.max_bins = int(max_bins)
+        self.last_split = last_split
         self.thresholds, self.n_bins, self.codes, self.has_missing = bin_features(X, self.max_bins)
         self.width = int(self.n_bins.max()) + 1
         k = np.arange(self.width)[None, :]
@@ -173,6 +179,7 @@ class HistTrees(Oracle):
 
     def _best(self, node: _Node, by_edge: bool, feature: int | None = None) -> _Split | None:
         """The best split of ``node`` (on ``feature`` only, if given); None if none gains."""
+        by_edge = by_edge and self.last_split == "edge"
         right, left = self._split_gains(node, by_edge)
         if feature is not None:
             right, left = right[feature:feature + 1], left[feature:feature + 1]
@@ -256,7 +263,7 @@ class HistTrees(Oracle):
                     kid.split = self._best(kid, self._last_level(kid) or n_leaves + 1 >= max_leaves)
                 if kid.split is not None:
                     heapq.heappush(frontier, (-kid.split.gain, kid.index, kid))
-            if n_leaves + 1 == max_leaves and len(frontier) > 1:
+            if self.last_split == "edge" and n_leaves + 1 == max_leaves and len(frontier) > 1:
                 # the last split the leaf count allows: the one of largest edge gain over the frontier
                 frontier = self._by_edge(frontier)
         return self._candidate(d, nodes)
@@ -332,7 +339,7 @@ class HistTrees(Oracle):
         root, a, w = self._root(d)
         if k <= 1 or not self._can_split(root) or self.max_leaf_nodes == 1:
             return [self._grow(d, root, a, w, None)]
-        by_edge = self._last_level(root) or self.max_leaf_nodes == 2
+        by_edge = (self._last_level(root) or self.max_leaf_nodes == 2) and self.last_split == "edge"
         right, left = self._split_gains(root, by_edge)
         per_feature = np.maximum(right.max(axis=1), left.max(axis=1))
         order = np.argsort(-per_feature, kind="stable")

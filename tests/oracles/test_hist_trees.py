@@ -148,3 +148,22 @@ def test_the_classifiers_take_hist_trees_by_name():
     assert rm.status_ == "converged"
     # RMBoost's trees have max_leaf_nodes leaves (3 by default)
     assert all(int(np.sum(h.feature < 0)) <= 3 for h in rm.hypotheses_)
+
+
+@pytest.mark.parametrize("shape", [dict(max_depth=3), dict(max_depth=None, max_leaf_nodes=3)])
+@pytest.mark.parametrize("seed", range(3))
+def test_with_gini_throughout_and_every_value_its_own_bin_the_tree_is_cart_s(shape, seed):
+    """last_split="gini" chooses every split as CART does: the same partition of the training rows."""
+    X, y = data(seed, n=400, distinct=30)
+    d = weighting(seed, 400, signed=False)
+    ours = HistTrees(X, y, last_split="gini", **shape).price(d)
+    cart = Trees(X, y, **shape).price(d)
+    np.testing.assert_array_equal(ours.column, cart.column)
+    # the edge-chosen last split adds at least as much edge
+    assert HistTrees(X, y, **shape).price(d).edge >= ours.edge - 1e-12
+
+
+def test_last_split_must_be_edge_or_gini():
+    X, y = data(0)
+    with pytest.raises(ValueError, match="last_split must be 'edge' or 'gini'"):
+        HistTrees(X, y, last_split="entropy")
