@@ -353,7 +353,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        # missing values: the stumps, binned-stumps and trees oracles (not the features oracle
+        # missing values: the stumps, binned-stumps, trees and hist-trees oracles (not the features oracle
         # or a callable, which refuse them)
         tags.input_tags.allow_nan = isinstance(self.oracle, str) and self.oracle.strip().lower() in (
             "stumps", "binned-stumps", "trees", "hist-trees", "auto")

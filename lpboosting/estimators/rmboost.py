@@ -39,17 +39,19 @@ class RMBoostClassifier(ColumnGenerationClassifier):
     lam : float > 0 or None, default None
         Regularisation / uncertainty-set size; None = 1/sqrt(n) (the paper's
         default; not chosen by cross-validation, measured: docs/defaults.md).
-    oracle : {"trees", "stumps", "features"} or callable, default "trees"
+    oracle : {"trees", "hist-trees", "stumps", "features"} or callable, default "trees"
         Base learner.  "trees" are CART trees with at most ``max_leaf_nodes``
-        leaves; a callable ``fn(X, y, d)`` returns a hypothesis with
-        ``predict(X)`` in [-1, 1] (y is -1/+1, d is the *signed* weighting).
+        leaves ("hist-trees": trees of that size grown on binned features);
+        a callable ``fn(X, y, d)`` returns a hypothesis with ``predict(X)``
+        in [-1, 1] (y is -1/+1, d is the *signed* weighting).
     oracle_params : dict, optional
-        Keyword arguments of the oracle (for "trees" they override
-        ``max_leaf_nodes`` and ``max_depth=None``).
+        Keyword arguments of the oracle (for "trees" and "hist-trees" they
+        override ``max_leaf_nodes`` and ``max_depth=None``).
     max_leaf_nodes : int >= 2 or None, default 3
-        Leaves of the trees (only used with ``oracle="trees"``).  With 3
-        leaves the fits converge where the paper's 10 do not: the greedy tree
-        finds, at every optimal dual, a rule that violates (17) without
+        Leaves of the trees (only used with ``oracle="trees"`` or
+        ``"hist-trees"``).  With 3 leaves the fits converge where the
+        paper's 10 do not: the greedy tree finds, at every optimal dual, a
+        rule that violates (17) without
         lowering R (measured: docs/defaults.md).  Larger trees give a lower R
         (a tighter bound) and on some sets a lower test error; pass e.g.
         ``max_leaf_nodes=10`` and expect a ConvergenceWarning at ``max_rounds``.
