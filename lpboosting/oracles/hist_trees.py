@@ -64,6 +64,7 @@ class _Node:
     hist: tuple[np.ndarray, np.ndarray] | None = None  # (G, W), (F, width)
     split: _Split | None = None
     index: int = 0  # position in the tree's arrays
+    children: list[int] | None = None  # positions of the left and right child; None for a leaf
 
 
 class HistTrees(Oracle):
@@ -145,21 +146,12 @@ class HistTrees(Oracle):
         """The gain of every split of ``node``: (missing right, missing left), each (F, width),
         -inf where the split is not allowed."""
         G, W = node.hist  # type: ignore[misc]
-        j = np.arange(G.shape[0])
-        mG, mW = G[j, self._missing_bin] * self.has_missing, W[j, self._missing_bin] * self.has_missing
-        present_G = G.copy()
-        present_W = W.copy()
-        present_G[j, self._missing_bin] -= mG
-        present_W[j, self._missing_bin] -= mW
-        cG = np.cumsum(present_G, axis=1) - present_G  # sum over the codes < k
-        cW = np.cumsum(present_W, axis=1) - present_W
+        cG, mG = self._below(G)
+        cW, mW = self._below(W)
         allowed = [self._valid_right, self._valid_left]
         if self.min_samples_leaf > 1:
             C = self._counts(node.rows)
-            mC = C[j, self._missing_bin] * self.has_missing
-            present_C = C.copy()
-            present_C[j, self._missing_bin] -= mC
-            cC = np.cumsum(present_C, axis=1) - present_C
+            cC, mC = self._below(C)
             n = C[0].sum()
             m = self.min_samples_leaf
             allowed = [allowed[0] & (cC >= m) & (n - cC >= m),
@@ -176,6 +168,15 @@ class HistTrees(Oracle):
                     gain = GL * GL / WL + GR * GR / WR - node.g * node.g / node.w
             out.append(np.where(ok, gain, -np.inf))
         return out[0], out[1]
+
+    def _below(self, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Of a histogram H (F, width): the sums over the present codes < k (F, width), and the
+        missing bin's sum per feature (0 for a feature without missing values)."""
+        j = np.arange(H.shape[0])
+        missing = H[j, self._missing_bin] * self.has_missing
+        present = H.copy()
+        present[j, self._missing_bin] -= missing
+        return np.cumsum(present, axis=1) - present, missing
 
     def _best(self, node: _Node, by_edge: bool, feature: int | None = None) -> _Split | None:
         """The best split of ``node`` (on ``feature`` only, if given); None if none gains."""
@@ -254,11 +255,11 @@ class HistTrees(Oracle):
             deeper = self.max_depth is None or node.depth + 1 < self.max_depth
             kids = self._children(node, split, a, w, need_hist=deeper and not last_split)
             node.hist = None  # the parent's histograms are no longer needed
-            node.left_right = []  # type: ignore[attr-defined]
+            node.children = []
             for kid in kids:
                 kid.index = len(nodes)
                 nodes.append(kid)
-                node.left_right.append(kid.index)  # type: ignore[attr-defined]
+                node.children.append(kid.index)
                 if not last_split and self._can_split(kid):
                     kid.split = self._best(kid, self._last_level(kid) or n_leaves + 1 >= max_leaves)
                 if kid.split is not None:
@@ -292,17 +293,17 @@ class HistTrees(Oracle):
         importances = np.zeros(self.codes.shape[1])
         column = np.empty(self.n_samples)
         for node in nodes:
-            if not hasattr(node, "left_right"):  # a leaf
+            if node.children is None:  # a leaf
                 rows = slice(None) if node.rows is None else node.rows
                 column[rows] = value[node.index]
                 continue
             s = node.split
-            left[node.index], right[node.index] = node.left_right  # type: ignore[attr-defined]
+            left[node.index], right[node.index] = node.children
             feature[node.index] = s.feature
             threshold[node.index] = self._threshold(s.feature, s.k)
             missing_left[node.index] = s.missing_left
             if s.k == 0:  # missing left, every present value right: written as scikit-learn writes it
-                left[node.index], right[node.index] = node.left_right[::-1]  # type: ignore[attr-defined]
+                right[node.index], left[node.index] = node.children
                 threshold[node.index], missing_left[node.index] = np.inf, False
             importances[s.feature] += max(s.gini, 0.0)
         if importances.sum() > 0:
