@@ -8,6 +8,7 @@ from typing import Any, Callable
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from lpboosting.columns import weighted_sum
 from lpboosting.estimators.base import ColumnGenerationClassifier, shared_doc
 from lpboosting.stacklevel import caller_level
 from lpboosting.masters.pool import ColumnPool
@@ -51,8 +52,8 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         Leaves of the trees (only used with ``oracle="trees"`` or
         ``"hist-trees"``).  With 3 leaves the fits converge where the
         paper's 10 do not: the greedy tree finds, at every optimal dual, a
-        rule that violates (17) without
-        lowering R (measured: docs/defaults.md).  Larger trees give a lower R
+        rule that violates (17) without lowering R (measured:
+        docs/defaults.md).  Larger trees give a lower R
         (a tighter bound) and on some sets a lower test error; pass e.g.
         ``max_leaf_nodes=10`` and expect a ConvergenceWarning at ``max_rounds``.
     backend : str, Backend or None, default None
@@ -192,7 +193,8 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         y = getattr(self._oracle, "y", None)
         if y is None:
             return
-        vote = np.asarray(y, dtype=float) * (np.asarray(result.columns, dtype=float) @ self.weights_)
+        used = np.flatnonzero(self.weights_)
+        vote = np.asarray(y, dtype=float) * weighted_sum(result.columns, used, self.weights_[used])
         if np.ptp(vote) > 1e-9:
             return
         lam = self.lam_

@@ -123,6 +123,7 @@ from typing import Any
 
 import numpy as np
 
+from lpboosting.columns import column_dots
 from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution, check_sample_weight
 from lpboosting.masters.pool import ColumnPool, make_pool
 from lpboosting.status import SolveStatus
@@ -186,8 +187,6 @@ def minimax_objective(U: np.ndarray, mu: np.ndarray, lam: float, prior: np.ndarr
     p is the empirical distribution: 1/n each (``prior=None``) or the
     normalised sample weights.
     """
-    from lpboosting.columns import column_dots
-
     U = np.asarray(U)
     mu = np.asarray(mu, dtype=float)
     nonzero = np.flatnonzero(mu)
@@ -470,8 +469,6 @@ class RMBoost(Master):
         (alpha, beta), and the oracle's signed weighting is d = p - (alpha - beta)
         (p = 1/n, or the normalised sample weights).
         """
-        from lpboosting.columns import column_dots
-
         p = self.prior(U.shape[0])
         d = p - (alpha - beta)
         risk = minimax_objective(U, mu, lam, p)

@@ -198,8 +198,8 @@ class HistTrees(Oracle):
         G, W = node.hist  # type: ignore[misc]
         mb = self._missing_bin[j]
         miss = self.has_missing[j]
-        gl = float(G[j, :k].sum() - (G[j, mb] if miss and mb < k else 0.0))
-        wl = float(W[j, :k].sum() - (W[j, mb] if miss and mb < k else 0.0))
+        # the codes below k are present values (the missing bin, n_bins[j], is never below k)
+        gl, wl = float(G[j, :k].sum()), float(W[j, :k].sum())
         if missing_left and miss:
             gl, wl = gl + float(G[j, mb]), wl + float(W[j, mb])
         gr, wr = node.g - gl, node.w - wl

@@ -49,8 +49,9 @@ row per column::
     mu+_j - mu-_j - z_j + sum_{k: r_k = j} s_k z_k = 0           (j = 1..t)
 
 The margin rows hold the nonzeros of Delta, far fewer than those of U
-(docs/user-guide.md, "Large N", has the measurement).  A column the pool removes loses mu+_j and mu-_j; its z_j and its row
-stay (they now say mu_j = 0), as later columns may be written from it.
+(docs/user-guide.md, "Large N", has the measurement).  A column the pool
+removes loses mu+_j and mu-_j; its z_j and its row stay (they now say
+mu_j = 0), as later columns may be written from it.
 
 **A bounded relaxation.**  Over a few rows the LP can be unbounded (a
 direction of mu that keeps the margins of W at 0 and lowers the cost), so
