@@ -6,6 +6,14 @@ never converted to float64 as a whole: :func:`weighted_sum` (U w) and
 :func:`gram` (A^T B) work on blocks of rows, so their temporaries stay
 near :data:`CHUNK_BYTES` whatever N is.  Sums of int8 entries in float32
 are exact while they stay below 2^24 (N < 16 777 216 for +-1 columns).
+
+A column matrix need not be a numpy array: one kept elsewhere (e.g. in the
+partitions of a Dask cluster, :mod:`lpboosting.dask`) is any object with
+``shape`` and the methods ``weighted_sum(index, weights, rows)``,
+``column_dots(d, index)`` and ``take(rows, index)`` (the entries at those
+rows, as a numpy array); the functions here hand such a matrix its own
+method, so the masters and sessions that use them work on it unchanged,
+and only the rows they ask for travel.
 """
 
 from __future__ import annotations
@@ -19,6 +27,13 @@ CHUNK_BYTES = 1 << 25
 def is_sign_valued(u: np.ndarray) -> bool:
     """True when every entry of u is -1, 0 or 1 (the column fits int8 exactly)."""
     return bool(np.all((u == 1.0) | (u == -1.0) | (u == 0.0)))
+
+
+def is_sign_column(u: object) -> bool:
+    """True when every entry of the column u is -1 or 1 (a column kept elsewhere says so itself)."""
+    if not is_array(u):
+        return bool(getattr(u, "is_sign", False))
+    return bool(np.all(np.abs(u) == 1.0))
 
 
 def compact(u: np.ndarray) -> np.ndarray:
@@ -40,6 +55,27 @@ def stack(columns: list[np.ndarray], n_rows: int) -> np.ndarray:
     return out
 
 
+def is_array(U: object) -> bool:
+    """True for a numpy array; False for a column matrix kept elsewhere (see the module docstring)."""
+    return isinstance(U, np.ndarray)
+
+
+def take_rows(U: np.ndarray, rows: np.ndarray, index: "np.ndarray | slice") -> np.ndarray:
+    """U[rows, index] as a numpy array (only those rows fetched from a matrix kept elsewhere)."""
+    rows = np.asarray(rows, dtype=np.intp)
+    if is_array(U):
+        return U[rows, index] if isinstance(index, slice) else U[np.ix_(rows, np.asarray(index, dtype=np.intp))]
+    if isinstance(index, slice):
+        index = np.arange(U.shape[1])[index]
+    return U.take(rows, np.asarray(index, dtype=np.intp))
+
+
+def snapshot(U: np.ndarray) -> np.ndarray:
+    """A copy of U (Fortran order) that later columns do not change; a matrix kept elsewhere as it is
+    (its view of these columns; its entries stay where they are)."""
+    return np.array(U, order="F") if is_array(U) else U
+
+
 def _rows_per_block(width: int, itemsize: int = 8) -> int:
     return max(1, CHUNK_BYTES // max(1, width * itemsize))
 
@@ -50,6 +86,8 @@ def weighted_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray,
     only at ``rows`` when given."""
     index = np.asarray(index, dtype=np.intp)
     weights = np.asarray(weights, dtype=float)
+    if not is_array(U):
+        return U.weighted_sum(index, weights, None if rows is None else np.asarray(rows, dtype=np.intp))
     out = np.zeros(U.shape[0] if rows is None else len(rows))
     if index.size == 0:
         return out
@@ -69,6 +107,8 @@ def column_dots(U: np.ndarray, d: np.ndarray, index: np.ndarray | None = None) -
     """U[:, index]^T d in float64, block by block of rows (U may be int8; all columns without index)."""
     d = np.asarray(d, dtype=float)
     cols = np.arange(U.shape[1]) if index is None else np.asarray(index, dtype=np.intp)
+    if not is_array(U):
+        return U.column_dots(d, cols)
     if U.dtype != np.int8:
         return U[:, cols].T @ d
     out = np.zeros(cols.size)
@@ -108,7 +148,8 @@ def closest_references(data: np.ndarray, rows: np.ndarray, first: int, is_sign: 
     """
     is_sign = np.asarray(is_sign, dtype=bool)
     size = is_sign.size
-    dots = gram(data[rows, first:size], data[rows, :size]) if rows.size else None
+    block = take_rows(data, rows, slice(0, size)) if rows.size else None
+    dots = gram(block[:, first:size], block) if rows.size else None
     out = []
     for offset, j in enumerate(range(first, size)):
         ref, s = -1, 0.0

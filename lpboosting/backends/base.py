@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from lpboosting.backends import table
-from lpboosting.columns import compact
+from lpboosting.columns import compact, is_array
 from lpboosting.errors import BackendCapabilityError
 from lpboosting.masters.base import Master, MasterSolution, check_magnitude
 
@@ -69,7 +69,12 @@ class MasterSession(ABC):
 
 
 def check_column(column: Any, n_samples: int) -> np.ndarray:
-    """A margin column as a float vector of length ``n_samples`` with finite entries."""
+    """A margin column as a float vector of length ``n_samples`` with finite entries (a column kept
+    elsewhere, :func:`lpboosting.columns.is_array`, as it is: its keeper checked it)."""
+    if not is_array(column) and hasattr(column, "key"):
+        if column.shape != (n_samples,):
+            raise ValueError(f"a column must have shape ({n_samples},), got {column.shape}")
+        return column
     u = np.asarray(column, dtype=float)
     if u.shape != (n_samples,):
         raise ValueError(f"a column must have shape ({n_samples},), got {u.shape}")
@@ -121,7 +126,16 @@ class ColumnStore:
         self._removals: dict[bytes, int] = {}
 
     def add(self, u: np.ndarray) -> int:
-        """Store u as a new active column; returns its session index."""
+        """Store u as a new active column; returns its session index.
+
+        A column kept elsewhere (it has a ``key`` and makes the matrix of its kind,
+        ``new_matrix()``) goes into such a matrix, known by its key."""
+        if not is_array(u) and hasattr(u, "key"):
+            if self.keep_data:
+                if self.size == 0:
+                    self.data = u.new_matrix()
+                self.data.append(u)
+            return self._added(u.key if self.identify else b"")
         if self.keep_data:
             u = compact(u)
             dtype = np.result_type(self.data.dtype, u.dtype)
@@ -132,7 +146,9 @@ class ColumnStore:
                 self.data = grown
             self.data[:, self.size] = u
         # a column is known by its values only where it may be removed (a pool is on)
-        key = _digest(u) if self.identify else b""
+        return self._added(_digest(u) if self.identify else b"")
+
+    def _added(self, key: bytes) -> int:
         removals = self._removals.get(key, 0) if self.identify else 0
         self.reentered += removals > 0
         self._keys.append(key)

@@ -23,6 +23,7 @@ import numpy as np
 
 from lpboosting.backends import Backend, get_backend
 from lpboosting.backends.base import _digest, with_time_limit
+from lpboosting.columns import is_array, snapshot
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.colgen.options import Deadline, LoopOptions
 from lpboosting.colgen.result import ColumnGenerationResult
@@ -538,7 +539,7 @@ class Rounds:
             )
         return ColumnGenerationResult(
             objective=best.objective, weights=best.weights, distribution=best.distribution,
-            columns=np.array(state.columns[:, :state.best_columns], order="F"),
+            columns=snapshot(state.columns[:, :state.best_columns]),
             hypotheses=state.hypotheses[:state.best_columns], n_rounds=len(history), history=history,
             status=status, solution=best, gap=state.last_gap if status not in ("solver_error", "error") else None,
             message=self.message, edges=state.edges[:state.best_columns],
@@ -661,7 +662,10 @@ def _recheck(oracle: Oracle, master: Master, solution: MasterSolution, k: int, t
 
 
 def column_key(column: Any) -> bytes:
-    """A column known by its values (-0.0 as 0.0), whatever its dtype (int8 or float)."""
+    """A column known by its values (-0.0 as 0.0), whatever its dtype (int8 or float); a column
+    kept elsewhere (:func:`lpboosting.columns.is_array`) by the key it carries."""
+    if not is_array(column):
+        return column.key
     return _digest(np.asarray(column, dtype=float) + 0.0)
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lpboosting.columns import is_array
 from lpboosting.oracles.base import Candidate, Oracle, check_features, check_labels_pm
 
 
@@ -298,7 +299,9 @@ class Stumps(Oracle):
             if self._invalid[kk, j]:
                 continue
             candidate = self._candidate(d, e, int(kk), int(j))
-            key = hashlib.blake2b(candidate.column.tobytes(), digest_size=16).digest()
+            column = candidate.column
+            key = (hashlib.blake2b(column.tobytes(), digest_size=16).digest() if is_array(column)
+                   else column.key)
             if key not in seen:
                 seen.add(key)
                 out.append(candidate)
@@ -313,7 +316,7 @@ class Stumps(Oracle):
 
     def _stump(self, k: int, col: int, sign: float) -> Stump:
         """The stump of split ``k`` in column ``col`` of the edge table, with ``sign``."""
-        f = self.X.shape[1]
+        f = self._has_missing.size  # the features
         if col >= f:  # a feature with missing values, its missing rows on the -1 side
             j = int(self._missing_features[col - f])
             return Stump(j, self._threshold(k, j), sign, False)

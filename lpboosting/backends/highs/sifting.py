@@ -48,7 +48,7 @@ import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
 from lpboosting.backends.highs.model import import_highspy, iteration_counts, map_highs_status, run_watched
-from lpboosting.columns import closest_references, weighted_sum
+from lpboosting.columns import closest_references, column_dots, is_sign_column, take_rows, weighted_sum
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.lpboost import LPBoost
 
@@ -112,18 +112,17 @@ class HighsSiftingLP(ColumnStoreSession):
     def add_column(self, column, edge=None):
         u = check_column(column, self.n_samples)
         self.remember(u)
-        self._is_sign.append(bool(np.all(np.abs(u) == 1.0)))
+        self._is_sign.append(is_sign_column(u))
         self._pending.append(self.store.size - 1)
 
     def _differences(self, examples: np.ndarray) -> np.ndarray:
         """D[i, j] = (u^j - s_j u^(r_j))_n for the examples n (rows) and the hypotheses j written."""
         t = len(self._ref)
-        data = self.store.data
-        rows = data[examples, :t].astype(float)
+        rows = take_rows(self.store.data, examples, slice(0, t)).astype(float)
         ref = np.asarray(self._ref[:t], dtype=np.intp)
         has = ref >= 0
         if has.any():
-            rows[:, has] -= data[np.ix_(examples, ref[has])] * np.asarray(self._sign[:t])[has]
+            rows[:, has] -= rows[:, ref[has]] * np.asarray(self._sign[:t])[has]
         return rows
 
     def _working(self) -> np.ndarray:
@@ -136,18 +135,23 @@ class HighsSiftingLP(ColumnStoreSession):
             return
         h, inf, data = self._h, self._inf, self.store.data
         W = self._working()
-        capped = np.flatnonzero(self.state == FIXED_CAP)
         where = self._where()
         references = closest_references(data, W, self._pending[0], self._is_sign)
+        # sum over L_c of c_n u_n and the rows on W of every pending column and its reference
+        needed = np.unique(np.concatenate([self._pending, [r for r, _ in references if r >= 0]])).astype(np.intp)
+        at = {int(j): i for i, j in enumerate(needed)}
+        on_capped = column_dots(data, np.where(self.state == FIXED_CAP, self.caps, 0.0), needed)
+        on_working = take_rows(data, W, needed).astype(float)
         for j, (ref, s) in zip(self._pending, references):
             self._ref.append(ref)
             self._sign.append(s)
-            diff = data[:, j].astype(float)
+            on_w = on_working[:, at[j]]
+            constant = on_capped[at[j]]
             if ref >= 0:
-                diff -= s * data[:, ref]
-            on_w = diff[W]
+                on_w = on_w - s * on_working[:, at[ref]]
+                constant -= s * on_capped[at[ref]]
             nz = np.flatnonzero(on_w)
-            constant = float(self.caps[capped] @ diff[capped])
+            constant = float(constant)
             self._constant.append(constant)
             h.addVar(-inf, 0.0)
             f = self._cols.size
