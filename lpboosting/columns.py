@@ -70,6 +70,16 @@ def take_rows(U: np.ndarray, rows: np.ndarray, index: "np.ndarray | slice") -> n
     return U.take(rows, np.asarray(index, dtype=np.intp))
 
 
+def edges_at(d: np.ndarray, columns: list) -> list[float]:
+    """d . u of each column; columns kept elsewhere in one pass over their matrix (``column_dots``)."""
+    if columns and not is_array(columns[0]) and hasattr(columns[0], "new_matrix"):
+        matrix = columns[0].new_matrix()
+        for u in columns:
+            matrix.append(u)
+        return [float(e) for e in matrix.column_dots(d, np.arange(len(columns)))]
+    return [float(d @ u) for u in columns]
+
+
 def snapshot(U: np.ndarray) -> np.ndarray:
     """A copy of U (Fortran order) that later columns do not change; a matrix kept elsewhere as it is
     (its view of these columns; its entries stay where they are)."""

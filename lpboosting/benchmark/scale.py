@@ -25,6 +25,17 @@ LPBoost (nu = ``--nu``, 0.1) with exact stumps on ``lpboosting.datasets.twonorm`
     (``backend="highspy:rows"``); run only up to ``--rows-max`` rows, where it
     finishes.
 
+``dask`` (with ``--dask``)
+    ``DaskLPBoostClassifier`` on a ``distributed.LocalCluster`` of
+    ``--workers`` worker processes (one thread each): the same loop and
+    session with binned stumps, the rows generated on the workers (one
+    twonorm draw per partition of ``--chunk`` rows, so not the rows of the
+    other configs) and kept there.  Its row adds the peak memory of each
+    worker and the split of the time between pricing (per-partition
+    histograms and the new columns), the sifting check (margins on the
+    workers), the rows fetched for the working set, the edges, and the master
+    on the client (HiGHS and the session's own work).
+
 Every run is a separate process (so its peak resident memory is its own,
 read from ``getrusage`` of the child), started one after the other. Per run:
 status, rounds, columns, the final gap (certified: the best bound of an
@@ -36,6 +47,7 @@ Run::
 
     python -m lpboosting.benchmark.scale                       # 5e3, 5e4, 5e5, 1e6 rows (long)
     python -m lpboosting.benchmark.scale --sizes 5000 20000 --json out.json
+    python -m lpboosting.benchmark.scale --dask --sizes 1000000 10000000   # the Dask fit only
 """
 
 from __future__ import annotations
@@ -51,7 +63,7 @@ from typing import Any
 from lpboosting.benchmark.common import machine_info, write_json
 
 SIZES = (5_000, 50_000, 500_000, 1_000_000)
-CONFIGS = ("default", "binned", "delta", "rows")
+CONFIGS = ("default", "binned", "delta", "rows", "dask")
 
 
 def _peak_gb() -> float:
@@ -100,9 +112,76 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
     }
 
 
+def _partition(size: int, seed: int) -> Any:
+    from lpboosting.datasets import twonorm
+
+    return twonorm(size, random_state=seed)
+
+
+def _worker_peak_gb() -> float:
+    return _peak_gb()
+
+
+def _run_dask(n: int, nu: float, tol: float, time_limit: float, seed: int, progress: int, workers: int = 2,
+              chunk: int = 250_000) -> dict[str, Any]:
+    """The Dask fit on a LocalCluster, the rows made on the workers."""
+    import warnings
+
+    import dask
+    import dask.array as da
+    import distributed
+    import numpy as np
+
+    from lpboosting.dask import DaskLPBoostClassifier
+
+    sizes = [min(chunk, n - a) for a in range(0, n, chunk)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, memory_limit=0)
+    with distributed.Client(cluster) as client:
+        parts = [dask.delayed(_partition)(m, seed + 1000 * p) for p, m in enumerate(sizes)]
+        X = da.concatenate([da.from_delayed(part[0], (m, 20), dtype=float) for part, m in zip(parts, sizes)])
+        y = da.concatenate([da.from_delayed(part[1], (m,), dtype=float) for part, m in zip(parts, sizes)])
+        start = time.perf_counter()
+
+        def report(record):
+            if progress and record.round % progress == 0:
+                gap = "-" if record.gap is None else f"{record.gap:.1e}"
+                print(f"    [dask N={n}] round {record.round}, {record.n_columns} columns, gap {gap}, "
+                      f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+
+        model = DaskLPBoostClassifier(nu=nu, tol=tol, max_rounds=1_000_000, time_limit=time_limit,
+                                      callback=report, client=client)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model.fit(X, y)
+        seconds = time.perf_counter() - start
+        frame = model._oracle.frame
+        worker_peaks = sorted(client.run(_worker_peak_gb).values())
+        history = model.history_
+        split = dict(frame.seconds)
+    cluster.close()
+    pricing = float(sum(r.pricing_seconds for r in history)) + float(history.meta.get("initial_pricing_seconds", 0.0))
+    master = float(sum(r.master_seconds for r in history))
+    on_workers = {"check": split.get("block_margins", 0.0), "rows": split.get("block_take", 0.0),
+                  "edges": split.get("block_dots", 0.0), "histograms": split.get("partition_bin_sums", 0.0)}
+    return {
+        "config": "dask", "n": n, "status": model.status_, "rounds": len(history),
+        "columns": len(model.hypotheses_), "objective": float(model.objective_),
+        "gap": history[-1].gap if len(history) else None, "seconds": seconds, "setup_seconds": None,
+        "master_seconds": master, "pricing_seconds": pricing, "peak_gb": _peak_gb(),
+        "worker_peak_gb": worker_peaks, "partitions": len(sizes), "workers": workers,
+        "split_seconds": {**on_workers, "master_on_client": max(0.0, master - on_workers["check"]
+                                                              - on_workers["rows"] - on_workers["edges"])},
+        "test_accuracy": None if n > 2_000_000 else float(np.mean(model.predict(_partition(20_000, seed + 7)[0])
+                                                                  == _partition(20_000, seed + 7)[1])),
+    }
+
+
 def _child(queue: Any, args: tuple) -> None:
     try:
-        queue.put(_run(*args))
+        queue.put(_run_dask(*args[1:]) if args[0] == "dask" else _run(*args))
     except BaseException as exc:  # reported in the table, not lost in the child
         queue.put({"config": args[0], "n": args[1], "status": f"error: {type(exc).__name__}: {exc}"})
 
@@ -130,9 +209,14 @@ def format_row(r: dict[str, Any]) -> str:
     if "rounds" not in r:
         return f"  {r['config']:8s} {r['n']:>9d}  {r['status']}"
     gap = "-" if r["gap"] is None else f"{r['gap']:.1e}"
-    return (f"  {r['config']:8s} {r['n']:>9d} {r['status']:10s} {r['rounds']:>6d} {r['columns']:>6d} "
-            f"{gap:>8s} {r['seconds']:>9.1f} {r['master_seconds']:>9.1f} {r['pricing_seconds']:>8.1f} "
-            f"{r['peak_gb']:>7.2f}")
+    row = (f"  {r['config']:8s} {r['n']:>9d} {r['status']:10s} {r['rounds']:>6d} {r['columns']:>6d} "
+           f"{gap:>8s} {r['seconds']:>9.1f} {r['master_seconds']:>9.1f} {r['pricing_seconds']:>8.1f} "
+           f"{r['peak_gb']:>7.2f}")
+    if "worker_peak_gb" in r:
+        split = ", ".join(f"{k} {v:.1f} s" for k, v in r["split_seconds"].items())
+        row += (f"\n      {r['workers']} workers, {r['partitions']} partitions; peak GB a worker "
+                f"{', '.join(f'{g:.2f}' for g in r['worker_peak_gb'])} (client {r['peak_gb']:.2f}); {split}")
+    return row
 
 
 HEADER = (f"  {'config':8s} {'N':>9s} {'status':10s} {'rounds':>6s} {'cols':>6s} {'gap':>8s} "
@@ -143,20 +227,30 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m lpboosting.benchmark.scale",
                                 description=__doc__.splitlines()[0])
     p.add_argument("--sizes", nargs="+", type=int, default=list(SIZES), help="N (default: %(default)s)")
-    p.add_argument("--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS))
+    p.add_argument("--configs", nargs="+", choices=CONFIGS, default=None,
+                   help="default: all but dask; with --dask: dask")
     p.add_argument("--rows-max", type=int, default=20_000,
                    help="largest N the dense-row baseline runs at (default 20000)")
     p.add_argument("--delta-max", type=int, default=50_000,
                    help="largest N the difference model over all N runs at (default 50000)")
     p.add_argument("--binned-min", type=int, default=1_000_000,
                    help="smallest N the binned oracle runs at (default 1000000)")
+    p.add_argument("--dask", action="store_true",
+                   help="run the Dask fit on a LocalCluster (only it, unless --configs names others)")
+    p.add_argument("--workers", type=int, default=2, help="Dask workers (default 2)")
+    p.add_argument("--chunk", type=int, default=250_000, help="rows a Dask partition (default 250000)")
     p.add_argument("--nu", type=float, default=0.1)
     p.add_argument("--tol", type=float, default=1e-4)
     p.add_argument("--time-limit", type=float, default=900.0, help="seconds per run (default 900)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--progress", type=int, default=10, help="a progress line every this many rounds (0: off)")
     p.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.configs is None:
+        args.configs = ["dask"] if args.dask else [c for c in CONFIGS if c != "dask"]
+    elif args.dask and "dask" not in args.configs:
+        args.configs.append("dask")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
@@ -174,7 +268,8 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
             if ((config == "rows" and n > args.rows_max) or (config == "delta" and n > args.delta_max)
                     or (config == "binned" and n < args.binned_min)):
                 continue
-            r = run_in_child(config, n, args.nu, args.tol, args.time_limit, args.seed, args.progress)
+            extra = (args.workers, args.chunk) if config == "dask" else ()
+            r = run_in_child(config, n, args.nu, args.tol, args.time_limit, args.seed, args.progress, *extra)
             print(format_row(r), flush=True)
             rows.append(r)
             by_config[config] = r

@@ -23,7 +23,7 @@ import numpy as np
 
 from lpboosting.backends import Backend, get_backend
 from lpboosting.backends.base import _digest, with_time_limit
-from lpboosting.columns import is_array, snapshot
+from lpboosting.columns import edges_at, is_array, snapshot
 from lpboosting.colgen.history import History, RoundRecord
 from lpboosting.colgen.options import Deadline, LoopOptions
 from lpboosting.colgen.result import ColumnGenerationResult
@@ -639,7 +639,7 @@ def _price(oracle: Oracle, master: Master, solution: MasterSolution, stab: Smoot
     stab.update(smoothed, _lagrangian_bound(master, oracle, solution, found[0].edge))
     if smoothed is d:  # no centre yet
         return found, [c.edge for c in found], "true"
-    true_edges = [float(d @ c.column) for c in found]
+    true_edges = edges_at(d, [c.column for c in found])
     if not all(master.converged(solution, e, tol) for e in true_edges):
         return found, true_edges, "smoothed"
     found = oracle.price_many(d, k)

@@ -19,6 +19,7 @@ enter it) travel to the client.
 from __future__ import annotations
 
 import hashlib
+import time
 from typing import Any
 
 import numpy as np
@@ -64,7 +65,10 @@ def as_dask_arrays(X: Any, y: Any, client: Any) -> tuple[Any, Any, list[str] | N
     if hasattr(y, "to_dask_array"):  # a dask Series
         y = y.to_dask_array(lengths=True)
     elif not isinstance(y, da.Array):
-        y = da.from_array(np.asarray(y), chunks=(X.chunks[0],))
+        y = np.asarray(y)
+        if y.shape != (X.shape[0],):
+            raise ValueError(f"y must hold one label per row of X ({X.shape[0]}), got shape {y.shape}")
+        y = da.from_array(y, chunks=(X.chunks[0],))
     if y.ndim != 1 or y.shape[0] != X.shape[0]:
         raise ValueError(f"y must hold one label per row of X ({X.shape[0]}), got shape {y.shape}")
     if y.chunks[0] != X.chunks[0]:
@@ -112,6 +116,8 @@ class DaskFrame:
         client.gather(self.parts)  # binned everywhere: the raw partitions can go
         del raw_X, raw_y
         self._vector: tuple[bytes, list[Any]] | None = None
+        #: seconds spent in :meth:`map` calls, by the name of the function run on the partitions
+        self.seconds: dict[str, float] = {}
 
     @property
     def n_partitions(self) -> int:
@@ -169,6 +175,15 @@ class DaskFrame:
         ``vector`` when given), the results gathered.  When a worker is lost the call is made again
         (up to ``retries`` times): the partitions and columns are recomputed by Dask from their
         lineage, the vector is scattered again."""
+        start = time.perf_counter()
+        try:
+            return self._map(func, per_partition, vector, retries, kwargs)
+        finally:
+            name = getattr(func, "__name__", "task")
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
+
+    def _map(self, func: Any, per_partition: tuple[list[Any], ...], vector: np.ndarray | None, retries: int,
+             kwargs: dict[str, Any]) -> list[Any]:
         for attempt in range(retries + 1):
             args = list(per_partition)
             if vector is not None:

@@ -1,0 +1,26 @@
+"""The scale benchmark's Dask mode: which configs run, and one small Dask run's row."""
+
+from __future__ import annotations
+
+import pytest
+
+from lpboosting.benchmark import scale
+
+
+def test_dask_runs_only_when_asked():
+    assert "dask" not in scale.parse_args([]).configs
+    assert scale.parse_args(["--dask"]).configs == ["dask"]
+    assert scale.parse_args(["--dask", "--configs", "default"]).configs == ["default", "dask"]
+
+
+def test_a_small_dask_run_reports_workers_memory_and_the_split_of_time():
+    pytest.importorskip("distributed")
+    r = scale._run_dask(3000, 0.2, 1e-6, 300.0, 0, 0, 2, 1000)
+    assert r["status"] == "converged" and r["partitions"] == 3 and len(r["worker_peak_gb"]) == 2
+    assert all(g > 0 for g in r["worker_peak_gb"])
+    split = r["split_seconds"]
+    assert set(split) == {"check", "rows", "edges", "histograms", "master_on_client"}
+    assert all(v >= 0 for v in split.values()) and split["histograms"] > 0 and split["check"] > 0
+    assert 0.5 < r["test_accuracy"] <= 1.0
+    row = scale.format_row(r)
+    assert "2 workers, 3 partitions" in row and "check" in row
