@@ -45,8 +45,9 @@ class DaskLPBoostClassifier(LPBoostClassifier):
     - pricing sums d * y over each partition's bins on its worker; the
       client adds the tables and picks the stumps
       (:class:`~lpboosting.dask.oracle.DaskBinnedStumps`);
-    - a hypothesis' column y h(x) is made and kept on the workers, one int8
-      block a partition;
+    - a hypothesis' column y h(x) is made on the workers from the binned
+      codes whenever it is read (never stored: a worker holds its rows'
+      codes, F bytes a row, whatever the number of hypotheses);
     - the sifting session's full check computes the ensemble's margins on
       the workers; only the rows that enter its working set travel;
     - the master runs on the client, which also keeps vectors of one entry a
@@ -65,9 +66,8 @@ class DaskLPBoostClassifier(LPBoostClassifier):
     ``predict``, ``predict_proba`` and ``decision_function`` of a dask
     array or DataFrame give dask arrays (``map_blocks``: computed where the
     rows are); of a numpy array, numpy arrays.  The fitted model pickles
-    and predicts without the cluster.  The columns live on the cluster only
-    during the fit: afterwards ``result_.columns`` has no column (the
-    hypotheses and their weights are the model).  A degenerate optimum
+    and predicts without the cluster; its ``result_.columns`` has no
+    column (the hypotheses and their weights are the model).  A degenerate optimum
     (soft margin near 0) is reported by its warning but not re-chosen by a
     second stage (that LP is over every row on the client).
     """

@@ -2,13 +2,14 @@
 
 :class:`DaskFrame` keeps, per partition of the data, the binned feature codes
 and the labels +-1 on the workers (the raw features are dropped once
-binned).  The client keeps the bins, the partitions' sizes and vectors of
-one entry a row (the distribution d, the margins of a check): 8 bytes a row,
-against the features' F bytes and the columns' one byte a row per
-hypothesis, which stay on the workers.
+binned).  The client keeps the bins, the partitions' sizes, vectors of one
+entry a row (the distribution d, the margins of a check: 8 bytes a row) and
+the rows its master's session reads (:class:`RowCache`); the workers keep
+the features' F bytes a row, whatever the number of hypotheses.
 
-:class:`PartitionedColumn` is one margin column u = y h(x), one int8 block
-per partition on the workers; :class:`PartitionedColumns` is the N x t
+:class:`PartitionedColumn` is one margin column u = y h(x) of a binned
+stump, made on the workers from the codes whenever it is read (its values
+are never stored); :class:`PartitionedColumns` is the N x t
 matrix of them that the master's session reads through
 :mod:`lpboosting.columns` (``weighted_sum``, ``column_dots``, ``take``): the
 margins of the ensemble and the edges are computed where the rows are, and
@@ -118,6 +119,8 @@ class DaskFrame:
         self._vector: tuple[bytes, list[Any]] | None = None
         #: seconds spent in :meth:`map` calls, by the name of the function run on the partitions
         self.seconds: dict[str, float] = {}
+        #: the rows the master's session reads (its working set), kept on the client
+        self.row_cache = RowCache(self)
 
     @property
     def n_partitions(self) -> int:
@@ -207,8 +210,58 @@ def _lost_worker(exc: BaseException) -> bool:
     return isinstance(exc, kinds) or "lost" in str(exc).lower() or "cancel" in str(exc).lower()
 
 
+class RowCache:
+    """The entries of the rows a session reads often (its working set), kept on the client.
+
+    A block of rows R x columns C: a read of rows and columns fetches only
+    the new rows (for C and the columns asked for) and the new columns (for
+    R), so a working set's rows travel once and then only the new columns'
+    entries do.  Above ``max_rows`` rows it starts again from the rows of
+    the read.
+    """
+
+    def __init__(self, frame: "DaskFrame", max_rows: int = 50_000) -> None:
+        self.frame, self.max_rows = frame, int(max_rows)
+        self.clear()
+
+    def clear(self) -> None:
+        self.rows = np.empty(0, dtype=np.intp)  # sorted
+        #: the columns held (the cache keeps them alive, so their ids stay theirs) and their positions
+        self.columns: list["PartitionedColumn"] = []
+        self.keys: dict[int, int] = {}
+        self.block = np.empty((0, 0), dtype=np.int8)  # rows x columns
+
+    def take(self, rows: np.ndarray, columns: list["PartitionedColumn"]) -> np.ndarray:
+        wanted = np.unique(rows)
+        if np.union1d(self.rows, wanted).size > self.max_rows:
+            self.clear()
+        matrix = PartitionedColumns(self.frame)
+        new_columns = []
+        for c in columns:
+            if id(c) not in self.keys and all(c is not d for d in new_columns):
+                new_columns.append(c)
+        if new_columns:  # the new columns on the rows held
+            fetched = matrix.fetch(self.rows, new_columns)
+            self.block = np.hstack([self.block, fetched]) if self.rows.size else \
+                np.empty((0, len(self.columns) + len(new_columns)), dtype=np.int8)
+            for c in new_columns:
+                self.keys[id(c)] = len(self.columns)
+                self.columns.append(c)
+        new_rows = np.setdiff1d(wanted, self.rows, assume_unique=True)
+        if new_rows.size:  # every column held on the new rows
+            fetched = matrix.fetch(new_rows, self.columns)
+            merged = np.concatenate([self.rows, new_rows])
+            order = np.argsort(merged, kind="stable")
+            self.rows = merged[order]
+            self.block = np.vstack([self.block, fetched])[order]
+        at = np.searchsorted(self.rows, rows)
+        return self.block[np.ix_(at, [self.keys[id(c)] for c in columns])]
+
+
 class PartitionedColumn:
-    """One margin column u = y h(x): an int8 block per partition, on the workers.
+    """One margin column u = y h(x) of a binned stump, made on the workers from their binned codes
+    whenever it is read (``spec``, :data:`lpboosting.dask.partition.Spec`): no column is stored, so
+    a worker holds its binned rows whatever the number of hypotheses.
 
     ``key`` identifies it (the hypothesis); ``d @ column`` is its edge,
     computed where the rows are.
@@ -218,8 +271,8 @@ class PartitionedColumn:
     is_sign = True
     dtype = np.dtype(np.int8)
 
-    def __init__(self, frame: DaskFrame, blocks: list[Any], key: bytes) -> None:
-        self.frame, self.blocks, self.key = frame, blocks, key
+    def __init__(self, frame: DaskFrame, spec: part.Spec, key: bytes) -> None:
+        self.frame, self.spec, self.key = frame, spec, key
 
     @property
     def shape(self) -> tuple[int]:
@@ -233,13 +286,14 @@ class PartitionedColumn:
 
     def to_numpy(self) -> np.ndarray:
         """The whole column on the client (for checks on small data)."""
-        return np.concatenate(self.frame.client.gather(self.blocks)) if self.blocks else np.empty(0, np.int8)
+        blocks = self.frame.map(part.columns_of, self.frame.parts, specs=[self.spec])
+        return np.concatenate([b[:, 0] for b in blocks])
 
 
 class PartitionedColumns:
     """The N x t matrix of :class:`PartitionedColumn`, read through :mod:`lpboosting.columns`.
 
-    ``U[:, :t]`` is the matrix of the first t columns (the same blocks) and
+    ``U[:, :t]`` is the matrix of the first t columns and
     ``U[:, j]`` column j; every other read names its rows (``take``) or is
     a sum over the rows computed on the workers.  ``np.asarray(U)`` gathers
     the whole matrix (for checks on small data).
@@ -270,16 +324,15 @@ class PartitionedColumns:
         raise TypeError("the columns are kept on the Dask workers: read whole columns (U[:, j], U[:, a:b]), "
                         "or rows by lpboosting.columns.take_rows")
 
-    def _blocks(self, index: np.ndarray, p: int) -> list[Any]:
-        return [self.columns[int(j)].blocks[p] for j in index]
+    def _specs(self, index: np.ndarray) -> list[part.Spec]:
+        return [self.columns[int(j)].spec for j in index]
 
     def column_dots(self, d: np.ndarray, index: np.ndarray) -> np.ndarray:
         """U[:, index]^T d, each partition's share summed on the client."""
         index = np.asarray(index, dtype=np.intp)
         if not index.size:
             return np.zeros(0)
-        sums = self.frame.map(part.block_dots, [self._blocks(index, p) for p in range(self.frame.n_partitions)],
-                              vector=d)
+        sums = self.frame.map(part.block_dots, self.frame.parts, vector=d, specs=self._specs(index))
         return np.sum(sums, axis=0)
 
     def weighted_sum(self, index: np.ndarray, weights: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
@@ -287,26 +340,50 @@ class PartitionedColumns:
         index = np.asarray(index, dtype=np.intp)
         weights = np.asarray(weights, dtype=float)
         if rows is not None:
-            return self.take(rows, index).astype(float) @ weights if index.size else np.zeros(len(rows))
+            return self._weighted_sum_at(index, weights, np.asarray(rows, dtype=np.intp))
         if not index.size:
             return np.zeros(self.frame.n_samples)
         frame = self.frame
-        blocks = [self._blocks(index, p) for p in range(frame.n_partitions)]
-        return np.concatenate(frame.map(part.block_margins, blocks, [weights] * frame.n_partitions,
-                                        list(frame.sizes)))
+        return np.concatenate(frame.map(part.block_margins, frame.parts, specs=self._specs(index),
+                                        weights=weights))
+
+    def _weighted_sum_at(self, index: np.ndarray, weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The weighted sum at these rows: from the row cache when it holds them all, else computed
+        on the partitions that hold them (only the sums travel)."""
+        out = np.zeros(rows.size)
+        if not index.size or not rows.size:
+            return out
+        cache = self.frame.row_cache
+        if np.isin(rows, cache.rows).all():
+            return self.take(rows, index).astype(float) @ weights
+        p, local = self.frame.locate(rows)
+        holding = np.unique(p)
+        where = [np.flatnonzero(p == q) for q in holding]
+        sums = self.frame.map(part.block_margins_at, [self.frame.parts[q] for q in holding],
+                              [local[w] for w in where], specs=self._specs(index), weights=weights)
+        for w, values in zip(where, sums):
+            out[w] = values
+        return out
 
     def take(self, rows: np.ndarray, index: np.ndarray) -> np.ndarray:
-        """U[rows, index] (int8), fetched from the partitions that hold those rows."""
+        """U[rows, index] (int8), from the frame's :class:`RowCache`: only the entries it does not hold
+        are fetched from the partitions that hold those rows."""
         rows = np.asarray(rows, dtype=np.intp)
         index = np.asarray(index, dtype=np.intp)
-        out = np.zeros((rows.size, index.size), dtype=np.int8)
         if not rows.size or not index.size:
+            return np.zeros((rows.size, index.size), dtype=np.int8)
+        return self.frame.row_cache.take(rows, [self.columns[int(j)] for j in index])
+
+    def fetch(self, rows: np.ndarray, columns: list[PartitionedColumn]) -> np.ndarray:
+        """The columns' entries at these rows, fetched from the partitions that hold them."""
+        out = np.zeros((rows.size, len(columns)), dtype=np.int8)
+        if not rows.size or not columns:
             return out
         p, local = self.frame.locate(rows)
         holding = np.unique(p)
         where = [np.flatnonzero(p == q) for q in holding]
-        taken = self.frame.map(part.block_take, [self._blocks(index, q) for q in holding],
-                               [local[w] for w in where])
+        taken = self.frame.map(part.block_take, [self.frame.parts[q] for q in holding],
+                               [local[w] for w in where], specs=[c.spec for c in columns])
         for w, block in zip(where, taken):
             out[w] = block
         return out

@@ -50,11 +50,8 @@ class DaskBinnedStumps(BinnedStumps):
     def _candidate(self, d: np.ndarray, e: np.ndarray, k: int, j: int) -> Candidate:
         stump = self._stump(k, j, 1.0 if e[k, j] >= 0 else -1.0)
         missing_left = j >= self.n_bins.size
-        frame = self.frame
-        blocks = [frame.client.submit(part.partition_stump, p, stump.feature, k, stump.sign,
-                                      int(self.n_bins[stump.feature]), missing_left, pure=False)
-                  for p in frame.parts]
+        spec = (stump.feature, k, stump.sign, int(self.n_bins[stump.feature]), bool(missing_left))
         constant = stump.constant
         what = repr(("constant", constant)) if constant is not None else repr(stump)
         key = hashlib.blake2b(what.encode(), digest_size=16).digest()
-        return Candidate(stump, PartitionedColumn(frame, blocks, key), float(abs(e[k, j])))
+        return Candidate(stump, PartitionedColumn(self.frame, spec, key), float(abs(e[k, j])))

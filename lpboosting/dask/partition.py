@@ -1,9 +1,9 @@
 """What runs on a Dask worker: one partition's rows at a time.
 
 Every function here takes one partition (the dict :func:`encode_partition`
-makes: binned feature codes and labels +-1) or the int8 column blocks made
-from it, and returns something small (sums, one block of a column) or the
-rows asked for.  They are plain functions of numpy arrays, so that Dask can
+makes: binned feature codes and labels +-1) and, for the hypotheses, their
+specs (a binned stump's column is made from the codes when it is read), and
+returns something small (sums, margins) or the rows asked for.  They are plain functions of numpy arrays, so that Dask can
 ship them to the workers by name.
 """
 
@@ -50,32 +50,52 @@ def partition_bin_sums(part: dict[str, np.ndarray], d: np.ndarray, n_codes: int)
     return bin_sums(part["codes"], a, n_codes), float(a.sum())
 
 
-def partition_stump(part: dict[str, np.ndarray], feature: int, k: int, sign: float, n_bins: int,
-                    missing_left: bool) -> np.ndarray:
-    """The partition's block of a binned stump's column y * h(x), int8."""
-    return stump_column(part["codes"][:, feature], part["y"], k, sign, n_bins, missing_left).astype(np.int8)
+#: a binned stump as the workers make its column: (feature, split k, sign, n_bins of the feature,
+#: missing values on the -1 side)
+Spec = tuple[int, int, float, int, bool]
+
+#: rows of a partition made into columns at a time (bounds the int8 temporaries)
+ROWS_AT_A_TIME = 1 << 16
 
 
-def _stacked(blocks: list[np.ndarray], rows: int) -> np.ndarray:
-    out = np.empty((rows, len(blocks)), dtype=np.int8, order="F")
-    for j, block in enumerate(blocks):
-        out[:, j] = block
+def columns_of(part: dict[str, np.ndarray], rows: np.ndarray | slice = slice(None), *, specs: list[Spec]
+               ) -> np.ndarray:
+    """The stumps' columns y * h(x) at these rows of the partition (rows x stumps, int8, Fortran
+    order), made from the binned codes: the columns are not stored, a stump is its spec."""
+    codes, y = part["codes"][rows], part["y"][rows]
+    out = np.empty((y.size, len(specs)), dtype=np.int8, order="F")
+    for j, (feature, k, sign, n_bins, missing_left) in enumerate(specs):
+        out[:, j] = stump_column(codes[:, feature], y, k, sign, n_bins, missing_left)
     return out
 
 
-def block_dots(blocks: list[np.ndarray], d: np.ndarray) -> np.ndarray:
-    """d . u of each column's block."""
-    return np.array([float(d @ block) for block in blocks])
+def block_dots(part: dict[str, np.ndarray], d: np.ndarray, *, specs: list[Spec]) -> np.ndarray:
+    """d . u of each stump's column on the partition."""
+    return np.array([float(d @ u) for u in columns_of(part, specs=specs).T])
 
 
-def block_margins(blocks: list[np.ndarray], weights: np.ndarray, rows: int) -> np.ndarray:
+def block_margins(part: dict[str, np.ndarray], *, specs: list[Spec], weights: np.ndarray) -> np.ndarray:
     """sum_j weights_j u_j on the partition's rows, by :func:`lpboosting.columns.weighted_sum` (each
     row's sum is then the one an in-memory matrix of these columns gives)."""
-    if not blocks:
-        return np.zeros(rows)
-    return weighted_sum(_stacked(blocks, rows), np.arange(len(blocks)), weights)
+    n = part["y"].size
+    out = np.zeros(n)
+    if not specs:
+        return out
+    index = np.arange(len(specs))
+    for start in range(0, n, ROWS_AT_A_TIME):
+        rows = slice(start, min(n, start + ROWS_AT_A_TIME))
+        out[rows] = weighted_sum(columns_of(part, rows, specs=specs), index, weights)
+    return out
 
 
-def block_take(blocks: list[np.ndarray], rows: np.ndarray) -> np.ndarray:
-    """The columns' entries at these rows of the partition (rows x columns, int8)."""
-    return _stacked([block[rows] for block in blocks], rows.size)
+def block_margins_at(part: dict[str, np.ndarray], rows: np.ndarray, *, specs: list[Spec],
+                     weights: np.ndarray) -> np.ndarray:
+    """sum_j weights_j u_j at these rows of the partition, each row's sum as
+    :func:`lpboosting.columns.weighted_sum` computes it at given rows (a row-major float block
+    times the weights)."""
+    return np.ascontiguousarray(columns_of(part, rows, specs=specs), dtype=float) @ weights
+
+
+def block_take(part: dict[str, np.ndarray], rows: np.ndarray, *, specs: list[Spec]) -> np.ndarray:
+    """The stumps' entries at these rows of the partition (rows x stumps, int8)."""
+    return columns_of(part, rows, specs=specs)
