@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from lpboosting.columns import weighted_sum
-from lpboosting.oracles.binned import bin_sums, encode, stump_column
+from lpboosting.oracles.binned import bin_sums, encode
 
 
 def partition_facts(X: np.ndarray, y: np.ndarray) -> dict[str, Any]:
@@ -40,8 +40,8 @@ def encode_partition(X: np.ndarray, y: np.ndarray, thresholds: list[np.ndarray],
                      missing_bin: bool, positive: Any) -> dict[str, np.ndarray]:
     """The partition as the oracle reads it: codes (Fortran order) and y = +1 for ``positive``, else -1."""
     X = np.asarray(X, dtype=float)
-    return {"codes": encode(X, thresholds, max_bins, missing_bin),
-            "y": np.where(np.asarray(y) == positive, 1.0, -1.0)}
+    y = np.where(np.asarray(y) == positive, 1.0, -1.0)
+    return {"codes": encode(X, thresholds, max_bins, missing_bin), "y": y, "y8": y.astype(np.int8)}
 
 
 def partition_bin_sums(part: dict[str, np.ndarray], d: np.ndarray, n_codes: int) -> tuple[np.ndarray, float]:
@@ -62,10 +62,18 @@ def columns_of(part: dict[str, np.ndarray], rows: np.ndarray | slice = slice(Non
                ) -> np.ndarray:
     """The stumps' columns y * h(x) at these rows of the partition (rows x stumps, int8, Fortran
     order), made from the binned codes: the columns are not stored, a stump is its spec."""
-    codes, y = part["codes"][rows], part["y"][rows]
+    codes, y = part["codes"][rows], part["y8"][rows]
     out = np.empty((y.size, len(specs)), dtype=np.int8, order="F")
+    right = np.empty(y.size, dtype=bool)
     for j, (feature, k, sign, n_bins, missing_left) in enumerate(specs):
-        out[:, j] = stump_column(codes[:, feature], y, k, sign, n_bins, missing_left)
+        # the values of stump_column, in int8: +-y where the codes are on the +sign side
+        np.greater_equal(codes[:, feature], k, out=right)
+        if missing_left:
+            right &= codes[:, feature] < n_bins
+        column = out[:, j]
+        np.multiply(right, 2, out=column, casting="unsafe")
+        column -= 1
+        column *= y if sign > 0 else -y
     return out
 
 
