@@ -136,6 +136,9 @@ class ColumnStore:
                     self.data = u.new_matrix()
                 self.data.append(u)
             return self._added(u.key if self.identify else b"")
+        if self.keep_data and not is_array(self.data):
+            raise TypeError("this run's columns are kept elsewhere (on a Dask cluster); a column of values "
+                            "cannot join them: add hypotheses through the run's oracle")
         if self.keep_data:
             u = compact(u)
             dtype = np.result_type(self.data.dtype, u.dtype)

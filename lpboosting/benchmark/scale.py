@@ -72,6 +72,16 @@ def _peak_gb() -> float:
     return peak / (1024.0 ** 3 if sys.platform == "darwin" else 1024.0 ** 2)
 
 
+def _reporter(config: str, n: int, progress: int, start: float) -> Any:
+    """The loop's callback that prints a progress line every ``progress`` rounds to stderr."""
+    def report(record):
+        if progress and record.round % progress == 0:
+            gap = "-" if record.gap is None else f"{record.gap:.1e}"
+            print(f"    [{config} N={n}] round {record.round}, {record.n_columns} columns, gap {gap}, "
+                  f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    return report
+
+
 def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: int, progress: int) -> dict[str, Any]:
     """One run, in a child process: the figures of the table row."""
     from lpboosting import column_generation
@@ -86,13 +96,7 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
     elif config == "rows":
         options = {"backend": "highspy:rows"}
     start = time.perf_counter()
-
-    def report(record):
-        if progress and record.round % progress == 0:
-            gap = "-" if record.gap is None else f"{record.gap:.1e}"
-            print(f"    [{config} N={n}] round {record.round}, {record.n_columns} columns, gap {gap}, "
-                  f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
-
+    report = _reporter(config, n, progress, start)
     setup = time.perf_counter()
     oracle = BinnedStumps(X, y) if config == "binned" else Stumps(X, y)
     setup = time.perf_counter() - setup
@@ -144,13 +148,7 @@ def _run_dask(n: int, nu: float, tol: float, time_limit: float, seed: int, progr
         X = da.concatenate([da.from_delayed(part[0], (m, 20), dtype=float) for part, m in zip(parts, sizes)])
         y = da.concatenate([da.from_delayed(part[1], (m,), dtype=float) for part, m in zip(parts, sizes)])
         start = time.perf_counter()
-
-        def report(record):
-            if progress and record.round % progress == 0:
-                gap = "-" if record.gap is None else f"{record.gap:.1e}"
-                print(f"    [dask N={n}] round {record.round}, {record.n_columns} columns, gap {gap}, "
-                      f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
-
+        report = _reporter("dask", n, progress, start)
         model = DaskLPBoostClassifier(nu=nu, tol=tol, max_rounds=1_000_000, time_limit=time_limit,
                                       callback=report, client=client)
         with warnings.catch_warnings():

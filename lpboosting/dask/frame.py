@@ -314,7 +314,7 @@ class PartitionedColumns:
         self.columns.append(column)
 
     def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, tuple) and len(key) == 2 and key[0] == slice(None):
+        if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], slice) and key[0] == slice(None):
             index = key[1]
             if isinstance(index, (int, np.integer)):
                 return self.columns[int(index)]

@@ -157,3 +157,33 @@ def test_bad_data_gets_a_clear_error(client):
         DaskLPBoostClassifier(client=client).fit(da.from_array(X, chunks=(100, 20)), y)
     with pytest.raises(ValueError, match="one label per row"):
         DaskLPBoostClassifier(client=client).fit(da.from_array(X[:, :], chunks=(100, 20)), y[:10])
+
+
+def test_the_partitioned_matrix_reads_as_the_numpy_matrix_of_its_columns(client):
+    """weighted_sum (all rows, given rows inside and outside the row cache), column_dots, take_rows
+    and edges_at through lpboosting.columns equal the same reads of the gathered numpy matrix."""
+    from lpboosting.columns import column_dots, edges_at, take_rows, weighted_sum
+    from lpboosting.dask import PartitionedColumn, PartitionedColumns
+
+    X, y = twonorm(2500, random_state=7)
+    X[::11, 4] = np.nan
+    frame = DaskFrame(client, da.from_array(X, chunks=((0, 900, 1, 1599), (20,))), y, max_bins=12)
+    rng = np.random.default_rng(0)
+    specs = [(int(f), int(k), float(s), int(frame.n_bins[f]), bool(m)) for f, k, s, m in
+             zip(rng.integers(0, 20, 9), rng.integers(0, 13, 9), rng.choice([-1.0, 1.0], 9), rng.random(9) < .3)]
+    U = PartitionedColumns(frame, [PartitionedColumn(frame, spec, bytes([j])) for j, spec in enumerate(specs)])
+    A = np.asarray(U)
+    assert A.shape == (2500, 9) and set(np.unique(A)) <= {-1, 1}
+    w, d = rng.random(9), rng.dirichlet(np.ones(2500))
+    index = np.array([0, 3, 8, 5])
+    np.testing.assert_array_equal(weighted_sum(U, index, w[:4]), weighted_sum(A, index, w[:4]))
+    rows = rng.choice(2500, 300, replace=False)
+    np.testing.assert_array_equal(take_rows(U, rows, index), A[np.ix_(rows, index)])
+    for at in (rows, rng.choice(2500, 40, replace=False)):  # cached rows, then mostly new ones
+        np.testing.assert_allclose(weighted_sum(U, index, w[:4], rows=at), weighted_sum(A, index, w[:4], rows=at),
+                                   rtol=0, atol=1e-15)
+    np.testing.assert_allclose(column_dots(U, d, index), column_dots(A, d, index), atol=1e-15)
+    np.testing.assert_allclose(edges_at(d, U.columns[:3]), [d @ A[:, j] for j in range(3)], atol=1e-15)
+    assert U[:, :4].shape == (2500, 4) and U[:, 2] is U.columns[2]
+    with pytest.raises(TypeError, match="Dask workers"):
+        U[rows, 0]
