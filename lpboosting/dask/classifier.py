@@ -6,6 +6,7 @@ import copy
 from typing import Any, Callable
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from lpboosting.dask.frame import DaskFrame, import_dask
 from lpboosting.dask.oracle import DaskBinnedStumps
@@ -150,7 +151,8 @@ class DaskLPBoostClassifier(LPBoostClassifier):
 
     def _store(self, result: Any) -> "DaskLPBoostClassifier":
         super()._store(result)
-        # the columns stay on the cluster only during the fit (the hypotheses are the model)
+        # the columns are stumps over the fit's partitions, of no use without its cluster: the
+        # hypotheses and their weights are the model
         self.result_ = copy.copy(result)
         self.result_.columns = np.empty((result.distribution.size, 0), dtype=np.int8)
         self.result_.state = None
@@ -165,6 +167,7 @@ class DaskLPBoostClassifier(LPBoostClassifier):
 
     # -- prediction where the rows are -------------------------------------------------
     def _dask_decision(self, X: Any) -> Any:
+        check_is_fitted(self)
         if hasattr(X, "to_dask_array"):
             X = X.to_dask_array(lengths=True)
         if X.ndim != 2 or X.shape[1] != self.n_features_in_:

@@ -53,6 +53,8 @@ def as_dask_arrays(X: Any, y: Any, client: Any) -> tuple[Any, Any, list[str] | N
         names = [str(c) for c in X.columns]
         X = X.to_dask_array(lengths=True)
     elif not isinstance(X, da.Array):
+        if hasattr(X, "columns"):  # a pandas DataFrame
+            names = [str(c) for c in X.columns]
         X = np.asarray(X, dtype=float)
         if X.ndim != 2:
             raise ValueError(f"X must be 2-dimensional (rows x features), got shape {X.shape}")
