@@ -166,13 +166,22 @@ class DaskFrame:
             self._vector = (key, self.client.scatter(pieces))
         return self._vector[1]
 
-    def locate(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Partition and row within it of each global row."""
+    def map_rows(self, func: Any, rows: np.ndarray, out: np.ndarray, **kwargs: Any) -> np.ndarray:
+        """``func(partition, local_rows, **kwargs)`` on the partitions that hold these (global) rows,
+        its results written into ``out`` at the rows' positions; returns ``out``."""
         rows = np.asarray(rows, dtype=np.intp)
-        if rows.size and (rows.min() < 0 or rows.max() >= self.n_samples):
+        if not rows.size:
+            return out
+        if rows.min() < 0 or rows.max() >= self.n_samples:
             raise IndexError(f"row index out of range for {self.n_samples} rows")
         p = np.searchsorted(self.offsets, rows, side="right") - 1
-        return p, rows - self.offsets[p]
+        local = rows - self.offsets[p]
+        holding = np.unique(p)
+        where = [np.flatnonzero(p == q) for q in holding]
+        results = self.map(func, [self.parts[q] for q in holding], [local[w] for w in where], **kwargs)
+        for w, values in zip(where, results):
+            out[w] = values
+        return out
 
     def map(self, func: Any, *per_partition: list[Any], vector: np.ndarray | None = None,
             retries: int = 2, **kwargs: Any) -> list[Any]:
@@ -237,27 +246,29 @@ class RowCache:
         wanted = np.unique(rows)
         if np.union1d(self.rows, wanted).size > self.max_rows:
             self.clear()
-        matrix = PartitionedColumns(self.frame)
-        new_columns = []
-        for c in columns:
-            if id(c) not in self.keys and all(c is not d for d in new_columns):
-                new_columns.append(c)
+        new_columns = list({id(c): c for c in columns if id(c) not in self.keys}.values())
         if new_columns:  # the new columns on the rows held
-            fetched = matrix.fetch(self.rows, new_columns)
-            self.block = np.hstack([self.block, fetched]) if self.rows.size else \
-                np.empty((0, len(self.columns) + len(new_columns)), dtype=np.int8)
+            fetched = self._fetch(self.rows, new_columns)
+            self.block = np.hstack([self.block, fetched])
             for c in new_columns:
                 self.keys[id(c)] = len(self.columns)
                 self.columns.append(c)
         new_rows = np.setdiff1d(wanted, self.rows, assume_unique=True)
         if new_rows.size:  # every column held on the new rows
-            fetched = matrix.fetch(new_rows, self.columns)
+            fetched = self._fetch(new_rows, self.columns)
             merged = np.concatenate([self.rows, new_rows])
             order = np.argsort(merged, kind="stable")
             self.rows = merged[order]
             self.block = np.vstack([self.block, fetched])[order]
         at = np.searchsorted(self.rows, rows)
         return self.block[np.ix_(at, [self.keys[id(c)] for c in columns])]
+
+    def _fetch(self, rows: np.ndarray, columns: list["PartitionedColumn"]) -> np.ndarray:
+        """The columns' entries at these rows, from the partitions that hold them."""
+        out = np.zeros((rows.size, len(columns)), dtype=np.int8)
+        if not columns:
+            return out
+        return self.frame.map_rows(part.block_take, rows, out, specs=[c.spec for c in columns])
 
 
 class PartitionedColumn:
@@ -355,17 +366,9 @@ class PartitionedColumns:
         out = np.zeros(rows.size)
         if not index.size or not rows.size:
             return out
-        cache = self.frame.row_cache
-        if np.isin(rows, cache.rows).all():
+        if np.isin(rows, self.frame.row_cache.rows).all():
             return self.take(rows, index).astype(float) @ weights
-        p, local = self.frame.locate(rows)
-        holding = np.unique(p)
-        where = [np.flatnonzero(p == q) for q in holding]
-        sums = self.frame.map(part.block_margins_at, [self.frame.parts[q] for q in holding],
-                              [local[w] for w in where], specs=self._specs(index), weights=weights)
-        for w, values in zip(where, sums):
-            out[w] = values
-        return out
+        return self.frame.map_rows(part.block_margins_at, rows, out, specs=self._specs(index), weights=weights)
 
     def take(self, rows: np.ndarray, index: np.ndarray) -> np.ndarray:
         """U[rows, index] (int8), from the frame's :class:`RowCache`: only the entries it does not hold
@@ -375,20 +378,6 @@ class PartitionedColumns:
         if not rows.size or not index.size:
             return np.zeros((rows.size, index.size), dtype=np.int8)
         return self.frame.row_cache.take(rows, [self.columns[int(j)] for j in index])
-
-    def fetch(self, rows: np.ndarray, columns: list[PartitionedColumn]) -> np.ndarray:
-        """The columns' entries at these rows, fetched from the partitions that hold them."""
-        out = np.zeros((rows.size, len(columns)), dtype=np.int8)
-        if not rows.size or not columns:
-            return out
-        p, local = self.frame.locate(rows)
-        holding = np.unique(p)
-        where = [np.flatnonzero(p == q) for q in holding]
-        taken = self.frame.map(part.block_take, [self.frame.parts[q] for q in holding],
-                               [local[w] for w in where], specs=[c.spec for c in columns])
-        for w, block in zip(where, taken):
-            out[w] = block
-        return out
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         out = np.column_stack([c.to_numpy() for c in self.columns]) if self.columns else \
