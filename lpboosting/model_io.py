@@ -3,7 +3,9 @@
 The file holds what the model needs to predict and what says where it came
 from: the classifier's class and parameters, the classes, the feature
 names, every hypothesis (a stump as feature, threshold, sign and the side
-of missing values when it is not the default; a scaled feature as feature,
+of missing values when it is not the default; a multiclass LP's stump as
+feature, threshold and the class codes it votes for on each side, its tree
+as a tree with class codes for leaf values; a scaled feature as feature,
 range and sign; a tree as its node arrays, the side of missing values at
 each node and whether it compares float64 values) with its
 weight, the weights after each round (for ``staged_*``), the fitted
@@ -36,6 +38,7 @@ import numpy as np
 from lpboosting.colgen.history import History
 from lpboosting.jsonfile import to_json_value
 from lpboosting.oracles.features import ScaledFeature
+from lpboosting.oracles.multiclass import ClassStump, ClassTree
 from lpboosting.oracles.stumps import Stump
 from lpboosting.oracles.trees import TreeHypothesis, TreeRule
 from lpboosting.provenance import versions
@@ -74,6 +77,16 @@ def hypothesis_to_dict(h: Any) -> dict[str, Any]:
         if h.missing_right != Stump(h.feature, h.threshold, h.sign).missing_right:
             out["missing_right"] = h.missing_right  # a learned side other than the default
         return out
+    if isinstance(h, ClassStump):  # a multiclass LP's: the class codes voted for on each side
+        out = {"kind": "class_stump", "feature": h.feature, "threshold": h.threshold, "left": h.left,
+               "right": h.right}
+        if math.isinf(h.threshold):
+            out["threshold"] = "-inf" if h.threshold < 0 else "inf"
+        if h.missing_right:
+            out["missing_right"] = True
+        return out
+    if isinstance(h, ClassTree):
+        return {**hypothesis_to_dict(h.rule), "kind": "class_tree"}
     if isinstance(h, ScaledFeature):
         return {"kind": "scaled_feature", "feature": h.feature, "low": h.low, "high": h.high, "sign": h.sign}
     if isinstance(h, (TreeHypothesis, TreeRule)):
@@ -102,6 +115,12 @@ def hypothesis_from_dict(data: dict[str, Any]) -> Any:
             threshold = float(data["threshold"])
         missing_right = data.get("missing_right")  # absent: the default side
         return Stump(int(data["feature"]), threshold, sign, None if missing_right is None else bool(missing_right))
+    if kind == "class_stump":
+        threshold = data["threshold"]
+        return ClassStump(int(data["feature"]), float(threshold), int(data["left"]), int(data["right"]),
+                          bool(data.get("missing_right", False)))
+    if kind == "class_tree":
+        return ClassTree.of_rule(hypothesis_from_dict({**data, "kind": "tree"}))
     if kind == "scaled_feature":
         return ScaledFeature(int(data["feature"]), float(data["low"]), float(data["high"]), float(data["sign"]))
     if kind == "tree":
@@ -174,7 +193,7 @@ def model_to_dict(estimator: Any) -> dict[str, Any]:
     chosen = {name: getattr(estimator, name) for name in _CHOSEN if hasattr(estimator, name)}
     if chosen:  # what cross-validation chose (nu="auto", oracle="auto")
         out["chosen"] = chosen
-    if len(classes) > 2:  # each binary model's state is its own (column generation or leveraging)
+    if hasattr(estimator, "one_vs_rest_"):  # each binary model's state is its own (column generation or leveraging)
         out["one_vs_rest"] = [m._binary_state() for m in estimator.one_vs_rest_]
     else:
         out["model"] = estimator._binary_state()

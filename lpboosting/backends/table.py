@@ -28,6 +28,7 @@ from lpboosting.masters.base import Master
 from lpboosting.masters.entropy import EntropyMaster
 from lpboosting.masters.erlpboost import ERLPBoost
 from lpboosting.masters.lpboost import LPBoost
+from lpboosting.masters.multiclass import MulticlassLPBoost
 from lpboosting.masters.registry import MASTERS
 from lpboosting.masters.rmboost import RMBoost
 from lpboosting.masters.softboost import SoftBoost
@@ -49,6 +50,7 @@ SESSIONS: dict[tuple[str, type[Master]], Any] = {
     ("highspy", LPBoost): _B + "highs.sifting:HighsSiftingLP",
     ("highspy-rows", LPBoost): _B + "highs.lpboost:HighsEdgeLP",
     ("highspy-delta", LPBoost): _B + "highs.lpboost:HighsDeltaEdgeLP",
+    ("highspy", MulticlassLPBoost): _B + "highs.multiclass:HighsPairEdgeLP",
     ("highspy", RMBoost): _B + "highs.minimax_sifting:minimax_session",
     ("minimax-simplex", RMBoost): _B + "dedicated.minimax_session:MinimaxSimplexSession",
     ("newton", SoftBoost): _B + "dedicated.newton_projection:softboost_session",

@@ -523,14 +523,14 @@ class Rounds:
 
     def result(self) -> ColumnGenerationResult:
         """The result of the run as it ended: the last verified master and the history."""
-        state, history, oracle, status = self.state, self.state.history, self.state.oracle, self.status
+        state, history, status = self.state, self.state.history, self.status
         state.status = status
         history.meta["status"] = status
         earlier = 0.0 if self.fresh else history.meta.get("seconds", 0.0)  # a resumed run adds its time
         history.meta["seconds"] = earlier + time.perf_counter() - self.started
         best = state.best
         if best is None:
-            n = oracle.n_samples
+            n = state.n_rows
             return ColumnGenerationResult(
                 objective=float("nan"), weights=np.empty(0), distribution=np.full(n, 1.0 / n),
                 columns=np.empty((n, 0)), hypotheses=[], n_rounds=len(history), history=history,

@@ -29,6 +29,7 @@ import numpy as np
 from lpboosting.colgen.loop import ColumnGenerationResult, column_generation, continue_run
 from lpboosting.colgen.options import LoopOptions
 from lpboosting.masters.lpboost import LPBoost, check_nu
+from lpboosting.masters.multiclass import MulticlassLPBoost
 
 __all__ = ["PATH_OPTIONS", "NuPath", "NuPathRun", "nu_path"]
 
@@ -76,6 +77,14 @@ class NuPath:
         return int(sum(r.iterations or 0 for res in self.results for r in res.history))
 
 
+def path_master(oracle: Any, nu: float, sample_weight: Any = None) -> "LPBoost | MulticlassLPBoost":
+    """LPBoost at nu, or the multiclass LP for an oracle over K > 2 classes (its ``n_classes``)."""
+    n_classes = getattr(oracle, "n_classes", 2)
+    if n_classes > 2:
+        return MulticlassLPBoost(nu, n_classes, sample_weight=sample_weight)
+    return LPBoost(nu, sample_weight=sample_weight)
+
+
 class NuPathRun:
     """LPBoost's live master moved from one nu to the next on request (what :func:`nu_path` steps).
 
@@ -93,7 +102,7 @@ class NuPathRun:
         # the loop's options at every nu: PATH_OPTIONS (20 columns a round, smoothing) unless given
         base = PATH_OPTIONS if options is None else options
         self.options = base.replace(**loop_options) if loop_options else base
-        self.master: LPBoost | None = None
+        self.master: LPBoost | MulticlassLPBoost | None = None
         self.state: Any = None
         self.results: list[ColumnGenerationResult] = []
 
@@ -113,7 +122,7 @@ class NuPathRun:
         if time_limit is not None and (options.time_limit is None or time_limit < options.time_limit):
             options = options.replace(time_limit=float(time_limit))
         if self.master is None:
-            self.master = LPBoost(nu, sample_weight=self.sample_weight)
+            self.master = path_master(self.oracle, nu, self.sample_weight)
             result = column_generation(self.master, self.oracle, options, backend=self.backend)
             result.history.meta["nu"] = nu
         else:

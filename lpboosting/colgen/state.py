@@ -77,7 +77,13 @@ class RunState:
 
     def __post_init__(self) -> None:
         if self.store is None:
-            self.store = ColumnStore(self.oracle.n_samples, keep_data=True, identify=False)
+            self.store = ColumnStore(self.n_rows, keep_data=True, identify=False)
+
+    @property
+    def n_rows(self) -> int:
+        """The master's rows (its examples; (example, wrong class) pairs for a multiclass master):
+        the length of d and of every column."""
+        return self.master.n_rows(self.oracle.n_samples)
 
     @property
     def k(self) -> int:
@@ -162,8 +168,10 @@ class RunState:
     def add_column(self, column: Any, hypothesis: Any = None) -> None:
         """Add a column of your own (u_n = y_n h(x_n)) before the next solve, with the oracle's."""
         u = np.asarray(column, dtype=float).ravel()
-        if u.shape != (self.oracle.n_samples,) or not np.all(np.isfinite(u)):
-            raise ValueError(f"a column must hold {self.oracle.n_samples} finite margins, got shape {u.shape}")
-        d = self.distribution if self.distribution is not None else self.master.initial_distribution(u.size)
+        if u.shape != (self.n_rows,) or not np.all(np.isfinite(u)):
+            raise ValueError(f"a column must hold {self.n_rows} finite margins (one per row of the master), "
+                             f"got shape {u.shape}")
+        d = self.distribution if self.distribution is not None else self.master.initial_distribution(
+            self.oracle.n_samples)
         edge = float(d @ u)
         self.pending.append((Candidate(hypothesis, u, edge), edge))

@@ -209,6 +209,32 @@ def labels_to_signs(classes: np.ndarray, y: Any, n_rows: int) -> np.ndarray:
     return np.where(y == classes[1], 1.0, -1.0)
 
 
+def multiclass_margins(classes: np.ndarray, votes: np.ndarray, y: Any) -> np.ndarray:
+    """F_(y_n)(x_n) - max_(k != y_n) F_k(x_n) from the (n, K) votes, labels from ``classes``."""
+    y = np.asarray(y).ravel()
+    if y.size != votes.shape[0]:
+        raise ValueError(f"y has {y.size} labels but X has {votes.shape[0]} rows; pass one label per row")
+    codes = np.searchsorted(classes, y)
+    unknown = (codes >= classes.size) | (classes[np.minimum(codes, classes.size - 1)] != y)
+    if unknown.any():
+        raise ValueError(f"y holds labels {np.unique(y[unknown]).tolist()} that were not seen in fit "
+                         f"(classes_ = {classes.tolist()})")
+    rows = np.arange(y.size)
+    own = votes[rows, codes]
+    others = votes.copy()
+    others[rows, codes] = -np.inf
+    return own - others.max(axis=1)
+
+
+def pair_table(d: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
+    """A distribution over (example, wrong class) pairs as an (N, K) table: d_ik, 0 at k = y_i."""
+    from lpboosting.pairs import class_scores
+
+    table = -class_scores(d, y, n_classes)
+    table[np.arange(table.shape[0]), y] = 0.0
+    return table + 0.0
+
+
 def weighted_importances(weights: Any, hypotheses: Any, n_features: int) -> np.ndarray:
     """sum_m |w_m| times hypothesis m's importances (``h.importances(n_features)``), normalised to 1
     (all zero when no weight falls on a feature).  AttributeError when a hypothesis does not say
@@ -229,8 +255,12 @@ class DecisionClassifierMixin:
     """``margins`` of a binary classifier from its ``decision_function``."""
 
     def margins(self, X: Any, y: Any) -> np.ndarray:
-        """y_n f(x_n) for labelled data (labels from ``classes_``)."""
+        """y_n f(x_n) for labelled data (labels from ``classes_``).  A multiclass LP's: the
+        multiclass margin F_(y_n)(x_n) - max_(k != y_n) F_k(x_n), the true class's vote against the
+        best other class's."""
         check_is_fitted(self)
+        if getattr(self, "_native_fit", False):
+            return multiclass_margins(self.classes_, self.decision_function(X), y)
         if len(self.classes_) > 2:
             raise ValueError(f"margins y f(x) are defined for two classes; this model has {len(self.classes_)} "
                              "(use one_vs_rest_[k].margins(X, y == classes_[k]) for class k against the rest)")
@@ -341,6 +371,17 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
             self.oracle_, self.oracle_params_ = chosen.oracle, chosen.oracle_params
             self.cv_scores_by_oracle_ = chosen.scores
 
+    def _folds_fit(self, y: np.ndarray) -> bool:
+        """Whether the selection's folds can split the merged rows y: a splitter can; an int ``cv``
+        (stratified folds) when some class has a row for each fold (scikit-learn's StratifiedKFold
+        refuses only when none has); given splits are of the rows passed to ``fit``, not of these."""
+        cv = self._selection()["cv"]
+        if hasattr(cv, "split"):
+            return True
+        if not isinstance(cv, (int, np.integer)):
+            return False
+        return bool(np.unique(y, return_counts=True)[1].max() >= cv)
+
     def _selection(self) -> dict[str, Any]:
         """How ``nu="auto"`` chooses nu: the settings of :func:`lpboosting.estimators.cv.select`,
         a CV classifier's parameters (``nus``, ``cv``, ``scoring``, ``early_stopping``), else their
@@ -383,8 +424,13 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
                                  "needs a positive weight")
         encode_classes(self, y)  # the labels' checks first (mixed types, a single class)
         data = fingerprint(X, y, sample_weight)
-        given = (X, y, sample_weight)  # for choosing nu by cross-validation (nu="auto")
+        given = (X, y, sample_weight)
         X, y, sample_weight, rows = merge_rows(X, y, sample_weight)
+        if rows is not None and self._folds_fit(y):
+            # nu is chosen by cross-validation (nu="auto") over the merged rows when they can be split
+            # into folds: a repeated row is then one row of one fold (not split between training and
+            # validation), and a row of weight s gives the same choice as s copies
+            given = (X, y, sample_weight)
         classes = encode_classes(self, y)
         if self._check_warm_start(data, self._model_params(), self.max_rounds):
             return self._continue(classes)
@@ -394,6 +440,8 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         self.classes_ = classes
         self._rows = self.row_map_ = rows
         self._remember_fit(data, self._model_params())
+        if classes.size > 2 and self._native:
+            return self._fit_native(X, y, sample_weight)
         if classes.size > 2:
             return self._fit_classes(X, y, sample_weight)
         y_pm = np.where(y == classes[1], 1.0, -1.0)
@@ -409,7 +457,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         return {k: v for k, v in self.get_params(deep=False).items() if k not in self._warm_changeable}
 
     def _continue(self, classes: np.ndarray) -> "ColumnGenerationClassifier":
-        if classes.size > 2:
+        if classes.size > 2 and not self._native:
             return self._fit_one_vs_rest(classes, lambda model, k, label: model._continue_binary(), resume=True)
         return self._continue_binary()
 
@@ -468,7 +516,12 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         self.weights_ = np.asarray(result.weights, dtype=float)
         rows = getattr(self, "_rows", None)
         d = np.asarray(result.distribution, dtype=float)
-        self.distribution_ = d if rows is None else rows.spread(d)
+        if self._native_fit:  # over (example, wrong class) pairs: an N x K table, 0 at the true class
+            table = pair_table(d, self._oracle.y, len(self.classes_))
+            self.distribution_ = table if rows is None else np.column_stack(
+                [rows.spread(column) for column in table.T])
+        else:
+            self.distribution_ = d if rows is None else rows.spread(d)
         self.objective_ = float(result.objective)
         self.n_rounds_ = int(result.n_rounds)
         self.status_ = result.status
@@ -478,7 +531,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         if seed is not None:
             self.history_.meta["random_state"] = seed if isinstance(seed, int) else repr(seed)
         self._store_extra(result)
-        if self._second_stage:
+        if self._second_stage and not self._native_fit:
             self._choose_on_the_optimal_face(result)
         return self
 
@@ -609,7 +662,27 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
 
         return callback
 
-    # -- one-vs-rest ---------------------------------------------------------------------
+    # -- more than two classes: one LP over all of them, or one-vs-rest ----------------------
+    @property
+    def _native(self) -> bool:
+        """Whether more than two classes are fitted by one multiclass LP (the classifier's
+        ``multiclass="native"``) rather than one-vs-rest."""
+        return getattr(self, "multiclass", "one-vs-rest") == "native"
+
+    @property
+    def _native_fit(self) -> bool:
+        """Whether the fitted model is one multiclass LP over more than two classes."""
+        return len(getattr(self, "classes_", ())) > 2 and not hasattr(self, "one_vs_rest_")
+
+    def _fit_native(self, X: np.ndarray, y: np.ndarray, sample_weight) -> "ColumnGenerationClassifier":
+        """One LP over all K classes (:class:`~lpboosting.masters.MulticlassLPBoost`): its oracle
+        prices hypotheses that vote for one class (:mod:`lpboosting.oracles.multiclass`)."""
+        from lpboosting.oracles.multiclass import make_multiclass_oracle
+
+        codes = np.searchsorted(self.classes_, y)
+        oracle = make_multiclass_oracle(self._oracle_spec(), X, codes, len(self.classes_), **self._oracle_params())
+        return self._fit_binary(oracle, sample_weight)
+
     def _fit_classes(self, X: np.ndarray, y: np.ndarray, sample_weight) -> "ColumnGenerationClassifier":
         """One binary model per class (class k against the rest), the oracles sharing their work
         on X (:meth:`~lpboosting.oracles.Oracle.relabel`)."""
@@ -658,16 +731,23 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
 
     def _weighted_sum(self, X: np.ndarray, weights: np.ndarray, outputs: dict[int, np.ndarray]) -> np.ndarray:
         """sum_m w_m h_m(X) over the nonzero weights, in the order of the hypotheses, rounded to
-        :attr:`decision_decimals`; ``outputs`` caches h_m(X) by m."""
-        f = np.zeros(X.shape[0])
+        :attr:`decision_decimals`; ``outputs`` caches h_m(X) by m.  A multiclass LP's hypotheses
+        vote for a class: the sum is then the (n, K) weighted votes."""
+        native = self._native_fit
+        f = np.zeros((X.shape[0], len(self.classes_)) if native else X.shape[0])
+        rows = np.arange(X.shape[0])
         for m in np.flatnonzero(weights):
             if m not in outputs:
-                outputs[m] = np.asarray(self.hypotheses_[m].predict(X), dtype=float)
-            f += weights[m] * outputs[m]
+                outputs[m] = np.asarray(self.hypotheses_[m].predict(X), dtype=np.intp if native else float)
+            if native:
+                f[rows, outputs[m]] += weights[m]
+            else:
+                f += weights[m] * outputs[m]
         return np.round(f, self.decision_decimals) + 0.0  # + 0.0: no -0.0
 
     def _decision(self, X: np.ndarray) -> np.ndarray:
-        """f(x) = sum_m w_m h_m(x) in [-1, 1]; positive means ``classes_[1]``."""
+        """f(x) = sum_m w_m h_m(x) in [-1, 1]; positive means ``classes_[1]``.  A multiclass LP's:
+        the weighted votes F_k(x) = sum_m w_m [h_m(x) = k], (n, K), each row summing to 1."""
         return self._weighted_sum(X, self.weights_, {})
 
     def _staged(self, X: np.ndarray) -> Iterator[np.ndarray]:
@@ -682,14 +762,20 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
             yield self._weighted_sum(X, w, outputs)
 
     def _proba(self, decision: np.ndarray) -> np.ndarray:
-        """:meth:`predict_proba` from decisions (AdaBoost's form)."""
+        """:meth:`predict_proba` from decisions (AdaBoost's form); a multiclass LP's votes as they are."""
+        if self._native_fit:
+            votes = np.clip(decision, 0.0, None)
+            total = votes.sum(axis=1, keepdims=True)
+            return np.where(total > 0, votes / np.where(total > 0, total, 1.0), 1.0 / votes.shape[1])
         return adaboost_proba(decision, len(self.classes_))
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Class probabilities in scikit-learn AdaBoostClassifier's form (columns as ``classes_``).
 
-        Two classes: P(classes_[1] | x) = expit(f(x)); K classes:
-        softmax(f(x) / (K - 1)) over the one-vs-rest decisions.  They rank
+        Two classes: P(classes_[1] | x) = expit(f(x)); K classes fitted
+        one-vs-rest: softmax(f(x) / (K - 1)) over the one-vs-rest decisions;
+        K classes fitted by one LP: the weighted votes F_k(x) (the weight of
+        the hypotheses that vote for class k; they sum to 1).  They rank
         the examples as the decision function does but are not calibrated
         (f is a convex combination of hypotheses in [-1, 1], so the
         probabilities stay within expit(+-1)); wrap the classifier in
@@ -734,7 +820,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         names = getattr(self, "feature_names_in_", None)
         lines = []
         for w, h in zip(self.estimator_weights_, self.estimators_):
-            text = h.describe(names) if hasattr(h, "describe") else repr(h)
+            if not hasattr(h, "describe"):
+                text = repr(h)
+            else:  # a multiclass LP's hypotheses name the classes they vote for
+                text = h.describe(names, list(map(plain, self.classes_))) if self._native_fit else h.describe(names)
             lines.append(f"{w:10.6f}  {text}")
         return "\n".join(lines)
 

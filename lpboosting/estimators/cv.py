@@ -140,6 +140,18 @@ class _FoldPath:
             options, backend = LoopOptions.from_params(estimator, callback=None, verbose=0), estimator.backend
         else:  # an entropy master's nu, chosen on LPBoost's path with the path's defaults
             options, backend = PATH_OPTIONS.replace(time_limit=estimator.time_limit), None
+        self.native = classes.size > 2 and estimator._native
+        if self.native:  # one multiclass LP over all classes, on its own warm nu path
+            from lpboosting.oracles.multiclass import make_multiclass_oracle
+
+            codes = np.searchsorted(classes, y)
+            if np.all(codes == codes[0]):  # this fold has one class only: a constant vote
+                self.runs.append(np.eye(classes.size)[codes[0]])
+                return
+            fold_oracle = make_multiclass_oracle(self.oracle, X, codes, classes.size,
+                                                 **estimator._oracle_params(*oracle))
+            self.runs.append([NuPathRun(fold_oracle, options, sample_weight=w, backend=backend), {}])
+            return
         base = None
         for label in ([classes[1]] if classes.size == 2 else list(classes)):
             y_pm = np.where(y == label, 1.0, -1.0)
@@ -174,6 +186,8 @@ class _FoldPath:
             if isinstance(run, float):
                 out.append(np.full(self.X_val.shape[0], run))
                 continue
+            if isinstance(run, np.ndarray):  # a native fold of one class: its constant vote
+                return np.tile(run, (self.X_val.shape[0], 1))
             path, predictions = run
             left = None if budget is None else max(budget - (time.perf_counter() - started), 1e-3)
             result = path.solve(nu, time_limit=left)
@@ -187,15 +201,21 @@ class _FoldPath:
                                    and (limit is None or left < limit))
             weights = result.weights
             hypotheses = path.hypotheses
-            f = np.zeros(self.X_val.shape[0])
+            n_val = self.X_val.shape[0]
+            # a native multiclass LP's hypotheses vote for a class: (n_val, K) weighted votes
+            f = np.zeros((n_val, self.classes.size) if self.native else n_val)
             for m in np.flatnonzero(weights):
                 key = id(hypotheses[m])  # by object: a path that starts a new run may renumber them
                 if key not in predictions:
-                    predictions[key] = (hypotheses[m], np.asarray(hypotheses[m].predict(self.X_val), dtype=float))
-                f += weights[m] * predictions[key][1]
+                    predictions[key] = (hypotheses[m], np.asarray(hypotheses[m].predict(self.X_val),
+                                                                  dtype=np.intp if self.native else float))
+                if self.native:
+                    f[np.arange(n_val), predictions[key][1]] += weights[m]
+                else:
+                    f += weights[m] * predictions[key][1]
             out.append(f)
         self.seconds += time.perf_counter() - started
-        return out[0] if self.classes.size == 2 else np.stack(out, axis=1)
+        return out[0] if self.classes.size == 2 or self.native else np.stack(out, axis=1)
 
 
 def at_nu(estimator: Any, nu: float, oracle: Any = None, oracle_params: dict | None = None) -> Any:
@@ -460,6 +480,10 @@ class LPBoostCV(_CrossValidatedNu, LPBoostClassifier):
     pool : ColumnPool, dict or None, default None
         Column management (:mod:`lpboosting.masters.pool`), as in
         :class:`~lpboosting.LPBoostClassifier`; None keeps every hypothesis.
+    multiclass : {"native", "one-vs-rest"}, default "native"
+        More than two classes: one LP over all of them, nu chosen on its own
+        warm path (:class:`lpboosting.masters.MulticlassLPBoost`), or K
+        binary LPs; as in :class:`~lpboosting.LPBoostClassifier`.
     {shared_parameters}
 """ + _CV_NOTES
 
@@ -487,7 +511,9 @@ class LPBoostCV(_CrossValidatedNu, LPBoostClassifier):
         warm_start: bool = False,
         verbose: int = 0,
         random_state: Any = None,
+        multiclass: str = "native",
     ) -> None:
+        self.multiclass = multiclass
         self.nus = nus
         self.cv = cv
         self.scoring = scoring

@@ -5,8 +5,14 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from lpboosting.estimators.base import NU, NU_MESSAGE, ColumnGenerationClassifier, shared_doc
+from lpboosting.masters.base import Master
 from lpboosting.masters.lpboost import LPBoost
+from lpboosting.masters.multiclass import MulticlassLPBoost
 from lpboosting.masters.pool import ColumnPool
+from lpboosting.params import StrOptions
+
+#: the constraint of ``multiclass`` (LPBoostClassifier, LPBoostCV)
+MULTICLASS = [StrOptions({"native", "one-vs-rest"})]
 
 
 @shared_doc
@@ -52,6 +58,14 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         added (0 for deleted ones).  None (the default) keeps every
         hypothesis (a pool changed the time little, measured: docs/defaults.md);
         a pool bounds the master's size on long runs.
+    multiclass : {"native", "one-vs-rest"}, default "native"
+        More than two classes: "native" fits one LP over all of them
+        (:class:`lpboosting.masters.MulticlassLPBoost`: the multiclass
+        margin, the true class's vote against the best other class's, one
+        distribution over (example, wrong class) pairs), with hypotheses that
+        vote for a class (oracles "stumps", "trees" or a callable
+        ``fn(X, y, scores)``: :mod:`lpboosting.oracles.multiclass`);
+        "one-vs-rest" fits K binary LPs (``one_vs_rest_``).
     {shared_parameters}
 
     Attributes
@@ -59,10 +73,15 @@ class LPBoostClassifier(ColumnGenerationClassifier):
     classes_, history_, objective_ (soft margin rho - sum_n c_n psi_n),
     weights_, distribution_, hypotheses_, n_rounds_, status_, result_,
     {shared_attributes}
+
+    With more than two classes fitted natively, ``decision_function`` gives
+    the weighted votes (n, K), ``predict_proba`` the same votes (they sum to
+    1), ``margins(X, y)`` the multiclass margins, and ``distribution_`` the
+    (n, K) table of d over the pairs (0 at each row's true class).
     """
 
     _parameter_constraints: dict[str, Any] = {**ColumnGenerationClassifier._parameter_constraints, "nu": NU,
-                                              "pool": [None, dict, ColumnPool]}
+                                              "pool": [None, dict, ColumnPool], "multiclass": MULTICLASS}
     _parameter_messages = {"nu": NU_MESSAGE}
     _warm_path = True
     _choose_on_path = True
@@ -87,6 +106,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         verbose: int = 0,
         random_state: Any = None,
         n_jobs: int | None = None,
+        multiclass: str = "native",
     ) -> None:
         self.nu = nu
         self.oracle = oracle
@@ -104,6 +124,9 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         self.verbose = verbose
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.multiclass = multiclass
 
-    def _make_master(self, n_samples: int, sample_weight=None) -> LPBoost:
+    def _make_master(self, n_samples: int, sample_weight=None) -> Master:
+        if self._native_fit:
+            return MulticlassLPBoost(self._nu(), len(self.classes_), pool=self.pool, sample_weight=sample_weight)
         return LPBoost(self._nu(), pool=self.pool, sample_weight=sample_weight)

@@ -44,7 +44,8 @@ NAMES = CLASSES[_y]
 #: one classifier of each family, small and quick on iris
 FAMILIES = {
     "column generation": lambda **kw: LPBoostClassifier(**{"nu": 0.2, "stabilization": None,
-                                                           "columns_per_round": 1, **kw}),
+                                                           "columns_per_round": 1,
+                                                           "multiclass": "one-vs-rest", **kw}),
     "leveraging": lambda **kw: LLMClassifier(**{"mode": "sequential", "oracle": "stumps", "max_rounds": 20,
                                                 "tol": 0.0, **kw}),
 }
@@ -208,7 +209,7 @@ def test_the_loop_gets_one_options_object_built_from_the_parameters(monkeypatch)
     monkeypatch.setattr(cg_base, "column_generation", spy)
     clf = LPBoostClassifier(nu=0.2, tol=1e-7, max_rounds=300, columns_per_round=3, stall_rounds=50,
                             time_limit=100.0).fit(*load_iris(return_X_y=True))
-    assert len(seen) == 3  # one run per class
+    assert len(seen) == 1  # one LP over the three classes (one-vs-rest: one run per class)
     for options, keywords in seen:
         assert isinstance(options, LoopOptions)
         assert keywords == ["backend", "initial_columns", "resume"]

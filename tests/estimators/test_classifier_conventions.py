@@ -341,13 +341,19 @@ def test_json_model_round_trip_predicts_identically(clf, cancer, tmp_path):
     assert loaded.history_ == clf.history_ and loaded.objective_ == clf.objective_
 
 
-def test_json_model_of_a_multiclass_fit_and_of_constant_stumps(tmp_path):
+@pytest.mark.parametrize("params", [{}, {"multiclass": "one-vs-rest"}, {"nu": 0.1, "oracle": "trees"}])
+def test_json_model_of_a_multiclass_fit_and_of_constant_stumps(tmp_path, params):
     X, y = load_iris(return_X_y=True)
-    clf = LPBoostClassifier().fit(X, y)
+    X = X.copy()
+    X[::9, 2] = np.nan  # missing values take their learned side in the model read back
+    clf = LPBoostClassifier(**params).fit(X, y)
     save_model(clf, tmp_path / "m.json")
     loaded = load_model(tmp_path / "m.json")
     np.testing.assert_array_equal(loaded.predict(X), clf.predict(X))
     np.testing.assert_array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+    for a, b in zip(loaded.staged_predict_proba(X), clf.staged_predict_proba(X)):
+        np.testing.assert_array_equal(a, b)
+    assert hasattr(loaded, "one_vs_rest_") == hasattr(clf, "one_vs_rest_")
     assert loaded.classes_.dtype == clf.classes_.dtype
     from lpboosting.model_io import hypothesis_from_dict, hypothesis_to_dict
 
@@ -398,7 +404,9 @@ def test_history_writes_nan_and_inf_as_null(cancer, tmp_path):
 def test_multiclass_is_one_vs_rest_of_the_binary_fits(cls):
     X, y = load_iris(return_X_y=True)
     names = np.array(["setosa", "versicolor", "virginica"])[y]
-    clf = quiet(make(cls).fit, X, names)
+    # LPBoost fits one LP over all classes by default (tests/estimators/test_multiclass_native.py)
+    ovr = {"multiclass": "one-vs-rest"} if cls is LPBoostClassifier else {}
+    clf = quiet(make(cls, **ovr).fit, X, names)
     assert list(clf.classes_) == ["setosa", "versicolor", "virginica"]
     F = clf.decision_function(X)
     assert F.shape == (len(y), 3)
@@ -431,7 +439,7 @@ def test_ctrl_c_in_one_class_of_a_multiclass_fit_keeps_nothing(monkeypatch):
         return original(self, d, k)
 
     monkeypatch.setattr(stumps.Stumps, "price_many", interrupted)
-    clf = LPBoostClassifier(stabilization=None, columns_per_round=1)
+    clf = LPBoostClassifier(stabilization=None, columns_per_round=1, multiclass="one-vs-rest")
     with pytest.raises(KeyboardInterrupt), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf.fit(X, y)

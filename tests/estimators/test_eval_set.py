@@ -69,12 +69,13 @@ def test_the_scores_are_those_of_the_staged_models(cancer, make):
     assert all(e > clf.best_score_ for e in errors[:best - 1])  # the earliest of equal scores
 
 
-def test_more_than_two_classes_score_every_class_at_its_round():
+@pytest.mark.parametrize("multiclass", ["one-vs-rest", "native"])
+def test_more_than_two_classes_score_every_class_at_its_round(multiclass):
     X, y = load_iris(return_X_y=True)
     names = load_iris().target_names[y]
-    clf = LPBoostClassifier(nu=0.2).fit(X[::2], names[::2], eval_set=[(X[1::2], names[1::2])])
+    clf = LPBoostClassifier(nu=0.2, multiclass=multiclass).fit(X[::2], names[::2], eval_set=[(X[1::2], names[1::2])])
     scores = clf.evals_result_["validation_0"]
-    rounds = max(m.n_rounds_ for m in clf.one_vs_rest_)
+    rounds = max(m.n_rounds_ for m in clf.one_vs_rest_) if multiclass == "one-vs-rest" else clf.n_rounds_
     assert len(scores["error"]) == rounds
     assert scores["error"] == [float(np.mean(p != names[1::2])) for p in clf.staged_predict(X[1::2])]
     assert scores["error"][-1] == pytest.approx(1 - clf.score(X[1::2], names[1::2]), abs=1e-15)

@@ -30,9 +30,9 @@ def four_classes():
 
 
 @pytest.mark.parametrize("make", [
-    lambda **kw: LPBoostClassifier(nu=0.2, **kw),
-    lambda **kw: LPBoostClassifier(nu=0.2, oracle="trees", oracle_params={"max_depth": 2}, max_rounds=30, **kw),
-    lambda **kw: LPBoostClassifier(nu=0.2, oracle="binned-stumps", **kw),
+    lambda **kw: LPBoostClassifier(multiclass="one-vs-rest", nu=0.2, **kw),
+    lambda **kw: LPBoostClassifier(multiclass="one-vs-rest", nu=0.2, oracle="trees", oracle_params={"max_depth": 2}, max_rounds=30, **kw),
+    lambda **kw: LPBoostClassifier(multiclass="one-vs-rest", nu=0.2, oracle="binned-stumps", **kw),
     lambda **kw: SoftBoostClassifier(nu=0.2, delta=0.1, **kw),
     lambda **kw: RMBoostClassifier(oracle="stumps", max_rounds=40, **kw),
 ])
@@ -67,17 +67,17 @@ def test_the_fits_run_in_threads_at_once(monkeypatch):
                 barrier.wait()  # a sequential fit would wait here forever (timeout: BrokenBarrierError)
         return False
 
-    LPBoostClassifier(nu=0.2, n_jobs=2, callback=callback).fit(X, y)
+    LPBoostClassifier(multiclass="one-vs-rest", nu=0.2, n_jobs=2, callback=callback).fit(X, y)
     assert len(set(arrived[:2])) == 2
 
 
 def test_warm_start_continues_models_fitted_in_parallel(four_classes):
     X, y = four_classes
-    clf = LPBoostClassifier(nu=0.2, max_rounds=3, warm_start=True, n_jobs=2)
+    clf = LPBoostClassifier(multiclass="one-vs-rest", nu=0.2, max_rounds=3, warm_start=True, n_jobs=2)
     with pytest.warns(Warning):
         clf.fit(X, y)
     clf.set_params(max_rounds=1000, n_jobs=1).fit(X, y)  # n_jobs may change in a warm start
-    once = LPBoostClassifier(nu=0.2).fit(X, y)
+    once = LPBoostClassifier(multiclass="one-vs-rest", nu=0.2).fit(X, y)
     np.testing.assert_allclose(clf.objective_, once.objective_, atol=1e-7)  # HiGHS's feasibility tol
 
 
@@ -98,11 +98,11 @@ def test_ctrl_c_in_a_parallel_fit_keeps_no_model_and_stops_the_other_fits(four_c
                 raise KeyboardInterrupt
         return False
 
-    clf = LPBoostClassifier(nu=0.2, n_jobs=2, callback=callback)
+    clf = LPBoostClassifier(multiclass="one-vs-rest", nu=0.2, n_jobs=2, callback=callback)
     with pytest.raises(KeyboardInterrupt, match="no model is kept"):  # the message of every classifier
         clf.fit(X, y)
     assert not hasattr(clf, "one_vs_rest_") and not hasattr(clf, "classes_")
-    full = sum(m.n_rounds_ for m in LPBoostClassifier(nu=0.2).fit(X, y).one_vs_rest_)
+    full = sum(m.n_rounds_ for m in LPBoostClassifier(multiclass="one-vs-rest", nu=0.2).fit(X, y).one_vs_rest_)
     assert len(seen) < full  # the fits under way stopped at their next round; no class started after
 
 
@@ -182,7 +182,7 @@ def test_an_error_in_one_parallel_fit_is_raised_and_keeps_no_model(four_classes)
             raise ValueError("a callback's own error")
         return False
 
-    clf = LPBoostClassifier(nu=0.2, n_jobs=2, callback=callback)
+    clf = LPBoostClassifier(multiclass="one-vs-rest", nu=0.2, n_jobs=2, callback=callback)
     with pytest.raises(ValueError, match="a callback's own error"):
         clf.fit(X, y)
     assert not hasattr(clf, "one_vs_rest_")

@@ -404,7 +404,7 @@ def test_fit_save_json_writes_the_json_model_format_and_plot_draws_it(tmp_path, 
     data = load_dataset("breast-cancer")
     X_train, X_test, y_train, y_test = train_test_split(data.X, data.y, test_size=0.25, random_state=3,
                                                         stratify=data.y)
-    direct = LPBoostClassifier(nu=0.2).fit(X_train, y_train)
+    direct = LPBoostClassifier(nu=0.2, multiclass="one-vs-rest").fit(X_train, y_train)
     np.testing.assert_array_equal(clf.predict(X_test), direct.predict(X_test))
     for kind in ("summary", "duality", "timing", "margins"):
         assert main(["plot", str(model), "--kind", kind, "--out", str(tmp_path / f"{kind}.png")]) == 0, \
@@ -454,8 +454,8 @@ def test_plot_draws_what_applies_to_a_leveraging_model(tmp_path, capsys):
 
 def test_fit_reports_more_than_two_classes_one_vs_rest(tmp_path, capsys):
     model = tmp_path / "iris.pkl"
-    assert main(["fit", "lpboost", "--data", "sklearn:iris", "-p", "nu=0.2", "--seed", "1",
-                 "--save", str(model)]) == 0
+    assert main(["fit", "lpboost", "--data", "sklearn:iris", "-p", "nu=0.2", "-p", "multiclass=one-vs-rest",
+                 "--seed", "1", "--save", str(model)]) == 0
     out = capsys.readouterr().out
     assert "3 classes, fitted one-vs-rest" in out
     assert [line for line in out.splitlines() if line.startswith("-- class")] == [
@@ -467,7 +467,7 @@ def test_fit_reports_more_than_two_classes_one_vs_rest(tmp_path, capsys):
     data = load_dataset("sklearn:iris", multiclass=True)
     X_train, X_test, y_train, y_test = train_test_split(data.X, data.y, test_size=0.25, random_state=1,
                                                         stratify=data.y)
-    direct = LPBoostClassifier(nu=0.2).fit(X_train, y_train)
+    direct = LPBoostClassifier(nu=0.2, multiclass="one-vs-rest").fit(X_train, y_train)
     np.testing.assert_array_equal(clf.predict(X_test), direct.predict(X_test))
     reported = float(re.search(r"test accuracy\s+(\S+)", out).group(1))
     assert reported == pytest.approx(direct.score(X_test, y_test), abs=1e-4)

@@ -450,7 +450,7 @@ def test_one_vs_rest_models_need_a_class(tmp_path):
     from lpboosting import LPBoostClassifier
 
     X, y = load_iris(return_X_y=True)
-    model = LPBoostClassifier(nu=0.3).fit(X, y)
+    model = LPBoostClassifier(nu=0.3, multiclass="one-vs-rest").fit(X, y)
     with pytest.raises(ValueError, match="one-vs-rest.*--class"):
         export_classifier(model, tmp_path / "x.mps")
     with pytest.raises(ValueError, match="no class 7"):

@@ -1,0 +1,151 @@
+"""LPBoostClassifier and LPBoostCV with more than two classes fitted by one multiclass LP."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris, load_wine
+
+from lpboosting import LPBoostClassifier, LPBoostCV
+from lpboosting.errors import UnknownOracleError
+from lpboosting.masters import MulticlassLPBoost, soft_margin
+from lpboosting.oracles.multiclass import ClassStump
+from lpboosting.pairs import pair_columns
+
+X_IRIS, Y_IRIS = load_iris(return_X_y=True)
+NAMES = np.array(["setosa", "versicolor", "virginica"])[Y_IRIS]
+
+
+def fit(**params):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return LPBoostClassifier(**params).fit(X_IRIS[::2], NAMES[::2])
+
+
+def test_one_lp_over_all_classes():
+    clf = fit(nu=0.1)
+    assert not hasattr(clf, "one_vs_rest_")
+    assert clf.status_ == "converged" and clf.result_.gap <= 1e-6
+    assert all(isinstance(h, ClassStump) for h in clf.hypotheses_)
+    # the objective is the multiclass soft margin of the fitted votes on the training rows,
+    # computed here from the votes (not read from the solver)
+    X, y = X_IRIS[::2], NAMES[::2]
+    votes = clf.decision_function(X)
+    codes = np.searchsorted(clf.classes_, y)
+    others = votes.copy()
+    others[np.arange(y.size), codes] = -np.inf
+    margins = votes[np.arange(y.size), codes] - others.max(axis=1)
+    np.testing.assert_allclose(clf.margins(X, y), margins, atol=1e-12)
+    assert clf.objective_ == pytest.approx(soft_margin(margins, 0.1), abs=1e-8)
+    # the votes are the weights of the hypotheses voting for each class: rows sum to 1
+    np.testing.assert_allclose(votes.sum(axis=1), 1.0, atol=1e-9)
+    np.testing.assert_allclose(clf.predict_proba(X), votes, atol=1e-9)
+    assert set(clf.predict(X)) <= set(clf.classes_)
+    assert clf.score(X, y) >= 0.95
+
+
+def test_the_distribution_is_over_pairs():
+    clf = fit(nu=0.2)
+    X, y = X_IRIS[::2], NAMES[::2]
+    table = clf.distribution_
+    codes = np.searchsorted(clf.classes_, y)
+    assert table.shape == (y.size, 3)
+    assert np.all(table[np.arange(y.size), codes] == 0)  # no pair with the true class
+    assert table.sum() == pytest.approx(1.0, abs=1e-9)
+    assert table.sum(axis=1).max() <= 1 / (0.2 * y.size) + 1e-9  # each example's cap
+    # the pairs that carry mass are the hard ones: their margin is at most rho
+    votes = clf.decision_function(X)
+    pair_margin = votes[np.arange(y.size), codes][:, None] - votes
+    rho = clf.result_.solution.rho
+    assert np.all(pair_margin[table > 1e-9] <= rho + 1e-7)
+
+
+def test_the_master_is_the_multiclass_lp_and_k2_is_lpboost():
+    clf = fit(nu=0.3)
+    assert isinstance(clf.result_.state.master, MulticlassLPBoost)
+    U = pair_columns(np.column_stack([h.predict(X_IRIS[::2]) for h in clf.hypotheses_]),
+                     np.searchsorted(clf.classes_, NAMES[::2]), 3)
+    assert MulticlassLPBoost(0.3, 3).solve(U).objective == pytest.approx(clf.objective_, abs=1e-9)
+    two = LPBoostClassifier(nu=0.3).fit(X_IRIS[:100], NAMES[:100])  # two classes: LPBoost as before
+    assert type(two.result_.state.master).__name__ == "LPBoost"
+
+
+def test_label_names_and_row_order_do_not_matter():
+    a = fit(nu=0.1)
+    rng = np.random.default_rng(0)
+    rows = rng.permutation(75)
+    b = LPBoostClassifier(nu=0.1).fit(X_IRIS[::2][rows], Y_IRIS[::2][rows] * 10)
+    assert b.objective_ == pytest.approx(a.objective_, abs=1e-9)
+    np.testing.assert_array_equal(np.searchsorted(b.classes_, b.predict(X_IRIS)),
+                                  np.searchsorted(a.classes_, a.predict(X_IRIS)))
+
+
+def test_staged_output_ends_at_the_model():
+    clf = fit(nu=0.1, columns_per_round=2)
+    stages = list(clf.staged_predict_proba(X_IRIS))
+    assert len(stages) == clf.n_rounds_
+    np.testing.assert_array_equal(stages[-1], clf.predict_proba(X_IRIS))
+    assert list(clf.staged_predict(X_IRIS))[-1].tolist() == clf.predict(X_IRIS).tolist()
+
+
+def test_one_vs_rest_stays_available():
+    clf = fit(nu=0.1, multiclass="one-vs-rest")
+    assert len(clf.one_vs_rest_) == 3
+    assert clf.decision_function(X_IRIS).shape == (150, 3)
+
+
+def test_warm_start_pickle_importances_and_describe():
+    clf = LPBoostClassifier(nu=0.05, max_rounds=2, columns_per_round=1, warm_start=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X_IRIS, NAMES)
+        assert clf.status_ == "max_rounds"
+        clf.set_params(max_rounds=500).fit(X_IRIS, NAMES)
+    assert clf.status_ == "converged"
+    full = LPBoostClassifier(nu=0.05, columns_per_round=1).fit(X_IRIS, NAMES)
+    assert clf.objective_ == pytest.approx(full.objective_, abs=1e-9)
+    copy = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(copy.predict_proba(X_IRIS), clf.predict_proba(X_IRIS))
+    importances = clf.feature_importances_
+    assert importances.shape == (4,) and importances.sum() == pytest.approx(1.0)
+    assert "'virginica' if" in clf.describe() or "'versicolor' if" in clf.describe()
+
+
+def test_trees_and_a_callable_oracle():
+    clf = fit(nu=0.1, oracle="trees", oracle_params={"max_depth": 2})
+    assert clf.score(X_IRIS[::2], NAMES[::2]) >= 0.95
+    assert clf.result_.gap is None  # an inexact oracle certifies nothing
+
+    class Nearest:
+        def __init__(self, k):
+            self.k = k
+
+        def predict(self, X):
+            return np.full(len(X), self.k)
+
+    def constant(X, y, scores):
+        return Nearest(int(np.argmax(scores.sum(axis=0))))
+
+    clf = fit(nu=0.5, oracle=constant)
+    assert clf.n_estimators_ >= 1
+
+
+def test_oracles_without_a_multiclass_form_say_what_to_do():
+    with pytest.raises(UnknownOracleError, match="multiclass='one-vs-rest'"):
+        fit(nu=0.1, oracle="binned-stumps")
+    with pytest.raises(ValueError, match="multiclass"):
+        fit(nu=0.1, multiclass="ovr")
+
+
+def test_cv_chooses_nu_on_the_multiclass_path():
+    X, y = load_wine(return_X_y=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = LPBoostCV(oracle="stumps", nus=[0.5, 0.2, 0.05], early_stopping=False).fit(X, y)
+    assert clf.nu_ in (0.5, 0.2, 0.05)
+    assert not hasattr(clf, "one_vs_rest_") and isinstance(clf.result_.state.master, MulticlassLPBoost)
+    assert clf.cv_scores_.shape == (3, 3) and np.all(np.isfinite(clf.cv_scores_))
+    assert clf.score(X, y) >= 0.95

@@ -1,0 +1,168 @@
+"""The multiclass oracles: the pair layout, exact stumps against every stump enumerated, trees,
+pools and callables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lpboosting import column_generation
+from lpboosting.errors import UnknownOracleError
+from lpboosting.masters import MulticlassLPBoost
+from lpboosting.oracles.multiclass import (
+    ClassCallable,
+    ClassPool,
+    ClassStump,
+    ClassStumps,
+    ClassTrees,
+    make_multiclass_oracle,
+)
+from lpboosting.pairs import class_scores, pair_columns, wrong_classes
+
+
+def data(seed: int, n: int = 30, f: int = 3, K: int = 4, missing: bool = False):
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, f)), 1)  # rounded: ties between values
+    y = rng.integers(0, K, n)
+    if missing:
+        X[rng.random((n, f)) < 0.2] = np.nan
+    return X, y
+
+
+def every_stump(X: np.ndarray, K: int) -> list[ClassStump]:
+    """Every stump of the class ClassStumps searches, listed one by one."""
+    stumps = []
+    for j in range(X.shape[1]):
+        values = np.unique(X[~np.isnan(X[:, j]), j])
+        thresholds = [-np.inf, *((values[1:] + values[:-1]) / 2), np.inf]
+        sides = (False, True) if np.isnan(X[:, j]).any() else (False,)
+        for t in thresholds:
+            for a in range(K):
+                for b in range(K):
+                    for missing_right in sides:
+                        stumps.append(ClassStump(j, float(t), a, b, missing_right))
+    return stumps
+
+
+def random_pair_distribution(rng, n: int, K: int) -> np.ndarray:
+    d = rng.exponential(size=n * (K - 1)) * (rng.random(n * (K - 1)) < 0.7)
+    d[rng.integers(d.size)] += 1.0  # some mass: d sums to 1
+    return d / d.sum()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 12), K=st.integers(2, 5))
+def test_pair_columns_and_scores_follow_the_definition(seed, n, K):
+    rng = np.random.default_rng(seed)
+    y, predicted = rng.integers(0, K, n), rng.integers(0, K, n)
+    u = pair_columns(predicted, y, K)
+    expected = [int(predicted[i] == y[i]) - int(predicted[i] == k) for i in range(n) for k in range(K) if k != y[i]]
+    np.testing.assert_array_equal(u, expected)
+    assert u.dtype == np.int8
+    d = random_pair_distribution(rng, n, K)
+    S = class_scores(d, y, K)
+    assert d @ u == pytest.approx(S[np.arange(n), predicted].sum(), abs=1e-12)  # the edge identity
+    np.testing.assert_array_equal(wrong_classes(y, K)[0], [k for k in range(K) if k != y[0]])
+
+
+@pytest.mark.parametrize("missing", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_stumps_are_exact(seed, missing):
+    K = 4
+    X, y = data(seed, missing=missing)
+    oracle = ClassStumps(X, y, K)
+    stumps = every_stump(X, K)
+    U = pair_columns(np.column_stack([h.predict(X) for h in stumps]), y, K)
+    rng = np.random.default_rng(seed)
+    for _ in range(5):
+        d = random_pair_distribution(rng, X.shape[0], K)
+        best = oracle.price(d)
+        assert best.edge == pytest.approx(float(np.max(U.T @ d)), abs=1e-12)
+        assert best.edge == pytest.approx(float(d @ best.column), abs=1e-15)
+        np.testing.assert_array_equal(best.column, pair_columns(best.hypothesis.predict(X), y, K))
+        many = oracle.price_many(d, 7)
+        assert many[0].edge == pytest.approx(best.edge, abs=1e-12)
+        assert len({c.column.tobytes() for c in many}) == len(many) == 7
+
+
+def test_stumps_column_generation_equals_the_lp_over_every_stump():
+    K = 3
+    X, y = data(5, n=40, f=2, K=K)
+    stumps = every_stump(X, K)
+    full = MulticlassLPBoost(0.2, K).solve(pair_columns(np.column_stack([h.predict(X) for h in stumps]), y, K))
+    result = column_generation(MulticlassLPBoost(0.2, K), ClassStumps(X, y, K), tol=1e-9, columns_per_round=3)
+    assert result.status == "converged" and result.gap <= 1e-9
+    assert result.objective == pytest.approx(full.objective, abs=1e-9)
+
+
+def test_trees_vote_the_best_class_of_each_leaf():
+    K = 4
+    X, y = data(1, n=80, f=4, K=K)
+    oracle = ClassTrees(X, y, K, max_depth=2)
+    assert not oracle.exact
+    d = random_pair_distribution(np.random.default_rng(1), 80, K)
+    c = oracle.price(d)
+    assert c.edge == pytest.approx(float(d @ c.column), abs=1e-15)
+    tree = c.hypothesis
+    leaves = tree.tree.apply(X.astype(np.float32))
+    S = class_scores(d, y, K)
+    for leaf in np.unique(leaves):  # no other class of any leaf gives a larger edge
+        sums = S[leaves == leaf].sum(axis=0)
+        assert sums[tree.leaf_class[leaf]] == pytest.approx(sums.max(), abs=1e-15)
+    assert tree.importances(4).sum() == pytest.approx(1.0)
+
+
+def test_pool_is_exact_and_keeps_its_hypotheses():
+    K = 3
+    X, y = data(2, n=20, K=K)
+    P = np.random.default_rng(2).integers(0, K, (20, 9))
+    oracle = ClassPool(P, y, K, hypotheses=[f"h{m}" for m in range(9)])
+    d = random_pair_distribution(np.random.default_rng(3), 20, K)
+    edges = pair_columns(P, y, K).T @ d
+    best = oracle.price(d)
+    assert best.hypothesis == f"h{int(np.argmax(edges))}" and best.edge == pytest.approx(edges.max(), abs=1e-15)
+    with pytest.raises(ValueError, match="N x M matrix"):
+        ClassPool(P[:5], y, K)
+    with pytest.raises(ValueError, match="class codes 0..2"):
+        ClassPool(P + 1, y, K)
+
+
+def test_callable_receives_the_class_scores():
+    K = 3
+    X, y = data(3, n=25, K=K)
+    seen = {}
+
+    class Constant:
+        def __init__(self, k):
+            self.k = k
+
+        def predict(self, X):
+            return np.full(len(X), self.k)
+
+    def best_constant(X_, y_, scores):
+        seen["shapes"] = (X_.shape, y_.tolist(), scores.shape)
+        return Constant(int(np.argmax(scores.sum(axis=0))))
+
+    oracle = make_multiclass_oracle(best_constant, X, y, K)
+    d = random_pair_distribution(np.random.default_rng(4), 25, K)
+    c = oracle.price(d)
+    assert seen["shapes"] == (X.shape, y.tolist(), (25, K))
+    assert c.edge == pytest.approx(class_scores(d, y, K).sum(axis=0).max(), abs=1e-15)
+    bad = ClassCallable(lambda X_, y_, s: Constant(K), X, y, K)  # votes for a class that does not exist
+    with pytest.raises(ValueError, match="class codes"):
+        bad.price(d)
+
+
+def test_errors_say_what_to_do():
+    X, y = data(0)
+    with pytest.raises(UnknownOracleError, match="one-vs-rest"):
+        make_multiclass_oracle("binned-stumps", X, y, 4)
+    oracle = ClassStumps(X, y, 4)
+    with pytest.raises(ValueError, match=r"one entry per \(example, wrong class\) pair"):
+        oracle.price(np.full(30, 1 / 30))
+    with pytest.raises(ValueError, match="one label per row"):
+        ClassStumps(X[:10], y, 4)
+    with pytest.raises(TypeError, match="no one-vs-rest labels"):
+        oracle.relabel(np.ones(30))
