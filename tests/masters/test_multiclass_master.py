@@ -101,6 +101,44 @@ def test_master_matches_independent_lp(lp_backend, seed, K, nu):
     assert [k for i, k in ref["pairs"] if i == 0] == [k for k in range(K) if k != y[0]]
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_any_pair_matrix_not_only_votes(lp_backend, seed):
+    # margins that are not votes (a user's matrix): written term by term on the pairs
+    rng = np.random.default_rng(seed)
+    n, K, nu = 20, 4, 0.25
+    U = rng.uniform(-1.0, 1.0, size=(n * (K - 1), 5))
+    rows = [np.concatenate([-U[p], [1.0], -np.eye(n)[p // (K - 1)]]) for p in range(U.shape[0])]
+    cost = np.concatenate([np.zeros(5), [-1.0], np.full(n, 1.0 / (nu * n))])
+    res = linprog(cost, A_ub=np.array(rows), b_ub=np.zeros(len(rows)),
+                  A_eq=np.concatenate([np.ones(5), np.zeros(1 + n)])[None], b_eq=[1.0],
+                  bounds=[(0, None)] * 5 + [(None, None)] + [(0, None)] * n, method="highs")
+    sol = MulticlassLPBoost(nu, K).solve(U, backend=lp_backend)
+    assert sol.objective == pytest.approx(-res.fun, abs=TOL[lp_backend])
+    check_certificate(sol, U, K, nu, 10 * TOL[lp_backend])
+
+
+def test_the_highs_model_writes_votes_as_differences():
+    # stumps of one feature at nearby thresholds vote alike on most examples: the live model holds
+    # about one nonzero per example where their votes differ, not K - 1 per pair column entry
+    from lpboosting.backends import get_backend
+
+    rng = np.random.default_rng(0)
+    n, K = 200, 5
+    x, y = rng.normal(size=n), rng.integers(0, K, n)
+    P = np.column_stack([np.where(x > t, 1, 2) for t in np.linspace(-1, 1, 30)])
+    U = pair_columns(P, y, K)
+    master = MulticlassLPBoost(0.2, K)
+    session = get_backend("highspy").open(master, U.shape[0])
+    for j in range(U.shape[1]):
+        session.add_column(U[:, j])
+    solution = session.solve()
+    assert master.verify(solution, U) == ""
+    assert solution.objective == pytest.approx(MulticlassLPBoost(0.2, K).solve(U, backend="cvxpy:HIGHS").objective,
+                                               abs=1e-9)
+    written = session.nonzeros - (n + n * K)  # beyond the sum and cap rows
+    assert written < np.count_nonzero(U) / 4
+
+
 def test_known_instance_signs():
     # two examples of class 0, K = 3; h1 votes 0 (right on both), h2 votes 1 on example 0 and 0 on
     # example 1.  Pair columns (rows (0,1), (0,2), (1,1), (1,2)): h1 (1, 1, 1, 1), h2 (-1, 0, 1, 1).
