@@ -11,7 +11,8 @@ history), ``backends`` (what is installed and what it solves), ``bench`` and
 ``reproduce`` (benchmarks and paper experiments).  ``fit --save FILE`` writes a pickle, or for
 FILE.json the JSON model format (:mod:`lpboosting.model_io`, with a ``data_split`` entry); either
 records the data set and the test rows (``data_split_``), so that ``plot`` draws the training
-and the test margins apart.  ``fit`` fits data of more than two classes one-vs-rest (``plot
+and the test margins apart.  ``fit`` fits data of more than two classes by one LP (LPBoost) or
+one-vs-rest (the other algorithms, ``-p multiclass=one-vs-rest``; ``plot
 --class`` draws one class's model); ``--positive`` names one class (its label, or its name where
 the set names its classes) to fit against the rest.
 
@@ -422,10 +423,16 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
     import numpy as np
 
     classes = np.unique(y_train)
-    if classes.size > 2:
+    # LPBoost fits more than two classes by one LP (multiclass="native"), the others one-vs-rest
+    one_vs_rest = classes.size > 2 and est.get_params().get("multiclass", "one-vs-rest") != "native"
+    if one_vs_rest:
         console.print(f"{classes.size} classes, fitted one-vs-rest (one binary model a class, in the "
                       f"order {', '.join(map(str, classes))}; --positive LABEL fits one class against "
                       "the rest)", markup=False)
+    elif classes.size > 2:
+        console.print(f"{classes.size} classes ({', '.join(map(str, classes))}), fitted by one LP over all "
+                      "of them (the multiclass margin; -p multiclass=one-vs-rest fits one model a class)",
+                      markup=False)
     has_callback = "callback" in est.get_params()
     # the number of rounds is not known in advance (max_rounds is a cap): a pulsing bar with the
     # round and the gap so far, filled at the round count reached when the run ends
@@ -449,7 +456,7 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
                     return
                 if record.round <= last_round[0]:
                     model[0] += 1
-                    if classes.size > 2 and model[0] < classes.size and not quiet:
+                    if one_vs_rest and model[0] < classes.size and not quiet:
                         progress.console.print(f"-- class {classes[model[0]]} against the rest",
                                                markup=False)
                 last_round[0] = record.round

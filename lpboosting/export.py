@@ -203,7 +203,7 @@ def master_lp(master: Any, U: Any, form: str | None = None) -> Any:
     form = _check_form(form, master)
     U = _check_U(U)
     if master.sample_weight is not None:
-        master.prior(U.shape[0])  # a clear error when the weights do not match the rows of U
+        master.prior(master.examples(U.shape[0]))  # a clear error when the weights do not match U's rows
     model = master.matrix_form(U, form)
     highspy = import_highspy()
     A = model.A
@@ -359,7 +359,7 @@ def _classifier_master(model: Any, X: Any, y: Any, label: Any, final_lp: bool
     if not hasattr(model, "classes_"):
         raise ValueError(f"{type(model).__name__} is not fitted; fit it (or load a fitted one) first")
     classes = list(model.classes_)
-    if len(classes) > 2:
+    if len(classes) > 2 and hasattr(model, "one_vs_rest_"):
         if label is None:
             raise ValueError(
                 f"{type(model).__name__} has {len(classes)} classes, fitted as one binary model per "
@@ -374,6 +374,10 @@ def _classifier_master(model: Any, X: Any, y: Any, label: Any, final_lp: bool
             y = np.where(np.asarray(y).astype(str) == str(classes[k]), "1", "0")
             y = np.where(y == "1", model.one_vs_rest_[k].classes_[1], model.one_vs_rest_[k].classes_[0])
         return _classifier_master(model.one_vs_rest_[k], X, y, None, final_lp)
+    if len(classes) > 2 and label is not None:
+        raise ValueError(f"{type(model).__name__} fitted its {len(classes)} classes by one LP: it has one master, "
+                         "over (example, wrong class) pairs; export it without a class (--class is for "
+                         "models fitted one-vs-rest)")
     if X is None:
         result = getattr(model, "result_", None)
         if result is None:
@@ -407,13 +411,23 @@ def _classifier_master(model: Any, X: Any, y: Any, label: Any, final_lp: bool
         if unknown:
             raise ValueError(f"labels {', '.join(unknown[:5])} are not classes of the model "
                              f"({', '.join(map(str, classes))}); pass the rows it was fitted on")
-        positive = names == str(classes[1])
         hypotheses = list(getattr(model, "hypotheses_", []))
         if not hypotheses:
             raise ValueError("the model has no hypotheses: there is no master to export")
-        H = np.column_stack([np.asarray(h.predict(X), dtype=float) for h in hypotheses])
-        U = np.where(positive, 1.0, -1.0)[:, None] * H
-        master = model._make_master(U.shape[0], None)
+        if len(classes) > 2:  # one LP over all classes: the pair columns of the votes
+            from lpboosting.pairs import pair_columns
+
+            texts = np.asarray([str(c) for c in classes])
+            order = np.argsort(texts, kind="stable")
+            codes = order[np.searchsorted(texts[order], names)]  # the class codes 0..K-1 of classes_
+            votes = np.column_stack([np.asarray(h.predict(X), dtype=np.intp) for h in hypotheses])
+            U = pair_columns(votes, codes, len(classes))
+            master = model._make_master(X.shape[0], None)
+        else:
+            positive = names == str(classes[1])
+            H = np.column_stack([np.asarray(h.predict(X), dtype=float) for h in hypotheses])
+            U = np.where(positive, 1.0, -1.0)[:, None] * H
+            master = model._make_master(U.shape[0], None)
     own = X is None and master.kind == "lp"
     if final_lp and hasattr(master, "lp_master"):
         master = master.lp_master(U.shape[0])

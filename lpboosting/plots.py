@@ -359,6 +359,10 @@ def _final_distribution(history: History, clf: Any, result: Any) -> np.ndarray:
 def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = None) -> Axes:
     """The final distribution d over the examples, sorted in decreasing order, and its cap.
 
+    A multiclass LP's d is over (example, wrong class) pairs (``distribution_``
+    an (N, K) table): each example's mass sum_k d_ik is drawn, sorted, with the
+    cap that binds it, and the largest of its pairs.
+
     d is the master's last dual distribution (``distribution_``).  The cap is
     drawn as a horizontal line: ``cap`` if given, else 1/(nu N) from the
     classifier's ``nu`` (or the history's ``params``); none for a fit with
@@ -372,6 +376,9 @@ def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = N
     d = _final_distribution(history, clf, result)
     master = _master(history)
     kind = _trait(history, "distribution", "capped")
+    pairs = None
+    if d.ndim == 2:  # a multiclass LP's d over (example, wrong class) pairs: the cap binds each example's mass
+        pairs, d = d, d.sum(axis=1)
     n = d.size
     ranks = np.arange(1, n + 1)
     if kind == "signed":
@@ -397,7 +404,13 @@ def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = N
         if nu is not None and not history.meta.get("weighted"):  # weighted: one cap per example
             cap = 1.0 / (float(nu) * n)
     ax = _axes(ax)
-    ax.plot(ranks, np.sort(d)[::-1], drawstyle="steps-post", label="d (sorted)")
+    if pairs is not None:
+        order = np.argsort(-d, kind="stable")
+        ax.plot(ranks, d[order], drawstyle="steps-post", label="example mass sum_k d_ik (sorted)")
+        ax.plot(ranks, pairs.max(axis=1)[order], ".", ms=3, color="tab:green",
+                label="its largest pair d_ik")
+    else:
+        ax.plot(ranks, np.sort(d)[::-1], drawstyle="steps-post", label="d (sorted)")
     title = f"{master or 'final'} distribution d, N = {n}"
     if cap is not None:
         at_cap = int(np.sum(d >= cap * (1 - 1e-9)))
@@ -405,8 +418,10 @@ def plot_distribution(source: Any, ax: Axes | None = None, cap: float | None = N
         title += f", {at_cap} at the cap"
     elif kind == "uncapped":
         title += " (uncapped)"
+    if pairs is not None:
+        title += f"\nover (example, wrong class) pairs, {pairs.shape[1]} classes"
     ax.set_title(title)
-    ax.set_xlabel("example (sorted by d)")
+    ax.set_xlabel("example (sorted by d)" if pairs is None else "example (sorted by its mass)")
     ax.set_ylabel("d")
     ax.legend(fontsize="small")
     return ax

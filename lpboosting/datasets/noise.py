@@ -132,3 +132,23 @@ def flip_labels(
     out[flip & is_pos] = negative
     out[flip & ~is_pos] = positive
     return out
+
+
+def flip_classes(y: Any, rate: float, random_state: int | np.random.Generator | None = None) -> np.ndarray:
+    """A copy of the labels ``y`` (any number of classes) with uniform label noise: each label is
+    replaced, independently with probability ``rate``, by one of the *other* classes drawn
+    uniformly.  With two classes it flips as ``flip_labels(y, rate, "uniform")`` does (with other
+    random draws)."""
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be a 1-D array of labels, got shape {y.shape}")
+    rate = _check_rate(rate)
+    classes, codes = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(f"flip_classes needs at least two classes, got {classes.tolist()}")
+    rng = np.random.default_rng(random_state)
+    flip = rng.random(y.size) < rate
+    shift = rng.integers(1, classes.size, size=y.size)  # another class, uniformly
+    out = y.copy()
+    out[flip] = classes[(codes[flip] + shift[flip]) % classes.size]
+    return out

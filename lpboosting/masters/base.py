@@ -367,6 +367,10 @@ class Master(ABC):
         this package; a master over (example, wrong class) pairs has more."""
         return int(n_examples)
 
+    def examples(self, n_rows: int) -> int:
+        """The examples of a master of ``n_rows`` rows (the inverse of :meth:`n_rows`)."""
+        return int(n_rows)
+
     # -- column-generation hooks ---------------------------------------------------
     def initial_distribution(self, n_samples: int) -> np.ndarray:
         return self.prior(n_samples)

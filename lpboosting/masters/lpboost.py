@@ -65,80 +65,30 @@ def soft_margin(margins: np.ndarray, nu: float, sample_weight: np.ndarray | None
     return float(values.max())
 
 
-class LPBoost(Master):
-    r"""The LPBoost master over the columns found so far.
-
-    With margin matrix U (N x t, U[n, m] = y_n h_m(x_n)) and cap
-    c_n = 1/(nu N) (with sample weights s, c_n = p_n / nu, p = s / sum(s):
-    the same LP as the data with every row repeated s_n times):
-
-    Primal (soft margin, eq. 1)::
-
-        max_{w, rho, psi}  rho - sum_n c_n psi_n
-        s.t.  sum_m U[n, m] w_m >= rho - psi_n     (n = 1..N)    dual: d_n
-              w in the simplex, psi >= 0
-
-    Dual (capped edge game, eq. 2), the problem the backends solve::
-
-        min_{d, gamma}  gamma
-        s.t.  d . u^m <= gamma                     (m = 1..t)    dual: w_m >= 0
-              sum_n d_n = 1                                       dual: rho
-              0 <= d_n <= c_n                                     dual: psi_n >= 0
-
-    **The distribution handed to the oracle is d**, the dual of the margin
-    constraints.  Both optima are equal (rho* - c . psi* = gamma*); the
-    column-generation gap is (best edge of an exact oracle) - gamma*.
-    Column generation stops when the best new edge is <= gamma* + tol.
-
-    Parameters
-    ----------
-    nu:
-        Fraction in (0, 1]; the paper's capping parameter is nu * N.  At most
-        about nu*N examples can have margin below rho.
-    pool:
-        None keeps every hypothesis in the master.  A
-        :class:`~lpboosting.masters.pool.ColumnPool` (or a dict of its
-        fields) deletes hypotheses that stayed inactive, w_m = 0 and
-        d . u^m < gamma, for its ``inactive_rounds`` solves; they re-enter
-        when the oracle prices them again.  The optimum is unchanged.
-    sample_weight:
-        None (every example counts 1/N) or one weight >= 0 per example (the
-        classifiers' ``fit(X, y, sample_weight)``); a zero weight drops the
-        example (its cap is 0).
-    """
+class SoftMarginLP(Master):
+    """What the soft-margin LPs share: their dual is a capped edge game (min gamma s.t. d . u^m <=
+    gamma, d a capped distribution over the master's rows), whose multipliers are the weights w,
+    rho and the cap multipliers psi.  :class:`LPBoost` caps each example; the multiclass LP
+    (:class:`~lpboosting.masters.multiclass.MulticlassLPBoost`) caps each example's pairs together.
+    A subclass gives ``caps(n_examples)``, :meth:`cap_excess` and :meth:`value_at`."""
 
     kind = "lp"
-    name = "LPBoost"
     #: a weight counts as zero when w_m <= zero_tol
     zero_tol: float = 1e-9
     #: an edge row counts as strictly satisfied when d . u^m < gamma - slack_tol
     slack_tol: float = 1e-7
 
-    def __init__(self, nu: float = 0.1, pool: "ColumnPool | dict | None" = None,
-                 sample_weight: np.ndarray | None = None) -> None:
-        self.nu = check_nu(nu)
-        self.pool = make_pool(pool)
-        self.sample_weight = check_sample_weight(sample_weight)
+    def caps(self, n_examples: int) -> np.ndarray:  # pragma: no cover - abstract
+        """The caps, one per example."""
+        raise NotImplementedError
 
-    def cap(self, n_samples: int) -> float:
-        """The cap 1/(nu N) of unweighted examples (see :meth:`caps` for weighted ones).
+    def cap_excess(self, d: np.ndarray) -> float:  # pragma: no cover - abstract
+        """How far d exceeds its caps at most (<= 0 when within them)."""
+        raise NotImplementedError
 
-        At most :data:`CAP_CEILING` (nu = 5e-324 overflows): a cap above 1 never binds.
-        """
-        return finite_cap(1.0 / (self.nu * n_samples))
-
-    def caps(self, n_samples: int) -> np.ndarray:
-        """Per-example caps c_n = p_n / nu (all 1/(nu N) without sample weights), at most 2."""
-        if self.sample_weight is None:
-            return np.full(n_samples, self.cap(n_samples))  # the same floats as 1/(nu N)
-        with np.errstate(over="ignore"):
-            return finite_cap(self.prior(n_samples) / self.nu)
-
-    def params(self):
-        return {"nu": self.nu} | ({"pool": self.pool.to_dict()} if self.pool else {})
-
-    def __repr__(self) -> str:
-        return f"LPBoost(nu={self.nu!r}" + (f", pool={self.pool!r})" if self.pool else ")")
+    def value_at(self, margins: np.ndarray) -> float:  # pragma: no cover - abstract
+        """The primal's value for fixed weights w, from the rows' margins U w (closed form)."""
+        raise NotImplementedError
 
     def inactive(self, solution: MasterSolution) -> np.ndarray | None:
         """w_m = 0 and d . u^m < gamma strictly (needs ``dual_edges`` from the session)."""
@@ -183,10 +133,9 @@ class LPBoost(Master):
             return problem
         tol = self.verify_tol
         d, w, gamma = solution.distribution, solution.weights, float(solution.dual_objective)
-        caps = self.caps(n)
         if d.min() < -self.bound_tol:
             return f"d has a negative entry ({d.min():.3e})"
-        over = float(np.max(d - caps))
+        over = self.cap_excess(d)
         if over > self.bound_tol:
             return f"d exceeds its cap by {over:.3e}"
         if abs(d.sum() - 1.0) > tol:
@@ -208,13 +157,153 @@ class LPBoost(Master):
             if worst > scaled_tol(tol, gamma):
                 return f"an edge exceeds gamma by {worst:.3e} (d is not dual feasible)"
         positive = np.flatnonzero(w)
-        margin = soft_margin(weighted_sum(U, positive, w[positive]), self.nu, self.sample_weight)
+        margin = self.value_at(weighted_sum(U, positive, w[positive]))
         if abs(margin - gamma) > scaled_tol(tol, gamma):
             return (f"the soft margin of w is {margin:.10g} but gamma is {gamma:.10g} (primal and dual "
                     "differ: not an optimum)")
         if abs(solution.objective - margin) > scaled_tol(tol, margin):
             return f"the reported objective {solution.objective:.10g} is not the soft margin of w ({margin:.10g})"
         return ""
+
+    def reduced_costs(self, U: np.ndarray, solution: MasterSolution) -> np.ndarray:
+        """d . u_m - gamma for every column m of U under a solution's (d, gamma).
+
+        The price of each hypothesis at the master's dual: positive means the
+        column would improve the restricted master (its dual constraint
+        d . u <= gamma is violated), and the largest is the best edge minus
+        gamma, the column-generation gap.  0 for the columns with w_m > 0
+        (complementary slackness).  In the primal's terms it is minus the
+        reduced cost of w_m (a maximisation: a column enters while its
+        reduced cost is negative).
+        """
+        return np.asarray(U, dtype=float).T @ solution.distribution - float(solution.dual_objective)
+
+    def cvxpy_solution(self, statement, U, status):
+        d = np.asarray(statement.variables["d"].value, dtype=float)
+        gamma = float(statement.variables["gamma"].value)
+        w = np.atleast_1d(statement.constraints["edges"].dual_value)[:U.shape[1]]  # a block's first t
+        # cvxpy's Lagrangian adds  nu_eq * (sum d - 1):  rho = -nu_eq.
+        rho = -float(statement.constraints["simplex"].dual_value)
+        psi = np.asarray(statement.constraints["cap"].dual_value, dtype=float)
+        return self.read_back(status, d, gamma, w, rho, psi)
+
+    def cvxpy_primal_solution(self, statement: CvxpyStatement, U: np.ndarray,
+                              status: SolveStatus) -> MasterSolution:
+        """The :class:`MasterSolution` of a solved :meth:`cvxpy_primal_statement`."""
+        w = np.asarray(statement.variables["w"].value, dtype=float)
+        rho = float(statement.variables["rho"].value)
+        psi = np.asarray(statement.variables["psi"].value, dtype=float)
+        d = np.maximum(np.asarray(statement.constraints["margins"].dual_value, dtype=float), 0.0)
+        # the multiplier of sum w = 1 is gamma (stationarity in w_m: d . u_m <= gamma, equal where w_m > 0)
+        gamma = float(statement.constraints["simplex"].dual_value)
+        return self.read_back(status, d, gamma, w, rho, psi)
+
+    # -- read-back ---------------------------------------------------------------------
+    def read_back(self, status: SolveStatus, d: np.ndarray, gamma: float, w: np.ndarray,
+                  rho: float, psi: np.ndarray) -> MasterSolution:
+        """The :class:`MasterSolution` of a solved master, in the one sign convention.
+
+        Arguments are the dual's optimal (d, gamma) and the multipliers of its
+        constraints, written as in the class docstring: w >= 0 of the edge
+        rows d . u^m <= gamma, rho (free) of sum d = 1, psi >= 0 of d <= c.
+        A solver maps its own signs to these (e.g. HiGHS's row duals y give
+        w = -y); w and psi are clipped at 0 (solver round-off).  The primal
+        objective is rho - c . psi, the dual objective gamma.
+        """
+        caps = self.caps(self.examples(np.size(d)))
+        w = np.maximum(np.asarray(w, dtype=float), 0.0)
+        psi = np.maximum(np.asarray(psi, dtype=float), 0.0)
+        primal = float(rho) - float(caps @ psi)
+        return MasterSolution(
+            status=status,
+            objective=primal,
+            primal_objective=primal,
+            dual_objective=gamma,
+            weights=w,
+            distribution=d,
+            rho=float(rho),
+            slacks=psi,
+            gamma=float(gamma),
+        )
+
+
+class LPBoost(SoftMarginLP):
+    r"""The LPBoost master over the columns found so far.
+
+    With margin matrix U (N x t, U[n, m] = y_n h_m(x_n)) and cap
+    c_n = 1/(nu N) (with sample weights s, c_n = p_n / nu, p = s / sum(s):
+    the same LP as the data with every row repeated s_n times):
+
+    Primal (soft margin, eq. 1)::
+
+        max_{w, rho, psi}  rho - sum_n c_n psi_n
+        s.t.  sum_m U[n, m] w_m >= rho - psi_n     (n = 1..N)    dual: d_n
+              w in the simplex, psi >= 0
+
+    Dual (capped edge game, eq. 2), the problem the backends solve::
+
+        min_{d, gamma}  gamma
+        s.t.  d . u^m <= gamma                     (m = 1..t)    dual: w_m >= 0
+              sum_n d_n = 1                                       dual: rho
+              0 <= d_n <= c_n                                     dual: psi_n >= 0
+
+    **The distribution handed to the oracle is d**, the dual of the margin
+    constraints.  Both optima are equal (rho* - c . psi* = gamma*); the
+    column-generation gap is (best edge of an exact oracle) - gamma*.
+    Column generation stops when the best new edge is <= gamma* + tol.
+
+    Parameters
+    ----------
+    nu:
+        Fraction in (0, 1]; the paper's capping parameter is nu * N.  At most
+        about nu*N examples can have margin below rho.
+    pool:
+        None keeps every hypothesis in the master.  A
+        :class:`~lpboosting.masters.pool.ColumnPool` (or a dict of its
+        fields) deletes hypotheses that stayed inactive, w_m = 0 and
+        d . u^m < gamma, for its ``inactive_rounds`` solves; they re-enter
+        when the oracle prices them again.  The optimum is unchanged.
+    sample_weight:
+        None (every example counts 1/N) or one weight >= 0 per example (the
+        classifiers' ``fit(X, y, sample_weight)``); a zero weight drops the
+        example (its cap is 0).
+    """
+
+    name = "LPBoost"
+
+    def __init__(self, nu: float = 0.1, pool: "ColumnPool | dict | None" = None,
+                 sample_weight: np.ndarray | None = None) -> None:
+        self.nu = check_nu(nu)
+        self.pool = make_pool(pool)
+        self.sample_weight = check_sample_weight(sample_weight)
+
+    def cap(self, n_samples: int) -> float:
+        """The cap 1/(nu N) of unweighted examples (see :meth:`caps` for weighted ones).
+
+        At most :data:`CAP_CEILING` (nu = 5e-324 overflows): a cap above 1 never binds.
+        """
+        return finite_cap(1.0 / (self.nu * n_samples))
+
+    def caps(self, n_samples: int) -> np.ndarray:
+        """Per-example caps c_n = p_n / nu (all 1/(nu N) without sample weights), at most 2."""
+        if self.sample_weight is None:
+            return np.full(n_samples, self.cap(n_samples))  # the same floats as 1/(nu N)
+        with np.errstate(over="ignore"):
+            return finite_cap(self.prior(n_samples) / self.nu)
+
+    def params(self):
+        return {"nu": self.nu} | ({"pool": self.pool.to_dict()} if self.pool else {})
+
+    def __repr__(self) -> str:
+        return f"LPBoost(nu={self.nu!r}" + (f", pool={self.pool!r})" if self.pool else ")")
+
+    def cap_excess(self, d: np.ndarray) -> float:
+        """max_n d_n - c_n."""
+        return float(np.max(d - self.caps(d.size)))
+
+    def value_at(self, margins: np.ndarray) -> float:
+        """The soft margin of the margins (:func:`soft_margin`)."""
+        return soft_margin(margins, self.nu, self.sample_weight)
 
     # -- cvxpy statement -------------------------------------------------------------
     def cvxpy_statement(self, U: np.ndarray) -> CvxpyStatement:
@@ -303,39 +392,6 @@ class LPBoost(Master):
         return CvxpyStatement(problem, variables={"w": w, "rho": rho, "psi": psi},
                               constraints={"margins": margins, "simplex": simplex})
 
-    def cvxpy_primal_solution(self, statement: CvxpyStatement, U: np.ndarray,
-                              status: SolveStatus) -> MasterSolution:
-        """The :class:`MasterSolution` of a solved :meth:`cvxpy_primal_statement`."""
-        w = np.asarray(statement.variables["w"].value, dtype=float)
-        rho = float(statement.variables["rho"].value)
-        psi = np.asarray(statement.variables["psi"].value, dtype=float)
-        d = np.maximum(np.asarray(statement.constraints["margins"].dual_value, dtype=float), 0.0)
-        # the multiplier of sum w = 1 is gamma (stationarity in w_m: d . u_m <= gamma, equal where w_m > 0)
-        gamma = float(statement.constraints["simplex"].dual_value)
-        return self.read_back(status, d, gamma, w, rho, psi)
-
-    def reduced_costs(self, U: np.ndarray, solution: MasterSolution) -> np.ndarray:
-        """d . u_m - gamma for every column m of U under a solution's (d, gamma).
-
-        The price of each hypothesis at the master's dual: positive means the
-        column would improve the restricted master (its dual constraint
-        d . u <= gamma is violated), and the largest is the best edge minus
-        gamma, the column-generation gap.  0 for the columns with w_m > 0
-        (complementary slackness).  In the primal's terms it is minus the
-        reduced cost of w_m (a maximisation: a column enters while its
-        reduced cost is negative).
-        """
-        return np.asarray(U, dtype=float).T @ solution.distribution - float(solution.dual_objective)
-
-    def cvxpy_solution(self, statement, U, status):
-        d = np.asarray(statement.variables["d"].value, dtype=float)
-        gamma = float(statement.variables["gamma"].value)
-        w = np.atleast_1d(statement.constraints["edges"].dual_value)[:U.shape[1]]  # a block's first t
-        # cvxpy's Lagrangian adds  nu_eq * (sum d - 1):  rho = -nu_eq.
-        rho = -float(statement.constraints["simplex"].dual_value)
-        psi = np.asarray(statement.constraints["cap"].dual_value, dtype=float)
-        return self.read_back(status, d, gamma, w, rho, psi)
-
     # -- matrix form ---------------------------------------------------------------------
     #: the forms of the LP (:meth:`matrix_form`); the first is the one the HiGHS sessions solve
     lp_forms = {"dual": "capped edge game", "primal": "soft-margin LP"}
@@ -362,31 +418,3 @@ class LPBoost(Master):
             self.cvxpy_primal_statement(U),
             columns=[Columns("w", "w_{}"), Columns("rho", "rho"), Columns("psi", "psi_{}")],
             rows=[Rows("margins", "margin_{}", ">="), Rows("simplex", "sum_w", "==")])
-
-    # -- read-back ---------------------------------------------------------------------
-    def read_back(self, status: SolveStatus, d: np.ndarray, gamma: float, w: np.ndarray,
-                  rho: float, psi: np.ndarray) -> MasterSolution:
-        """The :class:`MasterSolution` of a solved master, in the one sign convention.
-
-        Arguments are the dual's optimal (d, gamma) and the multipliers of its
-        constraints, written as in the class docstring: w >= 0 of the edge
-        rows d . u^m <= gamma, rho (free) of sum d = 1, psi >= 0 of d <= c.
-        A solver maps its own signs to these (e.g. HiGHS's row duals y give
-        w = -y); w and psi are clipped at 0 (solver round-off).  The primal
-        objective is rho - c . psi, the dual objective gamma.
-        """
-        caps = self.caps(np.size(d))
-        w = np.maximum(np.asarray(w, dtype=float), 0.0)
-        psi = np.maximum(np.asarray(psi, dtype=float), 0.0)
-        primal = float(rho) - float(caps @ psi)
-        return MasterSolution(
-            status=status,
-            objective=primal,
-            primal_objective=primal,
-            dual_objective=gamma,
-            weights=w,
-            distribution=d,
-            rho=float(rho),
-            slacks=psi,
-            gamma=float(gamma),
-        )

@@ -14,14 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from lpboosting.masters.base import CvxpyStatement, Master, MasterSolution, check_sample_weight
-from lpboosting.masters.lpboost import check_nu, finite_cap, soft_margin
+from lpboosting.masters.base import CvxpyStatement, check_sample_weight
+from lpboosting.masters.lpboost import SoftMarginLP, check_nu, finite_cap, soft_margin
 from lpboosting.masters.pool import ColumnPool, make_pool
 from lpboosting.pairs import check_n_classes, example_margins, n_examples
-from lpboosting.status import SolveStatus
 
 
-class MulticlassLPBoost(Master):
+class MulticlassLPBoost(SoftMarginLP):
     r"""The multiclass soft-margin master over the hypotheses found so far.
 
     Hypotheses h_m: X -> {1..K} vote one-hot.  U has one row per (example,
@@ -69,10 +68,7 @@ class MulticlassLPBoost(Master):
         None or one weight >= 0 per example (not per pair).
     """
 
-    kind = "lp"
     name = "MulticlassLPBoost"
-    zero_tol: float = 1e-9
-    slack_tol: float = 1e-7
     lp_forms = {"dual": "capped edge game over (example, wrong class) pairs",
                 "primal": "multiclass soft-margin LP"}
     #: a fresh HiGHS model, then two interior-point solvers through cvxpy
@@ -119,68 +115,16 @@ class MulticlassLPBoost(Master):
         return sp.csr_array((np.ones(n * per), np.arange(n * per), np.arange(0, n * per + 1, per)),
                             shape=(n, n * per))
 
-    def inactive(self, solution: MasterSolution) -> np.ndarray | None:
-        """w_m = 0 and d . u^m < gamma strictly (needs ``dual_edges`` from the session)."""
-        edges = solution.dual_edges
-        if edges is None:
-            return None
-        return (solution.weights <= self.zero_tol) & (np.asarray(edges) < solution.gamma - self.slack_tol)
-
-    # -- column generation -----------------------------------------------------------------
-    def bound(self, solution: MasterSolution, edge: float) -> float:
-        """max_h d . u_h >= gamma* of the full LP for every d the master accepts: an upper bound."""
-        return float(edge)
-
-    def gap(self, solution: MasterSolution, edge: float) -> float:
-        return float(edge - solution.dual_objective)
-
-    def converged(self, solution: MasterSolution, edge: float, tol: float) -> bool:
-        return bool(edge <= solution.dual_objective + tol)
-
-    def soft_margin(self, pair_margins: np.ndarray) -> float:
+    def value_at(self, pair_margins: np.ndarray) -> float:
         """The primal's value for fixed w, from the pairs' margins U w: LPBoost's soft margin
         (:func:`~lpboosting.masters.lpboost.soft_margin`) of the examples' least margins."""
         return soft_margin(example_margins(pair_margins, self.n_classes), self.nu, self.sample_weight)
 
-    # -- verification ----------------------------------------------------------------------
-    def verify(self, solution: MasterSolution, U: np.ndarray, active: np.ndarray | None = None) -> str:
-        """The certificate of an optimum over U: d >= 0 with sum 1 and every example's mass within
-        its cap, every active column's edge <= gamma (dual feasible), w in the simplex, and the
-        soft margin of U w (computed from the margins) equal to gamma and to the reported
-        objective.  Tolerance :attr:`verify_tol` relative, bounds :attr:`bound_tol` absolute."""
-        from lpboosting.columns import column_dots, weighted_sum
-        from lpboosting.masters.base import check_answer, scaled_tol
+    def cap_excess(self, d: np.ndarray) -> float:
+        """How far an example's mass sum_k d_ik exceeds its cap, at most."""
         from lpboosting.pairs import example_mass
 
-        rows, t = U.shape
-        problem = check_answer(solution, rows, t)
-        if problem:
-            return problem
-        tol = self.verify_tol
-        d, w, gamma = solution.distribution, solution.weights, float(solution.dual_objective)
-        if d.min() < -self.bound_tol:
-            return f"d has a negative entry ({d.min():.3e})"
-        over = float(np.max(example_mass(d, self.n_classes) - self.caps(self.examples(rows))))
-        if over > self.bound_tol:
-            return f"an example's pairs carry {over:.3e} more than its cap"
-        if abs(d.sum() - 1.0) > tol:
-            return f"d sums to {d.sum():.12g}, not 1"
-        if w.min() < -self.bound_tol or abs(w.sum() - 1.0) > tol:
-            return f"w is not in the simplex (min {w.min():.3e}, sum {w.sum():.12g})"
-        columns = np.arange(t) if active is None else np.asarray(active, dtype=np.intp)
-        solution.control.verified = "full"
-        if columns.size:
-            worst = float(np.max(column_dots(U, d, columns))) - gamma
-            if worst > scaled_tol(tol, gamma):
-                return f"an edge exceeds gamma by {worst:.3e} (d is not dual feasible)"
-        positive = np.flatnonzero(w)
-        margin = self.soft_margin(weighted_sum(U, positive, w[positive]))
-        if abs(margin - gamma) > scaled_tol(tol, gamma):
-            return (f"the soft margin of w is {margin:.10g} but gamma is {gamma:.10g} (primal and dual "
-                    "differ: not an optimum)")
-        if abs(solution.objective - margin) > scaled_tol(tol, margin):
-            return f"the reported objective {solution.objective:.10g} is not the soft margin of w ({margin:.10g})"
-        return ""
+        return float(np.max(example_mass(d, self.n_classes) - self.caps(self.examples(d.size))))
 
     # -- cvxpy statements ------------------------------------------------------------------
     def cvxpy_statement(self, U: np.ndarray) -> CvxpyStatement:
@@ -197,14 +141,6 @@ class MulticlassLPBoost(Master):
         problem = cp.Problem(cp.Minimize(gamma), [edges, simplex, d >= 0, cap])
         return CvxpyStatement(problem, variables={"d": d, "gamma": gamma},
                               constraints={"edges": edges, "simplex": simplex, "cap": cap})
-
-    def cvxpy_solution(self, statement: CvxpyStatement, U: np.ndarray, status: SolveStatus) -> MasterSolution:
-        d = np.asarray(statement.variables["d"].value, dtype=float)
-        gamma = float(statement.variables["gamma"].value)
-        w = np.atleast_1d(statement.constraints["edges"].dual_value)[:U.shape[1]]
-        rho = -float(statement.constraints["simplex"].dual_value)  # cvxpy adds nu_eq * (sum d - 1)
-        psi = np.asarray(statement.constraints["cap"].dual_value, dtype=float)
-        return self.read_back(status, d, gamma, w, rho, psi)
 
     def cvxpy_primal_statement(self, U: np.ndarray) -> CvxpyStatement:
         """The primal (the multiclass soft-margin LP) in cvxpy::
@@ -226,20 +162,6 @@ class MulticlassLPBoost(Master):
         return CvxpyStatement(problem, variables={"w": w, "rho": rho, "psi": psi},
                               constraints={"margins": margins, "simplex": simplex})
 
-    def cvxpy_primal_solution(self, statement: CvxpyStatement, U: np.ndarray,
-                              status: SolveStatus) -> MasterSolution:
-        """The :class:`MasterSolution` of a solved :meth:`cvxpy_primal_statement`."""
-        w = np.asarray(statement.variables["w"].value, dtype=float)
-        rho = float(statement.variables["rho"].value)
-        psi = np.asarray(statement.variables["psi"].value, dtype=float)
-        d = np.maximum(np.asarray(statement.constraints["margins"].dual_value, dtype=float), 0.0)
-        gamma = float(statement.constraints["simplex"].dual_value)
-        return self.read_back(status, d, gamma, w, rho, psi)
-
-    def reduced_costs(self, U: np.ndarray, solution: MasterSolution) -> np.ndarray:
-        """d . u_m - gamma for every column m of U: positive prices a column that improves the master."""
-        return np.asarray(U, dtype=float).T @ solution.distribution - float(solution.dual_objective)
-
     def matrix_form(self, U: np.ndarray, form: str | None = None) -> Any:
         """The master over U as a :class:`~lpboosting.masters.matrix_form.MatrixForm`.
 
@@ -259,21 +181,3 @@ class MulticlassLPBoost(Master):
             self.cvxpy_primal_statement(U),
             columns=[Columns("w", "w_{}"), Columns("rho", "rho"), Columns("psi", "psi_{}")],
             rows=[Rows("margins", "margin_{}", ">="), Rows("simplex", "sum_w", "==")])
-
-    # -- read-back -------------------------------------------------------------------------
-    def read_back(self, status: SolveStatus, d: np.ndarray, gamma: float, w: np.ndarray,
-                  rho: float, psi: np.ndarray) -> MasterSolution:
-        """The :class:`MasterSolution` of a solved master, in the one sign convention.
-
-        (d, gamma) the dual's optimum over pairs; w >= 0 the multipliers of
-        the edge rows, rho of sum d = 1, psi >= 0 (one per example) of the
-        caps.  w and psi are clipped at 0; the primal objective is
-        rho - c . psi, the dual objective gamma.
-        """
-        d = np.asarray(d, dtype=float)
-        caps = self.caps(self.examples(d.size))
-        w = np.maximum(np.asarray(w, dtype=float), 0.0)
-        psi = np.maximum(np.asarray(psi, dtype=float), 0.0)
-        primal = float(rho) - float(caps @ psi)
-        return MasterSolution(status=status, objective=primal, primal_objective=primal, dual_objective=gamma,
-                              weights=w, distribution=d, rho=float(rho), slacks=psi, gamma=float(gamma))

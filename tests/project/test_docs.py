@@ -19,7 +19,7 @@ def load_runner():
     return module
 
 
-@pytest.mark.parametrize("page", ["tutorial-duality.md", "user-guide.md", "architecture.md"])
+@pytest.mark.parametrize("page", ["tutorial-duality.md", "user-guide.md", "architecture.md", "multiclass.md"])
 def test_page_prints_what_it_shows(page, tmp_path):
     (tmp_path / "figures").mkdir()
     results = load_runner().run_page(DOCS / page, cwd=tmp_path)

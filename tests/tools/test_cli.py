@@ -488,3 +488,18 @@ def test_positive_names_a_class_by_its_name(tmp_path, capsys):
     np.testing.assert_array_equal(clf.predict(data.X), np.where(data.y == 0, 1, -1))  # separable
     assert main(["fit", "lpboost", "--data", "sklearn:iris", "--positive", "setosae"]) == 2
     assert "its labels are 0 (setosa), 1 (versicolor), 2 (virginica)" in capsys.readouterr().err
+
+
+def test_fit_reports_one_lp_over_more_than_two_classes(tmp_path, capsys):
+    model = tmp_path / "iris.pkl"
+    assert main(["fit", "lpboost", "--data", "sklearn:iris", "-p", "nu=0.2", "--seed", "1",
+                 "--save", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert "3 classes (0, 1, 2), fitted by one LP over all of them" in out
+    assert not [line for line in out.splitlines() if line.startswith("-- class")]
+    with model.open("rb") as fh:
+        clf = pickle.load(fh)
+    assert not hasattr(clf, "one_vs_rest_") and clf.distribution_.shape[1] == 3
+    pytest.importorskip("matplotlib")
+    assert main(["plot", str(model), "--out", str(tmp_path / "s.png")]) == 0
+    assert main(["export", "--model", str(model), "--out", str(tmp_path / "m.mps")]) == 0

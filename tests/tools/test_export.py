@@ -463,3 +463,28 @@ def test_one_vs_rest_models_need_a_class(tmp_path):
     exported = export_classifier(model, tmp_path / "rows.lp", X=X, y=y, label=model.classes_[1])
     assert exported.objective is None
     assert abs(read_back(tmp_path / "rows.lp")[0] - model.one_vs_rest_[1].objective_) <= EXACT
+
+
+def test_a_multiclass_lp_is_one_master_over_pairs(tmp_path):
+    from sklearn.datasets import load_iris
+
+    from lpboosting import LPBoostClassifier, load_model, save_model
+
+    X, y = load_iris(return_X_y=True)
+    names = np.array(["setosa", "versicolor", "virginica"])[y]
+    model = LPBoostClassifier(nu=0.2).fit(X, names)
+    exported = export_classifier(model, tmp_path / "pairs.mps")
+    assert exported.objective == model.objective_
+    value, cols, rows, _ = read_back(tmp_path / "pairs.mps")
+    assert abs(value - model.objective_) <= EXACT
+    # the LP's rows: the sum, an edge row a hypothesis of the last master, a cap row an example
+    n_examples = model.result_.columns.shape[0] // 2
+    assert rows[0] == "sum_d" and rows[-1] == f"cap_{n_examples - 1}" and cols[-1] == "gamma"
+    with pytest.raises(ValueError, match="one LP"):
+        export_classifier(model, tmp_path / "x.mps", label="setosa")
+    # a JSON model rebuilt from the training rows: the same optimum (iris repeats rows, which the fit
+    # merged into weights; rebuilt on the rows as given, the repeated rows stand for them)
+    save_model(model, tmp_path / "m.json")
+    loaded = load_model(tmp_path / "m.json")
+    export_classifier(loaded, tmp_path / "rows.lp", X=X, y=names)
+    assert abs(read_back(tmp_path / "rows.lp")[0] - model.objective_) <= 1e-7

