@@ -131,6 +131,13 @@ class RowMap:
     def __init__(self, row: np.ndarray, share: np.ndarray) -> None:
         self.row, self.share = row, share
 
+    def given_order(self) -> np.ndarray:
+        """The merged rows in the order of their first row given to ``fit``."""
+        kept = np.flatnonzero(self.row >= 0)
+        first = np.full(int(self.row.max()) + 1, self.row.size, dtype=np.intp)
+        np.minimum.at(first, self.row[kept], kept)
+        return np.argsort(first, kind="stable")
+
     def spread(self, d: np.ndarray) -> np.ndarray:
         """A vector over the merged rows (e.g. the distribution) as one over the given rows."""
         out = np.zeros(self.row.size)
@@ -429,8 +436,11 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         if rows is not None and self._folds_fit(y):
             # nu is chosen by cross-validation (nu="auto") over the merged rows when they can be split
             # into folds: a repeated row is then one row of one fold (not split between training and
-            # validation), and a row of weight s gives the same choice as s copies
-            given = (X, y, sample_weight)
+            # validation), and a row of weight s gives the same choice as s copies.  The folds take
+            # them in the order the rows were given (merge_rows sorts them: folds of sorted rows
+            # would each hold one range of x)
+            order = rows.given_order()
+            given = (X[order], y[order], sample_weight[order])
         classes = encode_classes(self, y)
         if self._check_warm_start(data, self._model_params(), self.max_rounds):
             return self._continue(classes)

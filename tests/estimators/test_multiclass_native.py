@@ -149,3 +149,18 @@ def test_cv_chooses_nu_on_the_multiclass_path():
     assert not hasattr(clf, "one_vs_rest_") and isinstance(clf.result_.state.master, MulticlassLPBoost)
     assert clf.cv_scores_.shape == (3, 3) and np.all(np.isfinite(clf.cv_scores_))
     assert clf.score(X, y) >= 0.95
+
+
+def test_cv_takes_the_merged_rows_in_the_order_they_were_given():
+    # merge_rows sorts the merged rows for the fit; stratified folds of sorted rows would each hold
+    # one range of x, so the folds that choose nu take them in the order of their first given row
+    from lpboosting.estimators.base import merge_rows
+
+    X = np.array([[3.0], [1.0], [3.0], [2.0], [0.0]])
+    y = np.array([0, 1, 0, 1, 0])
+    Xm, ym, w, rows = merge_rows(X, y, None)
+    assert Xm[:, 0].tolist() == [0.0, 1.0, 2.0, 3.0] and w.tolist() == [1.0, 1.0, 1.0, 2.0]
+    assert Xm[rows.given_order(), 0].tolist() == [3.0, 1.0, 2.0, 0.0]
+    # a zero weight drops a row: it has no place in the order
+    Xm, ym, w, rows = merge_rows(X, y, np.array([1.0, 0.0, 1.0, 1.0, 1.0]))
+    assert Xm[rows.given_order(), 0].tolist() == [3.0, 2.0, 0.0]
