@@ -238,3 +238,17 @@ def test_bad_number_of_classes(bad):
 def test_rows_that_are_not_whole_examples_are_refused():
     with pytest.raises(ValueError, match="not whole examples"):
         MulticlassLPBoost(0.1, 4).solve(np.ones((10, 2)))
+
+
+def test_a_column_pool_deletes_rows_and_keeps_the_optimum():
+    from sklearn.datasets import load_wine
+
+    from lpboosting.oracles.multiclass import ClassStumps
+
+    X, y = load_wine(return_X_y=True)
+    pooled = column_generation(MulticlassLPBoost(0.2, 3, pool={"inactive_rounds": 2}), ClassStumps(X, y, 3),
+                               columns_per_round=5)
+    plain = column_generation(MulticlassLPBoost(0.2, 3), ClassStumps(X, y, 3), columns_per_round=5)
+    assert pooled.status == plain.status == "converged"
+    assert sum(r.extra.get("removed", 0) for r in pooled.history) > 0
+    assert pooled.objective == pytest.approx(plain.objective, abs=1e-9)

@@ -33,6 +33,14 @@ def capped_simplex_model(backend, n: int, cap: float | np.ndarray):
     return h, inf
 
 
+def delete_edge_rows(h, rows: np.ndarray, positions: np.ndarray) -> list[int]:
+    """Delete the edge rows ``rows[positions]`` of the live model ``h`` (a column pool's removals);
+    the other rows of ``rows``, renumbered as HiGHS renumbers them."""
+    gone = np.sort(rows[positions])
+    h.deleteRows(gone.size, gone.astype(np.int32))
+    return [int(r - np.searchsorted(gone, r)) for r in np.delete(rows, positions)]
+
+
 def set_d_bounds(h, caps: np.ndarray) -> None:
     """Bounds 0 <= d_n <= caps_n on columns 0..N-1 of a model of :func:`capped_simplex_model`."""
     n = caps.size
@@ -196,11 +204,8 @@ class HighsDeltaEdgeLP(ColumnStoreSession):
             solution.dual_edges = x[n + 1 + np.asarray(self.store.active, dtype=int)]
             positions = self.finish(solution)
             if positions.size:
-                gone = np.sort(rows[positions])
-                h.deleteRows(gone.size, gone.astype(np.int32))
-                keep = np.delete(rows, positions)
-                self._edge_rows = [int(r - np.searchsorted(gone, r)) for r in keep]
-                self._n_rows -= gone.size
+                self._edge_rows = delete_edge_rows(h, rows, positions)
+                self._n_rows -= positions.size
             return solution
 
         return run_model(h, n, self.backend_name, read)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
+from lpboosting.backends.highs.lpboost import delete_edge_rows
 from lpboosting.backends.highs.model import import_highspy, run_model
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.multiclass import MulticlassLPBoost
@@ -175,11 +176,8 @@ class HighsPairEdgeLP(ColumnStoreSession):
             solution.dual_edges = x[self._gamma + 1 + np.asarray(self.store.active, dtype=int)]
             positions = self.finish(solution)
             if positions.size:
-                gone = np.sort(rows[positions])
-                h.deleteRows(gone.size, gone.astype(np.int32))
-                keep = np.delete(rows, positions)
-                self._edge_rows = [int(r - np.searchsorted(gone, r)) for r in keep]
-                self._n_rows -= gone.size
+                self._edge_rows = delete_edge_rows(h, rows, positions)
+                self._n_rows -= positions.size
             return solution
 
         return run_model(h, p, self.backend_name, read)
