@@ -51,16 +51,18 @@ def long_servedio(
 
     Returns
     -------
-    sklearn.utils.Bunch with
-        X_clean (4, 2), y_clean (4,) all +1 : S_clean, labels in {-1, +1};
-        X_noisy (4(N+1), 2), y_noisy : S_noisy, labels in {-1, +1};
-        noise : the noise rate of S_noisy (1/(N+1), or the realised flip rate
-            when ``noise`` was given);
-        bayes_posterior_clean (4,) : P(Y = +1 | x) under S_noisy for each row of
-            X_clean (the fraction of +1 labels among the S_noisy rows at x);
-        bayes_posterior_noisy (4(N+1),) : the same for each row of X_noisy;
-        n_distinct : number of distinct observations (3);
-        gamma, K, N, theta : the parameters.
+    sklearn.utils.Bunch
+        with
+
+        - X_clean (4, 2), y_clean (4,) all +1 : S_clean, labels in {-1, +1};
+        - X_noisy (4(N+1), 2), y_noisy : S_noisy, labels in {-1, +1};
+        - noise : the noise rate of S_noisy (1/(N+1), or the realised flip rate
+          when ``noise`` was given);
+        - bayes_posterior_clean (4,) : P(Y = +1 | x) under S_noisy for each row of
+          X_clean (the fraction of +1 labels among the S_noisy rows at x);
+        - bayes_posterior_noisy (4(N+1),) : the same for each row of X_noisy;
+        - n_distinct : number of distinct observations (3);
+        - gamma, K, N, theta : the parameters.
     """
     gamma = float(gamma)
     if not (gamma > 0 and np.isfinite(gamma)):

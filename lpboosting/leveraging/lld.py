@@ -92,6 +92,8 @@ class LLDClassifier(LeveragingClassifier):
     n_rounds : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
+    Notes
+    -----
     ``fit(X, y, sample_weight=None)``: weights s_i >= 0 make the loss
     sum_i s_i l_LD(z_i), so W_j = sum_i s_i M_ij (q_i - g_i) and the
     template scale is 2 / sum_i s_i M_ij^2: an integer weight is the same as

@@ -847,6 +847,8 @@ class LLMClassifier(LeveragingClassifier):
     n_rounds : int, deprecated
         The old name of ``max_rounds`` (used, with a FutureWarning, when set).
 
+    Notes
+    -----
     ``fit(X, y, sample_weight=None)``: weights s_i >= 0 make the loss
     sum_i s_i l_LM(z_i) -- s_i multiplies example i's terms in W~+- and in
     the eps update (a weighted mean) -- so an integer weight is the same as
