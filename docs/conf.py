@@ -79,8 +79,11 @@ html_title = f"lpboosting {release}"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "header_links_before_dropdown": 6,
+    "header_links_before_dropdown": 4,
     "secondary_sidebar_items": ["page-toc", "sourcelink"],
 }
 html_show_sourcelink = True
+# the pages at the top level have no section to navigate: no left sidebar (the API reference and
+# the gallery keep theirs)
+html_sidebars = {"*": [], "api": ["sidebar-nav-bs"], "auto_examples/*": ["sidebar-nav-bs"]}
 html_copy_source = False

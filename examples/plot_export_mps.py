@@ -29,7 +29,7 @@ print(f"soft margin {clf.objective_:.8f} over {U.shape[1]} hypotheses of {U.shap
 
 folder = Path(tempfile.mkdtemp())
 export_model(LPBoost(nu=0.1), U, folder / "master.mps")
-print((folder / "master.mps").read_text().splitlines()[:6])
+print("\n".join((folder / "master.mps").read_text().splitlines()[:6]))  # its first lines
 
 # %%
 # Solve the file with highspy alone (the dual: min gamma over the capped
