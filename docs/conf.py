@@ -80,9 +80,9 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
     "header_links_before_dropdown": 4,
-    "secondary_sidebar_items": ["page-toc", "sourcelink"],
+    "secondary_sidebar_items": ["page-toc"],
 }
-html_show_sourcelink = True
+html_show_sourcelink = False
 # the pages at the top level have no section to navigate: no left sidebar (the API reference and
 # the gallery keep theirs)
 html_sidebars = {"*": [], "api": ["sidebar-nav-bs"], "auto_examples/*": ["sidebar-nav-bs"]}
