@@ -621,14 +621,15 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
 @click.option("--models-dir", type=click.Path(file_okay=False),
               help="catalog directory (default: models/ in a source checkout, else the installed copy)")
 @click.option("--target", help="CSV: the label column")
-@click.option("--positive", help="positive class for multi-class data")
+@click.option("--positive", help="positive class for multi-class data (without it, LPBoost's master "
+              "is the one multiclass LP over all classes)")
 @click.option("--master", "master_name", default="lpboost", show_default=True,
               type=RegistryChoice(lambda: list(MASTERS)))
 @click.option("--nu", type=float, help="LPBoost/SoftBoost/ERLPBoost: soft-margin fraction (default 0.1)")
 @click.option("--delta", type=float, help="SoftBoost/TotalBoost/ERLPBoost: precision (default 0.01)")
 @click.option("--lam", type=float, help="RMBoost: lam (default 1/sqrt(n))")
 @click.option("--oracle", help="stumps, features or trees (default: features on the synthetic set, "
-              "stumps otherwise)")
+              "stumps otherwise; the multiclass LP: stumps or trees)")
 @click.option("-b", "--backend", "backends", multiple=True,
               help="a backend (repeatable; `lpboosting backends` lists them); default: the master's "
                    f"own default (highspy:ipm for rmboost), then those of {' '.join(COMPARED_BACKENDS)} "
@@ -718,15 +719,19 @@ def compare(data: str | None, instance: str | None, whole_catalog: bool, models_
             from lpboosting.datasets import load_dataset
             from lpboosting.oracles import make_oracle
 
-            dataset = load_dataset(data, target=target, positive=positive)
+            # LPBoost on more than two classes (no --positive): the one multiclass LP over pairs
+            dataset = load_dataset(data, target=target, positive=positive,
+                                   multiclass=master_name == "lpboost" and positive is None)
             given = {"nu": nu, "delta": delta, "lam": lam}
             defaults = MASTERS[master_name].params
             master = harness.make_master(master_name, **{
                 k: (defaults.get(k) if v is None else v) for k, v in given.items()})
             labels = np.unique(dataset.y)
-            y = np.where(dataset.y == labels[-1], 1.0, -1.0)
             name = oracle or ("features" if dataset.name == "softboost-synthetic" else "stumps")
-            pricing = make_oracle(name, dataset.X, y)
+            if labels.size > 2:
+                master, pricing = _multiclass_compared(master, name, dataset.X, dataset.y, labels)
+            else:
+                pricing = make_oracle(name, dataset.X, np.where(dataset.y == labels[-1], 1.0, -1.0))
             chosen = list(backends) or _compared_backends(master)
             if max_rounds is None:
                 max_rounds = _classifier_default(master_name, "max_rounds")
@@ -750,6 +755,22 @@ def compare(data: str | None, instance: str | None, whole_catalog: bool, models_
         result.write_json(json_path)
         console.print(f"wrote {json_path}", markup=False)
     return 0
+
+
+def _multiclass_compared(master: Any, oracle: str, X: Any, y: Any, labels: Any) -> tuple[Any, Any]:
+    """LPBoost's master at the same nu as the multiclass LP over (example, wrong class) pairs, and
+    the multiclass oracle of that name (stumps or trees)."""
+    import numpy as np
+
+    from lpboosting.masters import MulticlassLPBoost
+    from lpboosting.oracles.multiclass import MULTICLASS_ORACLES, make_multiclass_oracle
+
+    if oracle not in MULTICLASS_ORACLES:
+        raise click.UsageError(f"the multiclass LP over {labels.size} classes is priced by "
+                               f"{' or '.join(MULTICLASS_ORACLES)}, not {oracle!r}; give --oracle "
+                               "stumps, or --positive CLASS for one class against the rest")
+    return (MulticlassLPBoost(master.nu, labels.size),
+            make_multiclass_oracle(oracle, X, np.searchsorted(labels, y), labels.size))
 
 
 def _require_matplotlib(what: str) -> None:

@@ -472,6 +472,29 @@ def test_cli_compare_names_the_highs_methods_with_their_iterations(capsys, tmp_p
     assert all(float(r["compile_s"]) > 0 for r in rows if r["backend"] == "cvxpy:CLARABEL")
 
 
+def test_cli_compare_on_more_than_two_classes_compares_the_multiclass_lp(capsys, tmp_path):
+    """LPBoost on iris without --positive: the one LP over (example, wrong class) pairs, every
+    backend at the optimum over all class stumps (the classifier's value, HiGHS's 1e-7 feasibility
+    tolerance); an oracle the multiclass LP has not is a usage error."""
+    from sklearn.datasets import load_iris
+
+    from lpboosting import LPBoostClassifier
+    from lpboosting.cli import main
+
+    out_json = tmp_path / "c.json"
+    assert main(["compare", "--data", "sklearn:iris", "--nu", "0.2", "-b", "highspy", "-b", "cvxpy:CLARABEL",
+                 "--no-replay", "--json", str(out_json)]) == 0
+    assert "MulticlassLPBoost(nu=0.2, n_classes=3) on iris" in capsys.readouterr().out
+    runs = json.loads(out_json.read_text())["rows"]
+    X, y = load_iris(return_X_y=True)
+    optimum = LPBoostClassifier(nu=0.2, oracle="stumps").fit(X, y).objective_
+    assert [r["status"] for r in runs] == ["converged", "converged"]
+    for run in runs:
+        assert run["objective"] == pytest.approx(optimum, abs=1e-6)
+    assert main(["compare", "--data", "sklearn:iris", "--oracle", "features", "-b", "highspy"]) == 2
+    assert "priced by stumps or trees" in capsys.readouterr().err
+
+
 def test_cli_compare_catalog_draws_the_performance_profile(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     from lpboosting.cli import main
