@@ -401,10 +401,12 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        # missing values: the stumps, binned-stumps, trees and hist-trees oracles (not the features oracle
-        # or a callable, which refuse them)
+        # missing values: the oracles of MISSING_VALUE_ORACLES (not the features oracle or a callable,
+        # which refuse them)
+        from lpboosting.oracles.base import MISSING_VALUE_ORACLES
+
         tags.input_tags.allow_nan = isinstance(self.oracle, str) and self.oracle.strip().lower() in (
-            "stumps", "binned-stumps", "trees", "hist-trees", "auto")
+            *MISSING_VALUE_ORACLES, "auto")
         return tags
 
     def __getstate__(self) -> dict:

@@ -39,9 +39,11 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         data's noise rate the LP is degenerate, slow and its optimum near the
         constant vote (measured: docs/defaults.md).  A number fits that one
         stated LP (the papers' examples use 0.1).
-    oracle : {"stumps", "binned-stumps", "features", "trees"} or callable, default "stumps"
+    oracle : {"stumps", "binned-stumps", "features", "trees", "hist-trees", "gb-trees"} or callable, default "stumps"
         Pricing oracle ("binned-stumps": thresholds at up to 255 count-quantile
-        bin edges a feature, exact over that class; for N in the millions); a callable ``fn(X, y, d)`` returns a hypothesis with
+        bin edges a feature, exact over that class; for N in the millions;
+        "gb-trees": the trees of a gradient-boosted forest fitted once, a
+        finite pool the LP weights); a callable ``fn(X, y, d)`` returns a hypothesis with
         ``predict(X)`` in [-1, 1] (labels y are -1/+1).
     oracle_params : dict, optional
         Keyword arguments for the oracle (e.g. ``{"max_depth": 2}`` for trees).

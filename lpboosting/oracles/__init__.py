@@ -7,6 +7,7 @@ from typing import Any
 from lpboosting.errors import UnknownOracleError
 from lpboosting.oracles.base import Candidate, Oracle
 from lpboosting.oracles.binned import BinnedStumps
+from lpboosting.oracles.boosted_trees import BoostedTree, BoostedTrees
 from lpboosting.oracles.columns import (
     CallableOracle,
     ColumnRef,
@@ -19,7 +20,7 @@ from lpboosting.oracles.stumps import Stump, Stumps
 from lpboosting.oracles.trees import TreeHypothesis, Trees
 
 __all__ = [
-    "CallableOracle", "Candidate", "ColumnRef", "Columns", "Features", "HypothesisOracle",
+    "BoostedTree", "BoostedTrees", "CallableOracle", "Candidate", "ColumnRef", "Columns", "Features", "HypothesisOracle",
     "BinnedStumps", "HistTrees", "Oracle", "ScaledFeature", "Stump", "Stumps", "TreeHypothesis", "Trees",
     "ORACLES",
     "make_oracle",
@@ -27,7 +28,7 @@ __all__ = [
 
 #: oracles that can be named by a string
 ORACLES: dict[str, type[Oracle]] = {"stumps": Stumps, "binned-stumps": BinnedStumps, "features": Features,
-                                    "trees": Trees, "hist-trees": HistTrees}
+                                    "trees": Trees, "hist-trees": HistTrees, "gb-trees": BoostedTrees}
 
 
 def make_oracle(spec: Any, X, y, **params: Any) -> Oracle:

@@ -91,7 +91,7 @@ def check_labels_pm(y: Any, n_samples: int) -> np.ndarray:
 
 
 #: the oracles that take missing values (NaN) in X (for messages)
-MISSING_VALUE_ORACLES = ("stumps", "binned-stumps", "trees", "hist-trees")
+MISSING_VALUE_ORACLES = ("stumps", "binned-stumps", "trees", "hist-trees", "gb-trees")
 
 
 def check_features(X: Any, allow_nan: bool = False, oracle: str | None = None) -> np.ndarray:

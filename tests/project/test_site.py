@@ -108,7 +108,7 @@ def test_the_tutorial_notebook_is_the_page(docs_module):
 
 
 def test_the_tutorial_notebook_is_valid(docs_module):
-    nbformat = pytest.importorskip("nbformat")
+    import nbformat
     notebook = docs_module("notebooks").page_notebook(DOCS / "tutorial-duality.md")
     nbformat.validate(nbformat.from_dict(notebook))
 

@@ -1,0 +1,141 @@
+"""The trees of a gradient-boosted forest as a finite pool: the LP chooses their weights.
+
+Gradient boosting (scikit-learn's ``HistGradientBoostingClassifier``) grows
+one regression tree t_m per iteration, each on the gradients the earlier ones
+left, and adds them with equal weight (its learning rate)::
+
+    F(x) = b + lr * sum_m t_m(x)
+
+Here the forest is fitted once on the training rows, and its trees become
+the hypotheses of LPBoost's soft-margin LP: tree m, scaled to [-1, 1] on
+the training rows, is h_m(x) = t_m(x) / max_n |t_m(x_n)|, and -h_m is a
+hypothesis too (w >= 0 in the LP).  The LP then weights the trees by the
+soft margin of the examples instead of equally; with nu chosen by
+cross-validation it keeps the forest's fit to interactions of features and
+the soft margin's robustness to label noise.
+
+The pool is finite and priced exactly (the column of largest edge d . u).
+Each tree's output is read from the forest's public staged decision
+function (the difference of consecutive stages), not from its private
+predictors; the first tree's output is the first stage less the forest's
+constant start b, the log-odds of the training labels' share of +1.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Sequence
+
+import numpy as np
+
+from lpboosting.oracles.base import Candidate, check_features, check_labels_pm
+from lpboosting.oracles.columns import Columns
+
+#: a tree whose largest output on the training rows is below this is constant 0: no hypothesis
+ZERO_TREE = 1e-12
+
+
+class BoostedForest:
+    """A fitted ``HistGradientBoostingClassifier`` on labels -1/+1 and its trees' outputs.
+
+    ``outputs(X)`` is the (n, M) matrix of the M trees' outputs t_m(x) (the
+    learning rate included); the last X asked for is remembered (by its
+    shape and bytes), so that the M hypotheses of one prediction read one
+    pass of the staged decision function.
+    """
+
+    def __init__(self, model: Any, start: float) -> None:
+        self.model = model
+        self.start = float(start)
+        self._cache: tuple[tuple, np.ndarray] | None = None
+
+    @property
+    def n_trees(self) -> int:
+        return int(self.model.n_iter_)
+
+    def outputs(self, X: Any) -> np.ndarray:
+        X = np.ascontiguousarray(X, dtype=float)
+        key = (X.shape, hashlib.blake2b(X.tobytes(), digest_size=16).digest())
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        stages = np.column_stack([np.asarray(s, dtype=float).ravel()
+                                  for s in self.model.staged_decision_function(X)])
+        trees = np.diff(stages, axis=1, prepend=self.start)
+        self._cache = (key, trees)
+        return trees
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_cache": None}
+
+
+class BoostedTree:
+    """Tree ``index`` of a :class:`BoostedForest`, scaled: ``sign * t_m(x) / scale``, in [-1, 1]."""
+
+    def __init__(self, forest: BoostedForest, index: int, sign: float, scale: float) -> None:
+        self.forest, self.index, self.sign, self.scale = forest, int(index), float(sign), float(scale)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        out = self.forest.outputs(X)[:, self.index] / self.scale
+        return self.sign * np.clip(out, -1.0, 1.0)
+
+    def __repr__(self) -> str:
+        return f"BoostedTree({'-' if self.sign < 0 else '+'}tree {self.index + 1} of {self.forest.n_trees})"
+
+    def describe(self, feature_names: Sequence[str] | None = None) -> str:
+        return (f"{'minus ' if self.sign < 0 else ''}tree {self.index + 1} of a gradient-boosted forest of "
+                f"{self.forest.n_trees}, scaled by 1/{self.scale:.4g}")
+
+
+class BoostedTrees(Columns):
+    """Exact oracle over the trees of a gradient-boosted forest fitted once on (X, y): a
+    :class:`~lpboosting.oracles.Columns` pool whose columns are the trees.
+
+    The forest is scikit-learn's ``HistGradientBoostingClassifier`` with the
+    given parameters, without early stopping (``max_iter`` trees); the pool
+    is each tree and its negation, scaled to [-1, 1] on the training rows
+    (see the module docstring).  Missing values (NaN) go where the forest
+    sends them.
+    """
+
+    exact = True
+    name = "gb-trees"
+
+    def __init__(self, X, y, *, max_iter: int = 200, learning_rate: float = 0.1, max_leaf_nodes: int | None = 31,
+                 max_depth: int | None = None, min_samples_leaf: int = 20, l2_regularization: float = 0.0,
+                 max_bins: int = 255, random_state: int | None = 0) -> None:
+        from sklearn.ensemble import HistGradientBoostingClassifier
+
+        X = check_features(X, allow_nan=True, oracle=self.name)
+        self.y = check_labels_pm(y, X.shape[0])
+        if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
+            raise ValueError(f"max_iter must be an integer >= 1 (the forest's trees), got {max_iter!r}")
+        if np.all(self.y == self.y[0]):
+            raise ValueError("the gradient-boosted forest needs both classes among the labels")
+        self.params = {"max_iter": int(max_iter), "learning_rate": learning_rate, "max_leaf_nodes": max_leaf_nodes,
+                       "max_depth": max_depth, "min_samples_leaf": min_samples_leaf,
+                       "l2_regularization": l2_regularization, "max_bins": max_bins, "random_state": random_state}
+        model = HistGradientBoostingClassifier(early_stopping=False, **self.params).fit(X, self.y)
+        share = float(np.mean(self.y > 0))
+        self.forest = BoostedForest(model, np.log(share / (1.0 - share)))
+        trees = self.forest.outputs(X)
+        scale = np.abs(trees).max(axis=0)
+        kept = np.flatnonzero(scale > ZERO_TREE)
+        self._X = X
+        self.trees = kept  # forest index of each kept tree
+        self.scales = scale[kept]
+        H = trees[:, kept] / self.scales
+        super().__init__(self.y[:, None] * np.hstack([H, -H]))
+
+    @property
+    def n_columns(self) -> int:
+        return self.U.shape[1]
+
+    def relabel(self, y: Any) -> "BoostedTrees":
+        """A forest fitted anew on the same X with other labels (its trees depend on them)."""
+        return BoostedTrees(self._X, y, **self.params)
+
+    def _candidate(self, edges: np.ndarray, m: int) -> Candidate:
+        half = self.trees.size
+        j, sign = (m, 1.0) if m < half else (m - half, -1.0)
+        h = BoostedTree(self.forest, int(self.trees[j]), sign, float(self.scales[j]))
+        return Candidate(h, self.U[:, m].copy(), float(edges[m]))

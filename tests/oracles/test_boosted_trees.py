@@ -1,0 +1,109 @@
+"""The trees of a gradient-boosted forest as a finite pool (``oracle="gb-trees"``).
+
+The pool is checked against the forest itself (its trees, scaled back and
+summed with the constant start, are scikit-learn's decision function), the
+column generation over it against the soft-margin LP over the whole pool
+solved directly (scipy's HiGHS, objective to 1e-7: HiGHS's feasibility and
+optimality tolerances are 1e-7), and the classifier's output against the LP's
+weights.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+
+from lpboosting import LPBoostClassifier, column_generation, save_model
+from lpboosting.masters import LPBoost
+from lpboosting.oracles import BoostedTree, BoostedTrees, make_oracle
+from tests.helpers import soft_margin_lp
+
+
+def data(n=300, seed=0, flip=0.05):
+    X, y = make_classification(n, 8, n_informative=5, flip_y=flip, random_state=seed)
+    return X, np.where(y == 1, 1.0, -1.0)
+
+
+def test_the_pool_is_the_forests_trees():
+    X, y = data()
+    oracle = make_oracle("gb-trees", X, y, max_iter=30)
+    assert isinstance(oracle, BoostedTrees) and oracle.exact
+    forest = oracle.forest
+    trees = forest.outputs(X)
+    assert trees.shape == (X.shape[0], 30)
+    np.testing.assert_allclose(forest.start + trees.sum(axis=1), forest.model.decision_function(X), atol=1e-9)
+    half = oracle.trees.size
+    H = oracle.U[:, :half] * y[:, None]
+    np.testing.assert_allclose(H * oracle.scales, trees[:, oracle.trees], atol=1e-12)
+    np.testing.assert_array_equal(oracle.U[:, half:], -oracle.U[:, :half])
+    assert np.allclose(np.abs(H).max(axis=0), 1.0)  # each tree scaled to [-1, 1] on the training rows
+
+
+@pytest.mark.parametrize("nu", [0.1, 0.3])
+def test_column_generation_reaches_the_lp_over_the_whole_pool(nu):
+    X, y = data(seed=1)
+    oracle = BoostedTrees(X, y, max_iter=25)
+    result = column_generation(LPBoost(nu), oracle, tol=1e-9)
+    direct = soft_margin_lp(oracle.U, nu)
+    assert result.converged
+    assert result.objective == pytest.approx(direct["value"], abs=1e-7)
+    # the hypotheses are the pool's columns: h(x_n) y_n is the column the LP weighted
+    for h, column in zip(result.hypotheses, result.columns.T):
+        assert isinstance(h, BoostedTree)
+        np.testing.assert_allclose(y * h.predict(X), column, atol=1e-12)
+
+
+def test_the_classifier_predicts_with_the_lps_weights_and_survives_pickle():
+    X, y = data(seed=2)
+    X_new = data(n=100, seed=3)[0]
+    clf = LPBoostClassifier(nu=0.2, oracle="gb-trees", oracle_params={"max_iter": 40}).fit(X, y)
+    oracle = BoostedTrees(X, y, max_iter=40)
+    assert clf.objective_ == pytest.approx(soft_margin_lp(oracle.U, 0.2)["value"], abs=1e-7)
+    f = sum(w * h.predict(X_new) for w, h in zip(clf.estimator_weights_, clf.estimators_))
+    np.testing.assert_allclose(clf.decision_function(X_new), f, atol=1e-9)
+    again = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(again.predict(X_new), clf.predict(X_new))
+    np.testing.assert_allclose(clf.margins(X, y), y * clf.decision_function(X), atol=1e-12)
+
+
+def test_a_forest_answers_the_rows_it_is_asked_even_after_they_change():
+    X, y = data(seed=4)
+    oracle = BoostedTrees(X, y, max_iter=10)
+    h = oracle.price(np.full(X.shape[0], 1.0 / X.shape[0])).hypothesis
+    first = h.predict(X).copy()
+    X2 = X.copy()
+    X2[:, :] = X2[::-1]  # the same shape, other rows: not the remembered answer
+    np.testing.assert_allclose(h.predict(X2), first[::-1], atol=1e-12)
+
+
+def test_missing_values_go_where_the_forest_sends_them():
+    X, y = data(seed=5)
+    X[::7, 0] = np.nan
+    clf = LPBoostClassifier(nu=0.2, oracle="gb-trees", oracle_params={"max_iter": 20}).fit(X, y)
+    assert np.all(np.isfinite(clf.decision_function(X)))
+    assert clf.score(X, y) > 0.8
+
+
+def test_more_than_two_classes_one_vs_rest_and_its_refusals(tmp_path):
+    X, y3 = make_classification(240, 6, n_informative=4, n_classes=3, random_state=6)
+    clf = LPBoostClassifier(nu=0.4, oracle="gb-trees", oracle_params={"max_iter": 15},
+                            multiclass="one-vs-rest").fit(X, y3)
+    assert len(clf.one_vs_rest_) == 3 and clf.score(X, y3) > 0.8
+    with pytest.raises(ValueError, match="stumps|trees"):
+        LPBoostClassifier(nu=0.2, oracle="gb-trees").fit(X, y3)  # the multiclass LP's oracles vote a class
+    X2, y2 = data(seed=7)
+    binary = LPBoostClassifier(nu=0.4, oracle="gb-trees", oracle_params={"max_iter": 10}).fit(X2, y2)
+    with pytest.raises(TypeError, match="JSON"):
+        save_model(binary, tmp_path / "m.json")
+
+
+@pytest.mark.parametrize("bad, message", [({"max_iter": 0}, "max_iter"), ({"max_iter": 2.5}, "max_iter")])
+def test_bad_parameters_say_what_is_wrong(bad, message):
+    X, y = data(n=60)
+    with pytest.raises(ValueError, match=message):
+        BoostedTrees(X, y, **bad)
+    with pytest.raises(ValueError, match="both classes"):
+        BoostedTrees(X, np.ones(60))
