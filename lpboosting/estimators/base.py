@@ -356,18 +356,19 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
 
     def _select(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None) -> None:
         """nu and/or the oracle chosen by cross-validation (``nu="auto"``, ``oracle="auto"``)."""
-        from lpboosting.estimators.cv import AUTO_ORACLES, oracle_name, select
+        from lpboosting.estimators.cv import AUTO_ORACLES, MULTICLASS_AUTO_ORACLES, oracle_name, select
 
         nu = getattr(self, "nu", None)
+        family = MULTICLASS_AUTO_ORACLES if len(np.unique(y)) > 2 and self._native else AUTO_ORACLES
         if self._oracle_auto():
-            names = " and ".join(oracle_name(*o) for o in AUTO_ORACLES)
+            names = " and ".join(oracle_name(*o) for o in family)
             if nu is None:
                 raise ValueError(f"oracle='auto' chooses between {names} by cross-validation together with "
                                  f"nu; {type(self).__name__} has no nu: choose oracle='stumps' or oracle='trees'")
             if self.oracle_params:
                 raise ValueError("oracle_params are the parameters of one named oracle; with oracle='auto' the "
                                  f"oracle is chosen between {names}: name the oracle to set its parameters")
-        oracles = list(AUTO_ORACLES) if self._oracle_auto() else [(self.oracle, self.oracle_params)]
+        oracles = list(family) if self._oracle_auto() else [(self.oracle, self.oracle_params)]
         how = self._selection()
         chosen = select(self, X, y, sample_weight, how["nus"] if nu == "auto" else [nu], oracles, how["cv"],
                         how["scoring"], self.n_jobs, how["early_stopping"])

@@ -25,10 +25,15 @@ theirs: fitting every nu of every fold with the entropy masters costs many
 times the path.
 
 ``oracle="auto"`` (the CV classifiers' default) runs the same selection for
-exact decision stumps and for trees of depth 5, side by side along the
-grid, and keeps the better: a sum of stumps is additive in the features and
-cannot follow an interaction (two features with a curved boundary, as in
-banana), while on additive data the exact stumps do as well or better.
+exact decision stumps and for the trees of a gradient-boosted forest
+(``"gb-trees"``: a forest fitted once per fold, its trees a finite pool the
+LP weights), side by side along the grid, and keeps the better: a sum of
+stumps is additive in the features and cannot follow an interaction (two
+features with a curved boundary, as in banana), the forest's trees can;
+under label noise the forest's trees follow the noise too, and the exact
+stumps do as well or better.  One multiclass LP over more than two classes
+chooses between class stumps and trees of depth 5
+(:data:`MULTICLASS_AUTO_ORACLES`).
 Each oracle's path stops early by its own scores, and the trees' path also
 stops once its best mean score so far has been below the stumps' best so
 far by more than the standard error of that best, at two nus in a row.
@@ -66,12 +71,14 @@ from lpboosting.errors import SolverError
 from lpboosting.masters.pool import ColumnPool
 from lpboosting.oracles import make_oracle
 
-__all__ = ["AUTO_ORACLES", "DEFAULT_NUS", "ERLPBoostCV", "LPBoostCV", "Selection", "SoftBoostCV", "select"]
+__all__ = ["AUTO_ORACLES", "DEFAULT_NUS", "MULTICLASS_AUTO_ORACLES", "ERLPBoostCV", "LPBoostCV", "Selection", "SoftBoostCV", "select"]
 
 #: the nu grid of ``nu="auto"`` and the CV classifiers, from large to small (the path's order)
 DEFAULT_NUS = (0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01)
 #: the oracles ``oracle="auto"`` chooses from (name, parameters), in order of preference on equal scores
-AUTO_ORACLES = (("stumps", {}), ("trees", {"max_depth": 5}))
+AUTO_ORACLES = (("stumps", {}), ("gb-trees", {}))
+#: the same for one multiclass LP over more than two classes, whose hypotheses vote for a class
+MULTICLASS_AUTO_ORACLES = (("stumps", {}), ("trees", {"max_depth": 5}))
 #: the path stops once the mean score has been below its best for this many nus in a row
 PATIENCE = 2
 #: a multiclass LP's path is not stopped early before this many nus are scored: its first scores go
@@ -443,10 +450,12 @@ _SELECTION_DOC = """    nus : array-like of floats in (0, 1], default None
         to convergence.
 """
 #: the numpydoc entries of the oracle's parameters of a CV classifier
-_ORACLE_DOC = """    oracle : "auto", "stumps", "binned-stumps", "features", "trees" or a callable, default "auto"
-        "auto" chooses between exact decision stumps and trees of depth 5
-        (:data:`AUTO_ORACLES`) by the same cross-validation, stumps on equal
-        scores; a name or a callable is the plain classifier's ``oracle``.
+_ORACLE_DOC = """    oracle : "auto", "stumps", "binned-stumps", "features", "trees", "hist-trees", "gb-trees" or a callable, default "auto"
+        "auto" chooses between exact decision stumps and the trees of a
+        gradient-boosted forest (:data:`AUTO_ORACLES`; one multiclass LP:
+        class stumps and trees of depth 5, :data:`MULTICLASS_AUTO_ORACLES`)
+        by the same cross-validation, stumps on equal scores; a name or a
+        callable is the plain classifier's ``oracle``.
     oracle_params : dict, optional
         Keyword arguments of a named oracle (None with ``oracle="auto"``).
 """

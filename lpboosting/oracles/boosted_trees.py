@@ -69,19 +69,26 @@ class BoostedForest:
 
 
 class BoostedTree:
-    """Tree ``index`` of a :class:`BoostedForest`, scaled: ``sign * t_m(x) / scale``, in [-1, 1]."""
+    """Tree ``index`` of a :class:`BoostedForest`, scaled: ``sign * t_m(x) / scale``, in [-1, 1].
+    Index -1 is the constant ``sign`` (the pool of a forest none of whose trees splits)."""
 
     def __init__(self, forest: BoostedForest, index: int, sign: float, scale: float) -> None:
         self.forest, self.index, self.sign, self.scale = forest, int(index), float(sign), float(scale)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
+        if self.index < 0:
+            return np.full(np.shape(X)[0], self.sign)
         out = self.forest.outputs(X)[:, self.index] / self.scale
         return self.sign * np.clip(out, -1.0, 1.0)
 
     def __repr__(self) -> str:
+        if self.index < 0:
+            return f"BoostedTree(constant {self.sign:+g})"
         return f"BoostedTree({'-' if self.sign < 0 else '+'}tree {self.index + 1} of {self.forest.n_trees})"
 
     def describe(self, feature_names: Sequence[str] | None = None) -> str:
+        if self.index < 0:
+            return f"the constant {self.sign:+g} (no tree of the forest splits)"
         return (f"{'minus ' if self.sign < 0 else ''}tree {self.index + 1} of a gradient-boosted forest of "
                 f"{self.forest.n_trees}, scaled by 1/{self.scale:.4g}")
 
@@ -93,7 +100,10 @@ class BoostedTrees(Columns):
     The forest is scikit-learn's ``HistGradientBoostingClassifier`` with the
     given parameters, without early stopping (``max_iter`` trees); the pool
     is each tree and its negation, scaled to [-1, 1] on the training rows
-    (see the module docstring).  Missing values (NaN) go where the forest
+    (see the module docstring).  ``min_samples_leaf=None`` is the forest's
+    20 rows a leaf, fewer on fewer than 200 rows (a tenth of them, at least
+    1).  When no tree splits (constant features, too few rows), the pool is
+    the two constants +1 and -1.  Missing values (NaN) go where the forest
     sends them.
     """
 
@@ -101,7 +111,7 @@ class BoostedTrees(Columns):
     name = "gb-trees"
 
     def __init__(self, X, y, *, max_iter: int = 200, learning_rate: float = 0.1, max_leaf_nodes: int | None = 31,
-                 max_depth: int | None = None, min_samples_leaf: int = 20, l2_regularization: float = 0.0,
+                 max_depth: int | None = None, min_samples_leaf: int | None = None, l2_regularization: float = 0.0,
                  max_bins: int = 255, random_state: int | None = 0) -> None:
         from sklearn.ensemble import HistGradientBoostingClassifier
 
@@ -111,6 +121,8 @@ class BoostedTrees(Columns):
             raise ValueError(f"max_iter must be an integer >= 1 (the forest's trees), got {max_iter!r}")
         if np.all(self.y == self.y[0]):
             raise ValueError("the gradient-boosted forest needs both classes among the labels")
+        if min_samples_leaf is None:
+            min_samples_leaf = min(20, max(1, X.shape[0] // 10))
         self.params = {"max_iter": int(max_iter), "learning_rate": learning_rate, "max_leaf_nodes": max_leaf_nodes,
                        "max_depth": max_depth, "min_samples_leaf": min_samples_leaf,
                        "l2_regularization": l2_regularization, "max_bins": max_bins, "random_state": random_state}
@@ -121,9 +133,12 @@ class BoostedTrees(Columns):
         scale = np.abs(trees).max(axis=0)
         kept = np.flatnonzero(scale > ZERO_TREE)
         self._X = X
-        self.trees = kept  # forest index of each kept tree
-        self.scales = scale[kept]
-        H = trees[:, kept] / self.scales
+        if kept.size:
+            self.trees = kept  # forest index of each kept tree (-1: the constant)
+            self.scales = scale[kept]
+            H = trees[:, kept] / self.scales
+        else:
+            self.trees, self.scales, H = np.array([-1]), np.ones(1), np.ones((X.shape[0], 1))
         super().__init__(self.y[:, None] * np.hstack([H, -H]))
 
     @property

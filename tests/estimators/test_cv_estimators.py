@@ -41,7 +41,8 @@ def test_the_entropy_masters_choose_nu_on_lpboosts_path_and_refit_as_themselves(
     assert soft.nu_ == lp.nu_
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        plain = SoftBoostClassifier(nu=soft.nu_, delta=0.1).fit(X, y)
+        plain = SoftBoostClassifier(nu=soft.nu_, delta=0.1, oracle=soft.oracle_,
+                                    oracle_params=soft.oracle_params_).fit(X, y)
     np.testing.assert_array_equal(soft.decision_function(X), plain.decision_function(X))
 
 
@@ -53,7 +54,7 @@ def test_fold_scores_of_separate_fits_when_a_master_asks_for_them():
     class Separate(SoftBoostCV):
         _choose_on_path = False
 
-    clf = Separate(nus=[0.5, 0.1], cv=folds, delta=0.1).fit(X, y)
+    clf = Separate(nus=[0.5, 0.1], cv=folds, delta=0.1, oracle="stumps").fit(X, y)
     for f, (train, test) in enumerate(folds.split(X, y)):
         for i, nu in enumerate(clf.nus_):
             with warnings.catch_warnings():
@@ -145,20 +146,24 @@ def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them():
     X = rng.uniform(-1, 1, size=(160, 2))
     y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)  # XOR: no sum of stumps separates it
     clf = LPBoostCV(nus=[0.4, 0.2, 0.1]).fit(X, y)
-    assert clf.oracle_ == "trees" and clf.oracle_params_ == {"max_depth": 5}
-    assert set(clf.cv_scores_by_oracle_) == {"stumps", "trees(max_depth=5)"}
+    assert clf.oracle_ == "gb-trees" and clf.oracle_params_ == {}
+    assert set(clf.cv_scores_by_oracle_) == {"stumps", "gb-trees"}
     stumps = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_["stumps"], axis=0))
-    trees = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_["trees(max_depth=5)"], axis=0))
-    assert trees > stumps and np.array_equal(clf.cv_scores_, clf.cv_scores_by_oracle_["trees(max_depth=5)"],
-                                             equal_nan=True)
-    plain = LPBoostClassifier(nu=clf.nu_, oracle="trees", oracle_params={"max_depth": 5}).fit(X, y)
+    trees = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_["gb-trees"], axis=0))
+    assert trees > stumps and np.array_equal(clf.cv_scores_, clf.cv_scores_by_oracle_["gb-trees"], equal_nan=True)
+    plain = LPBoostClassifier(nu=clf.nu_, oracle="gb-trees").fit(X, y)
     np.testing.assert_array_equal(clf.decision_function(X), plain.decision_function(X))
     # on additive data the exact stumps win (or tie, and are preferred)
     Xa, ya = DATASETS["cancer-80x5"]()
     additive = LPBoostCV(nus=[0.4, 0.2]).fit(Xa, ya)
     s = np.nanmax(np.nanmean(additive.cv_scores_by_oracle_["stumps"], axis=0))
-    t = np.nanmax(np.nanmean(additive.cv_scores_by_oracle_["trees(max_depth=5)"], axis=0))
-    assert additive.oracle_ == ("stumps" if s >= t else "trees")
+    t = np.nanmax(np.nanmean(additive.cv_scores_by_oracle_["gb-trees"], axis=0))
+    assert additive.oracle_ == ("stumps" if s >= t else "gb-trees")
+    # one multiclass LP chooses between class stumps and class trees (a forest's trees do not vote)
+    X3 = np.column_stack([X, rng.uniform(-1, 1, 160)])
+    y3 = np.where(X[:, 0] * X[:, 1] > 0, 0, 1) + (X3[:, 2] > 0.5)
+    three = LPBoostCV(nus=[0.4, 0.2]).fit(X3, y3)
+    assert set(three.cv_scores_by_oracle_) == {"stumps", "trees(max_depth=5)"}
 
 
 def test_oracle_auto_refuses_what_it_cannot_choose():
@@ -171,9 +176,12 @@ def test_oracle_auto_refuses_what_it_cannot_choose():
         LPBoostCV(oracle_params={"max_depth": 2}).fit(X, y)
 
 
-def test_threads_give_the_same_choice_and_the_chosen_values_are_saved(tmp_path):
+def test_threads_give_the_same_choice_and_the_chosen_values_are_saved(tmp_path, monkeypatch):
     from lpboosting import load_model, save_model
+    from lpboosting.estimators import cv
 
+    # a family whose hypotheses JSON writes (a forest's trees are saved by pickle)
+    monkeypatch.setattr(cv, "AUTO_ORACLES", (("stumps", {}), ("trees", {"max_depth": 5})))
     X, y = DATASETS["cancer-60x8"]()
     one = LPBoostCV(nus=[0.5, 0.2, 0.05]).fit(X, y)
     two = LPBoostCV(nus=[0.5, 0.2, 0.05], n_jobs=2).fit(X, y)
@@ -252,10 +260,14 @@ def test_outscored_rule_on_known_scores():
     assert not _outscored(np.full((3, 2), np.nan), first)  # nothing to compare with yet
 
 
-def test_the_trees_path_stops_once_outscored_by_the_stumps_and_never_the_reverse():
+def test_the_trees_path_stops_once_outscored_by_the_stumps_and_never_the_reverse(monkeypatch):
     # the later (costlier) oracle stops after PATIENCE nus in a row with its best score below the
     # stumps' best by more than its standard error; the scores it has are those of the full run
+    # (a few CART trees of depth 5 as the later oracle: on additive data the stumps outscore them)
+    from lpboosting.estimators import cv
     from lpboosting.estimators.cv import PATIENCE, _outscored, _stop_early
+
+    monkeypatch.setattr(cv, "AUTO_ORACLES", (("stumps", {}), ("trees", {"max_depth": 5})))
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(240, 10))

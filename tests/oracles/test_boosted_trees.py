@@ -107,3 +107,12 @@ def test_bad_parameters_say_what_is_wrong(bad, message):
         BoostedTrees(X, y, **bad)
     with pytest.raises(ValueError, match="both classes"):
         BoostedTrees(X, np.ones(60))
+
+
+def test_a_forest_that_cannot_split_gives_the_two_constants():
+    X = np.ones((30, 3))
+    y = np.where(np.arange(30) < 20, 1.0, -1.0)
+    oracle = BoostedTrees(X, y, max_iter=5)
+    assert oracle.U.shape == (30, 2)
+    clf = LPBoostClassifier(nu=0.5, oracle="gb-trees", oracle_params={"max_iter": 5}).fit(X, y)
+    np.testing.assert_array_equal(clf.predict(X), np.ones(30))  # the majority, +1

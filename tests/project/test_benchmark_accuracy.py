@@ -41,7 +41,7 @@ def test_a_small_run_and_its_json_reloaded(tmp_path, capsys):
     data = json.loads(out.read_text())
     assert len(data["rows"]) == 2
     for row in data["rows"]:
-        assert 0 <= row["LPBoostCV"]["error"] <= 1 and row["LPBoostCV"]["oracle"] in ("stumps", "trees")
+        assert 0 <= row["LPBoostCV"]["error"] <= 1 and row["LPBoostCV"]["oracle"] in ("stumps", "gb-trees")
         assert row["LPBoostCV"]["nu"] in DEFAULT_NUS
     (entry,) = data["table"]
     assert entry["LPBoostCV"]["error"] == pytest.approx(np.mean([r["LPBoostCV"]["error"] for r in data["rows"]]))
