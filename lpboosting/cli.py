@@ -492,7 +492,13 @@ def fit(algorithm: str, data: str, target: str | None, positive: str | None, par
                            "n_samples": dataset.X.shape[0], "fixed_split": dataset.has_test,
                            "test_rows": test_rows}
         if _is_json(save):
-            _save_json_model(est, save)
+            try:
+                _save_json_model(est, save)
+            except click.UsageError:  # the format cannot hold this model: keep it as a pickle
+                kept = Path(save).with_suffix(".pkl")
+                with open(kept, "wb") as fh:
+                    pickle.dump(est, fh)
+                raise
             how = "lpboosting.load_model reads it"
         else:
             with open(save, "wb") as fh:
@@ -531,15 +537,16 @@ def _check_json_savable(algorithm: str, est: Any, path: str) -> None:
 def _save_json_model(est: Any, path: str) -> None:
     """``est`` in the JSON model format (:func:`lpboosting.model_io.model_to_dict`), with what
     ``fit --save`` records of its data (``data_split``, read back by :func:`_load_json_model`);
-    a usage error naming pickle when the format cannot hold this fitted model."""
+    a usage error naming the pickle ``fit`` keeps instead when the format cannot hold this fitted
+    model."""
     from lpboosting.jsonfile import to_json_value
     from lpboosting.model_io import model_to_dict
 
     try:
         data = model_to_dict(est)
-    except TypeError as exc:  # e.g. MODABOOST's k-NN with its training rows
-        raise click.UsageError(f"--save {path}: {exc}; nothing was saved: save the model as a pickle, "
-                               f"e.g. --save {Path(path).with_suffix('.pkl')}") from None
+    except TypeError as exc:  # e.g. MODABOOST's k-NN with its training rows, a forest's trees
+        raise click.UsageError(f"--save {path}: {exc}; the fitted model was saved as a pickle instead, "
+                               f"{Path(path).with_suffix('.pkl')} (`lpboosting plot` reads it)") from None
     data["data_split"] = to_json_value(est.data_split_)
     Path(path).write_text(json.dumps(data, indent=1, allow_nan=False))
 

@@ -421,7 +421,8 @@ def test_fit_save_json_writes_the_json_model_format_and_plot_draws_it(tmp_path, 
     assert main(["fit", "modaboost", "-p", "max_rounds=5", "--save", str(booster), "--quiet"]) == 0
     assert type(load_model(booster)).__name__ == "ModaBoostClassifier"
     assert main(["plot", str(booster), "--out", str(tmp_path / "moda.png")]) == 0, capsys.readouterr().err
-    # a fitted model the format cannot hold: a usage error naming pickle, and no file
+    # a fitted model the format cannot hold: a usage error naming the pickle kept instead (the fit
+    # is not lost), and no JSON file
     import lpboosting.model_io
 
     def refuse(estimator):
@@ -429,8 +430,11 @@ def test_fit_save_json_writes_the_json_model_format_and_plot_draws_it(tmp_path, 
 
     monkeypatch.setattr(lpboosting.model_io, "model_to_dict", refuse)
     assert main(["fit", "lpboost", "--save", str(tmp_path / "x.json"), "--quiet"]) == 2
-    assert "--save x.pkl" in capsys.readouterr().err.replace(str(tmp_path) + "/", "")
+    assert "saved as a pickle instead, x.pkl" in capsys.readouterr().err.replace(str(tmp_path) + "/", "")
     assert not (tmp_path / "x.json").exists()
+    with open(tmp_path / "x.pkl", "rb") as fh:
+        kept = pickle.load(fh)
+    assert type(kept).__name__ == "LPBoostClassifier" and kept.n_estimators_ > 0
 
 
 def test_plot_draws_what_applies_to_a_leveraging_model(tmp_path, capsys):
