@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-import warnings
 from typing import Any, Callable
 
 import numpy as np
 
-from lpboosting.benchmark.common import machine_info, write_json
+from lpboosting.benchmark.common import fit_and_score, machine_info, write_json
 
 SETS = ("pima", "twonorm", "wdbc", "german", "banana", "make_classification")
 NOISE = (0.0, 0.1, 0.2)
@@ -94,19 +92,8 @@ def one_split(name: str, X: np.ndarray, y: np.ndarray, noise: float, split: int,
               chosen: list[str]) -> dict[str, Any]:
     """Test error and fit time of each method on one split (training labels flipped at ``noise``)."""
     X_tr, X_te, y_noisy, y_te = split_rows(X, y, noise, split)
-    out: dict[str, Any] = {"set": name, "noise": noise, "split": split}
-    makers = methods()
-    for method in chosen:
-        model = makers[method]()
-        start = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model.fit(X_tr, y_noisy)
-        out[method] = {"error": float(np.mean(model.predict(X_te) != y_te)),
-                       "seconds": time.perf_counter() - start,
-                       "nu": float(getattr(model, "nu_", np.nan)),
-                       "oracle": getattr(model, "oracle_", None)}
-    return out
+    return {"set": name, "noise": noise, "split": split,
+            **fit_and_score(methods(), chosen, X_tr, y_noisy, X_te, y_te)}
 
 
 def nu_sweep(name: str, X: np.ndarray, y: np.ndarray, noise: float, split: int,

@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-import warnings
 from typing import Any, Callable
 
 import numpy as np
 
-from lpboosting.benchmark.common import machine_info, write_json
+from lpboosting.benchmark.common import fit_and_score, machine_info, write_json
 
 SETS = ("iris", "wine", "segment", "letter")
 NOISE = (0.0, 0.2)
@@ -74,19 +72,8 @@ def one_split(name: str, X: np.ndarray, y: np.ndarray, noise: float, split: int,
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y, random_state=split)
     if noise > 0:
         y_tr = flip_classes(y_tr, noise, random_state=split)
-    out: dict[str, Any] = {"set": name, "noise": noise, "split": split}
-    makers = methods()
-    for method in chosen:
-        model = makers[method]()
-        start = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model.fit(X_tr, y_tr)
-        out[method] = {"error": float(np.mean(model.predict(X_te) != y_te)),
-                       "seconds": time.perf_counter() - start,
-                       "nu": float(getattr(model, "nu_", np.nan)),
-                       "oracle": getattr(model, "oracle_", None)}
-    return out
+    return {"set": name, "noise": noise, "split": split,
+            **fit_and_score(methods(), chosen, X_tr, y_tr, X_te, y_te)}
 
 
 def summarise(rows: list[dict[str, Any]], chosen: list[str]) -> list[dict[str, Any]]:
