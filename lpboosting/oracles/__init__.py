@@ -31,11 +31,14 @@ ORACLES: dict[str, type[Oracle]] = {"stumps": Stumps, "binned-stumps": BinnedStu
                                     "trees": Trees, "hist-trees": HistTrees, "gb-trees": BoostedTrees}
 
 
-def make_oracle(spec: Any, X, y, **params: Any) -> Oracle:
+def make_oracle(spec: Any, X, y, sample_weight: Any = None, **params: Any) -> Oracle:
     """Build the oracle ``spec`` over training data (X, y with labels +-1).
 
     ``spec`` is a name in :data:`ORACLES` or a callable ``fn(X, y, d)``
-    returning a hypothesis with ``predict``.
+    returning a hypothesis with ``predict``.  ``sample_weight`` (the fit's
+    weights of the rows) goes to an oracle that is fitted on the rows
+    (:attr:`Oracle.takes_sample_weight`, the forest of ``"gb-trees"``); the
+    others price the master's distribution, which holds the weights already.
     """
     if isinstance(spec, str):
         key = spec.strip().lower()
@@ -44,6 +47,8 @@ def make_oracle(spec: Any, X, y, **params: Any) -> Oracle:
                 f"unknown oracle {spec!r}; choose one of {sorted(ORACLES)} or pass a callable "
                 "fn(X, y, d) that returns a hypothesis with predict(X)"
             )
+        if sample_weight is not None and ORACLES[key].takes_sample_weight:
+            params = {**params, "sample_weight": sample_weight}
         return ORACLES[key](X, y, **params)
     if callable(spec):
         return HypothesisOracle(spec, X, y, **params)

@@ -37,6 +37,10 @@ class Oracle(ABC):
     #: True when :meth:`price` returns the maximum edge over the whole class
     exact: bool = False
     name: str = "oracle"
+    #: True when the oracle is built from the fit's sample weights as well (``sample_weight=`` of
+    #: its constructor, handed over by :func:`~lpboosting.oracles.make_oracle`): an oracle fitted
+    #: once on the training rows, not one that only prices the master's distribution
+    takes_sample_weight: bool = False
 
     def __init__(self, n_samples: int) -> None:
         self.n_samples = int(n_samples)

@@ -18,7 +18,8 @@ The pool is finite and priced exactly (the column of largest edge d . u).
 Each tree's output is read from the forest's public staged decision
 function (the difference of consecutive stages), not from its private
 predictors; the first tree's output is the first stage less the forest's
-constant start b, the log-odds of the training labels' share of +1.
+constant start b, the log-odds of the training labels' share of +1 (their
+weighted share when the fit has sample weights: the forest is fitted with them).
 """
 
 from __future__ import annotations
@@ -104,30 +105,40 @@ class BoostedTrees(Columns):
     20 rows a leaf, fewer on fewer than 200 rows (a tenth of them, at least
     1).  When no tree splits (constant features, too few rows), the pool is
     the two constants +1 and -1.  Missing values (NaN) go where the forest
-    sends them.
+    sends them.  ``sample_weight`` (the fit's weights of the rows) is the
+    forest's: it fits the weighted rows, as the LP does.
     """
 
     exact = True
     name = "gb-trees"
+    takes_sample_weight = True
 
     def __init__(self, X, y, *, max_iter: int = 200, learning_rate: float = 0.1, max_leaf_nodes: int | None = 31,
                  max_depth: int | None = None, min_samples_leaf: int | None = None, l2_regularization: float = 0.0,
-                 max_bins: int = 255, random_state: int | None = 0) -> None:
+                 max_bins: int = 255, random_state: int | None = 0, sample_weight: Any = None) -> None:
         from sklearn.ensemble import HistGradientBoostingClassifier
 
         X = check_features(X, allow_nan=True, oracle=self.name)
         self.y = check_labels_pm(y, X.shape[0])
         if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
             raise ValueError(f"max_iter must be an integer >= 1 (the forest's trees), got {max_iter!r}")
-        if np.all(self.y == self.y[0]):
-            raise ValueError("the gradient-boosted forest needs both classes among the labels")
+        if sample_weight is not None:
+            sample_weight = np.asarray(sample_weight, dtype=float)
+            if sample_weight.shape != self.y.shape or not np.all(np.isfinite(sample_weight)) \
+                    or np.any(sample_weight < 0) or not np.any(sample_weight > 0):
+                raise ValueError(f"sample_weight must be {self.y.size} finite weights >= 0, not all 0")
+        self.sample_weight = sample_weight
+        weight = np.ones_like(self.y) if sample_weight is None else sample_weight
+        if not (np.any(weight[self.y > 0] > 0) and np.any(weight[self.y < 0] > 0)):
+            raise ValueError("the gradient-boosted forest needs both classes among the labels (of weight > 0)")
         if min_samples_leaf is None:
             min_samples_leaf = min(20, max(1, X.shape[0] // 10))
         self.params = {"max_iter": int(max_iter), "learning_rate": learning_rate, "max_leaf_nodes": max_leaf_nodes,
                        "max_depth": max_depth, "min_samples_leaf": min_samples_leaf,
                        "l2_regularization": l2_regularization, "max_bins": max_bins, "random_state": random_state}
-        model = HistGradientBoostingClassifier(early_stopping=False, **self.params).fit(X, self.y)
-        share = float(np.mean(self.y > 0))
+        model = HistGradientBoostingClassifier(early_stopping=False, **self.params).fit(
+            X, self.y, sample_weight=sample_weight)
+        share = float(weight[self.y > 0].sum() / weight.sum())
         self.forest = BoostedForest(model, np.log(share / (1.0 - share)))
         trees = self.forest.outputs(X)
         scale = np.abs(trees).max(axis=0)
@@ -146,8 +157,8 @@ class BoostedTrees(Columns):
         return self.U.shape[1]
 
     def relabel(self, y: Any) -> "BoostedTrees":
-        """A forest fitted anew on the same X with other labels (its trees depend on them)."""
-        return BoostedTrees(self._X, y, **self.params)
+        """A forest fitted anew on the same X (and weights) with other labels (its trees depend on them)."""
+        return BoostedTrees(self._X, y, sample_weight=self.sample_weight, **self.params)
 
     def _candidate(self, edges: np.ndarray, m: int) -> Candidate:
         half = self.trees.size

@@ -42,6 +42,45 @@ def test_the_pool_is_the_forests_trees():
     assert np.allclose(np.abs(H).max(axis=0), 1.0)  # each tree scaled to [-1, 1] on the training rows
 
 
+def test_the_forest_fits_the_weighted_rows():
+    # the pool is the trees of the forest scikit-learn fits with the same weights, and its start
+    # is the weighted log-odds; without the weights the trees differ
+    X, y = data(seed=3)
+    w = np.random.default_rng(0).integers(0, 4, size=y.size).astype(float)
+    oracle = make_oracle("gb-trees", X, y, sample_weight=w, max_iter=20)
+    forest = oracle.forest
+    share = w[y > 0].sum() / w.sum()
+    assert forest.start == pytest.approx(np.log(share / (1 - share)), abs=1e-12)
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    alone = HistGradientBoostingClassifier(early_stopping=False, **oracle.params).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(forest.start + forest.outputs(X).sum(axis=1), alone.decision_function(X), atol=1e-9)
+    unweighted = make_oracle("gb-trees", X, y, max_iter=20)
+    assert not np.allclose(unweighted.forest.outputs(X), forest.outputs(X))
+    # one-vs-rest relabels the pool: the new forest keeps the weights
+    relabelled = oracle.relabel(-y)
+    np.testing.assert_array_equal(relabelled.sample_weight, w)
+    # the oracles that only price the master's distribution are built as before
+    assert make_oracle("stumps", X, y, sample_weight=w).n_samples == y.size
+    with pytest.raises(ValueError, match="sample_weight"):
+        BoostedTrees(X, y, sample_weight=np.zeros(y.size))
+
+
+def test_a_weighted_fit_prices_the_forest_of_its_weights():
+    # the classifier hands its (merged) weights to the forest: its model is that of the LP over the
+    # weighted forest's trees, and integer weights give the fit on repeated rows
+    X, y = data(n=200, seed=4)
+    w = np.random.default_rng(1).integers(1, 4, size=y.size).astype(float)
+    params = {"nu": 0.2, "oracle": "gb-trees", "oracle_params": {"max_iter": 15}, "tol": 1e-9}
+    weighted = LPBoostClassifier(**params).fit(X, y, sample_weight=w)
+    given = {row.tobytes(): weight for row, weight in zip(X, w)}  # the fit merges (and sorts) the rows
+    oracle = weighted._oracle
+    np.testing.assert_array_equal(oracle.sample_weight, [given[row.tobytes()] for row in oracle._X])
+    repeated = LPBoostClassifier(**params).fit(np.repeat(X, w.astype(int), axis=0), np.repeat(y, w.astype(int)))
+    assert weighted.objective_ == pytest.approx(repeated.objective_, abs=1e-7)
+    np.testing.assert_array_equal(weighted.predict(X), repeated.predict(X))
+
+
 @pytest.mark.parametrize("nu", [0.1, 0.3])
 def test_column_generation_reaches_the_lp_over_the_whole_pool(nu):
     X, y = data(seed=1)
