@@ -629,7 +629,7 @@ def _summary(console: Any, est: Any, seconds: float, X_train: Any, y_train: Any,
               help="catalog directory (default: models/ in a source checkout, else the installed copy)")
 @click.option("--target", help="CSV: the label column")
 @click.option("--positive", help="positive class for multi-class data (without it, LPBoost's master "
-              "is the one multiclass LP over all classes)")
+              "is the one multiclass LP over all classes, as multiclass-lpboost is)")
 @click.option("--master", "master_name", default="lpboost", show_default=True,
               type=RegistryChoice(lambda: list(MASTERS)))
 @click.option("--nu", type=float, help="LPBoost/SoftBoost/ERLPBoost: soft-margin fraction (default 0.1)")
@@ -726,16 +726,18 @@ def compare(data: str | None, instance: str | None, whole_catalog: bool, models_
             from lpboosting.datasets import load_dataset
             from lpboosting.oracles import make_oracle
 
-            # LPBoost on more than two classes (no --positive): the one multiclass LP over pairs
+            # LPBoost on more than two classes (no --positive): the one multiclass LP over pairs;
+            # multiclass-lpboost is that LP on any number of classes (on two it is LPBoost's)
+            multiclass = master_name == "multiclass-lpboost"
             dataset = load_dataset(data, target=target, positive=positive,
-                                   multiclass=master_name == "lpboost" and positive is None)
+                                   multiclass=(multiclass or master_name == "lpboost") and positive is None)
             given = {"nu": nu, "delta": delta, "lam": lam}
             defaults = MASTERS[master_name].params
             master = harness.make_master(master_name, **{
                 k: (defaults.get(k) if v is None else v) for k, v in given.items()})
             labels = np.unique(dataset.y)
             name = oracle or ("features" if dataset.name == "softboost-synthetic" else "stumps")
-            if labels.size > 2:
+            if labels.size > 2 or multiclass:
                 master, pricing = _multiclass_compared(master, name, dataset.X, dataset.y, labels)
             else:
                 pricing = make_oracle(name, dataset.X, np.where(dataset.y == labels[-1], 1.0, -1.0))
@@ -765,8 +767,8 @@ def compare(data: str | None, instance: str | None, whole_catalog: bool, models_
 
 
 def _multiclass_compared(master: Any, oracle: str, X: Any, y: Any, labels: Any) -> tuple[Any, Any]:
-    """LPBoost's master at the same nu as the multiclass LP over (example, wrong class) pairs, and
-    the multiclass oracle of that name (stumps or trees)."""
+    """The multiclass LP over (example, wrong class) pairs at ``master``'s nu (LPBoost's or
+    multiclass-lpboost's), and the multiclass oracle of that name (stumps or trees)."""
     import numpy as np
 
     from lpboosting.masters import MulticlassLPBoost

@@ -94,6 +94,7 @@ def _trait(history: History, name: str, default: Any) -> Any:
 #: what the restricted master's primal/dual values are, by master (the y label of their panel)
 OBJECTIVE_LABELS = {
     "LPBoost": "soft margin / edge",
+    "MulticlassLPBoost": "soft margin / edge",
     "SoftBoost": "relative entropy Δ(d)",
     "TotalBoost": "relative entropy Δ(d)",
     "ERLPBoost": "max edge + Δ(d)/η",

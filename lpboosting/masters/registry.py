@@ -14,6 +14,7 @@ from typing import Any
 from lpboosting.masters.base import Master
 from lpboosting.masters.erlpboost import ERLPBoost
 from lpboosting.masters.lpboost import LPBoost
+from lpboosting.masters.multiclass import MulticlassLPBoost
 from lpboosting.masters.rmboost import RMBoost
 from lpboosting.masters.softboost import SoftBoost, TotalBoost
 
@@ -52,6 +53,9 @@ class MasterSpec:
 #: every master, by command-line name
 MASTERS: dict[str, MasterSpec] = {spec.key: spec for spec in [
     MasterSpec("lpboost", LPBoost, {"nu": 0.1}, "LPBoostClassifier"),
+    # one LP over all K classes, its rows (example, wrong class) pairs; LPBoostClassifier fits it on
+    # more than two classes (d, an (N, K) table, is drawn per example against its cap)
+    MasterSpec("multiclass-lpboost", MulticlassLPBoost, {"nu": 0.1, "n_classes": None}, "LPBoostClassifier"),
     MasterSpec("softboost", SoftBoost, {"nu": 0.1, "delta": 0.01}, "SoftBoostClassifier",
                lower_bound="gamma_star"),
     MasterSpec("totalboost", TotalBoost, {"delta": 0.01}, "TotalBoostClassifier",
@@ -70,7 +74,8 @@ def spec_of(name: str) -> MasterSpec | None:
 
 
 def make_master(name: str, **params: Any) -> Master:
-    """A master by name (``lpboost``, ``softboost``, ``totalboost``, ``erlpboost``, ``rmboost``).
+    """A master by name (``lpboost``, ``multiclass-lpboost``, ``softboost``, ``totalboost``,
+    ``erlpboost``, ``rmboost``).
 
     Parameters that are None are left at the master's default; parameters the
     master does not take are an error.

@@ -104,7 +104,7 @@ def test_available_counts_the_master_among_the_lp_masters(page):
     # the cvxpy backends state every master, the new one included; highspy has no session for it
     assert listed["cvxpy:HIGHS"].lp and listed["cvxpy:CLARABEL"].lp
     assert not listed["highspy"].lp and "HardMargin" not in listed["highspy"].masters
-    assert set(listed["highspy"].masters) == {"LPBoost", "RMBoost"}
+    assert set(listed["highspy"].masters) == {"LPBoost", "MulticlassLPBoost", "RMBoost"}
 
 
 # -- the command line's lists ----------------------------------------------------------------

@@ -120,6 +120,10 @@ def test_make_master_by_name():
         make_master("lpboost", nu=0.3, delta=0.1)
     with pytest.raises(ValueError, match="unknown master"):
         make_master("adaboost")
+    multiclass = make_master("multiclass-lpboost", nu=0.3, n_classes=4)
+    assert type(multiclass).__name__ == "MulticlassLPBoost" and multiclass.params() == {"nu": 0.3, "n_classes": 4}
+    with pytest.raises(ValueError, match="takes nu, n_classes"):
+        make_master("multiclass-lpboost", lam=0.1)
 
 
 def test_replay_gives_every_backend_the_same_restricted_masters():
@@ -493,6 +497,16 @@ def test_cli_compare_on_more_than_two_classes_compares_the_multiclass_lp(capsys,
         assert run["objective"] == pytest.approx(optimum, abs=1e-6)
     assert main(["compare", "--data", "sklearn:iris", "--oracle", "features", "-b", "highspy"]) == 2
     assert "priced by stumps or trees" in capsys.readouterr().err
+    # --master multiclass-lpboost names the same LP; on two classes (--positive) it is LPBoost's
+    assert main(["compare", "--data", "sklearn:iris", "--master", "multiclass-lpboost", "--nu", "0.2",
+                 "-b", "highspy", "--no-replay", "--json", str(out_json)]) == 0
+    assert "MulticlassLPBoost(nu=0.2, n_classes=3) on iris" in capsys.readouterr().out
+    assert json.loads(out_json.read_text())["rows"][0]["objective"] == pytest.approx(optimum, abs=1e-6)
+    assert main(["compare", "--data", "sklearn:iris", "--positive", "2", "--master", "multiclass-lpboost",
+                 "--nu", "0.2", "-b", "highspy", "--no-replay", "--json", str(out_json)]) == 0
+    assert "MulticlassLPBoost(nu=0.2, n_classes=2) on iris" in capsys.readouterr().out
+    binary = LPBoostClassifier(nu=0.2, oracle="stumps").fit(X, np.where(y == 2, 1, -1)).objective_
+    assert json.loads(out_json.read_text())["rows"][0]["objective"] == pytest.approx(binary, abs=1e-6)
 
 
 def test_cli_compare_catalog_draws_the_performance_profile(capsys, tmp_path):
