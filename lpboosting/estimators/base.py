@@ -458,7 +458,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         if classes.size > 2:
             return self._fit_classes(X, y, sample_weight)
         y_pm = np.where(y == classes[1], 1.0, -1.0)
-        oracle = make_oracle(self._oracle_spec(), X, y_pm, sample_weight, **self._oracle_params())
+        oracle = make_oracle(self._oracle_spec(), X, y_pm, sample_weight=sample_weight, **self._oracle_params())
         return self._fit_binary(oracle, sample_weight)
 
     def _nu(self) -> float:
@@ -703,7 +703,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         for label in self.classes_:
             y_pm = np.where(y == label, 1.0, -1.0)
             if base is None:
-                base = make_oracle(self._oracle_spec(), X, y_pm, sample_weight, **self._oracle_params())
+                base = make_oracle(self._oracle_spec(), X, y_pm, sample_weight=sample_weight, **self._oracle_params())
                 oracles.append(base)
             else:
                 oracles.append(base.relabel(y_pm))

@@ -170,7 +170,7 @@ class _FoldPath:
                 self.runs.append(float(y_pm[0]))
                 continue
             if base is None:
-                base = make_oracle(self.oracle, X, y_pm, w, **estimator._oracle_params(*oracle))
+                base = make_oracle(self.oracle, X, y_pm, sample_weight=w, **estimator._oracle_params(*oracle))
                 fold_oracle = base
             else:
                 fold_oracle = base.relabel(y_pm)
