@@ -549,7 +549,7 @@ class Rounds:
     def advice(self, status: str, rounds: int) -> str:
         state = self.state
         return _advice(status, state.master, state.oracle, state.stab, state.k, rounds,
-                       state.options.stall_rounds, state.tol, self.deadline.seconds)
+                       state.options.stall_rounds, state.tol, self.deadline.seconds, state.backend.name)
 
     # -- parts of the steps -----------------------------------------------------------------------
     def _checked(self, rnd: int, solution: MasterSolution) -> MasterSolution:
@@ -707,16 +707,19 @@ def _initial(initial: Any, d0: np.ndarray) -> list[tuple[Candidate, float]]:
 
 
 def _advice(status: str, master: Master, oracle: Oracle, stab: Smoothing | None, k: int, rounds: int,
-            stall_rounds: int | None, tol: float, time_limit: float | None) -> str:
+            stall_rounds: int | None, tol: float, time_limit: float | None, backend: str = "") -> str:
     """What happened, what was tried, and what to change, for a run that did not converge."""
     tried = [f"stabilization {stab.name if stab else 'off'}", f"{k} column(s) per round"]
-    change = []
-    if stab is None:
-        change.append("stabilization='smoothing'")
-    if k == 1 and oracle.exact:
-        change.append("columns_per_round=10")
-    if not oracle.exact:
-        change.append("an exact oracle (stumps, features) or a stronger one")
+    change = master.convergence_advice(bool(oracle.exact), stab is not None, k, backend)
+    if change is None:  # the general remedies
+        change = []
+        if stab is None:
+            change.append("stabilization='smoothing'")
+        if k == 1 and oracle.exact:
+            change.append("columns_per_round=10")
+        if not oracle.exact:
+            change.append("an exact oracle (stumps, features) or a stronger one")
+    change = list(change)
     if status == "stalled":
         what = (f"no progress in {stall_rounds} rounds: neither the {master.name} master's objective "
                 f"nor the best bound moved by more than tol={tol:g} (the master's duals are degenerate "

@@ -40,6 +40,8 @@ class RMBoostClassifier(ColumnGenerationClassifier):
     lam : float > 0 or None, default None
         Regularisation / uncertainty-set size; None = 1/sqrt(n) (the paper's
         default; not chosen by cross-validation, measured: docs/defaults.md).
+        At large n it is small and the LP takes many rules; a larger lam
+        converges in fewer rounds (measured: docs/user-guide.md, "Large N").
     oracle : {"trees", "hist-trees", "stumps", "features"} or callable, default "trees"
         Base learner.  "trees" are CART trees with at most ``max_leaf_nodes``
         leaves ("hist-trees": trees of that size grown on binned features);

@@ -415,6 +415,14 @@ class Master(ABC):
     def converged(self, solution: MasterSolution, edge: float, tol: float) -> bool:
         """True when no column with this edge can improve the master by more than tol."""
 
+    def convergence_advice(self, exact_oracle: bool, smoothing: bool, columns_per_round: int,
+                           backend: str = "") -> list[str] | None:
+        """What to change when a run of this master (on the backend of that name) stops before
+        converging (max_rounds, a time limit, a stall), in place of the loop's general advice
+        (smoothing, several columns a round, an exact oracle); None keeps the general advice.  A
+        master whose measured remedies differ says so here."""
+        return None
+
     #: the column pool of the restricted master (:mod:`lpboosting.masters.pool`): when a session
     #: deletes inactive columns; None keeps every column
     pool: "ColumnPool | None" = None

@@ -311,6 +311,24 @@ class RMBoost(Master):
         """max(edge - lam, 0): the largest reduced-cost violation an exact oracle found."""
         return float(max(edge - float(solution.gamma), 0.0))
 
+    def convergence_advice(self, exact_oracle: bool, smoothing: bool, columns_per_round: int,
+                           backend: str = "") -> list[str]:
+        """Central duals, then a larger lam, not the general remedies.
+
+        A simplex's vertex duals ("highspy", "dedicated", "cvxpy:HIGHS") keep pricing rules that
+        violate (17) at that vertex only, and R never moves (see the backends above).  With central
+        duals, smoothing, exact stumps and several trees a round were each measured slower for
+        RMBoost, while at large n the default lam = 1/sqrt(n) is small and the LP takes rules as
+        long as one's edge exceeds it (measured: docs/user-guide.md, "Large N").
+        """
+        change = []
+        if backend != self.default_backend:
+            change.append(f"the default backend {self.default_backend!r} (central duals: a simplex's vertex "
+                          "duals keep pricing rules that do not lower R)")
+        change.append("a larger lam (None is 1/sqrt(n), small at large n: the LP takes rules while one's "
+                      "edge exceeds it)")
+        return change
+
     def converged(self, solution: MasterSolution, edge: float, tol: float) -> bool:
         """Algorithm 1, Step 5: stop when sum_i w_i ytilde_i h(x_i) = d . u <= lam (+ tol)."""
         return bool(edge <= float(solution.gamma) + tol)

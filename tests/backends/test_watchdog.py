@@ -77,3 +77,82 @@ def test_a_models_own_iteration_limit_is_kept():
     X, y, _ = instance(13)
     result = column_generation(LPBoost(0.1), Features(X, y), backend=HighspyBackend(simplex_iteration_limit=1))
     assert result.status == "solver_error" and "iteration_limit" in result.message
+
+
+# -- an interior point run that ends without an answer --------------------------------------------
+def duplicate_rows_model(seed: int = 22, lam: float = 0.0316, tau: float = 0.3752):
+    """RMBoost's first master as the ``highspy:ipm`` session writes it: cost (lam - tau) mu+ +
+    (lam + tau) mu-, the norm row mu+ + mu- <= 1/lam, the definition row mu+ - mu- - z = 0 and 5 000
+    margin rows -1/2 <= s_i z <= 1/2 (3 472 of s_i = +1, in the order of ``seed``).  On 50 000
+    twonorm rows at lam 0.0316, HiGHS 1.16's interior point without presolve ended it with status
+    "Unknown" after 34 iterations (so does this order); presolve removes the duplicate rows."""
+    import highspy
+
+    h = HighspyBackend("ipm").new_model()
+    inf = highspy.kHighsInf
+    h.addVars(3, np.array([0.0, 0.0, -inf]), np.array([inf, inf, inf]))
+    h.changeColsCost(3, np.array([0, 1, 2], dtype=np.int32), np.array([lam - tau, lam + tau, 0.0]))
+    h.changeObjectiveOffset(0.5)
+    h.addRow(-inf, 1.0 / lam, 2, np.array([0, 1], dtype=np.int32), np.array([1.0, 1.0]))
+    h.addRow(0.0, 0.0, 3, np.array([0, 1, 2], dtype=np.int32), np.array([1.0, -1.0, -1.0]))
+    signs = np.random.default_rng(seed).permutation(np.r_[np.ones(3472), -np.ones(1528)])
+    m = signs.size
+    h.addRows(m, np.full(m, -0.5), np.full(m, 0.5), m, np.arange(m, dtype=np.int32),
+              np.full(m, 2, dtype=np.int32), signs)
+    return h, 0.5 + (lam - tau) / 2  # the optimum: mu+ = 1/2 (z = 1/2), mu- = 0
+
+
+def test_an_interior_point_run_without_an_answer_is_run_again_after_presolve():
+    # whether or not this HiGHS still ends the first run without an answer, the watched run ends at
+    # the optimum (to the interior point's tolerance, 1e-10, and the rows' feasibility, 1e-7) and
+    # the model keeps its options: no presolve, no crossover (central duals)
+    import highspy
+
+    h, optimum = duplicate_rows_model()
+    watched = highs_model.run_watched(h)
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    assert h.getInfo().objective_function_value == pytest.approx(optimum, abs=1e-7)
+    assert watched in ({}, {"stalled_iterations": watched.get("stalled_iterations"), "stalled_kind": "ipm",
+                            "rescued_by": "interior point after presolve"})
+    assert h.getOptionValue("presolve")[1] == "off" and h.getOptionValue("run_crossover")[1] == "off"
+
+
+def test_each_interior_point_rescue_is_tried_in_turn_and_the_options_come_back(monkeypatch):
+    """A model whose runs end "Unknown" until crossover runs: both rescues are tried, in order,
+    with their options, and the model's own options are restored after each."""
+    import highspy
+
+    class Model:
+        options = {"solver": "ipm", "presolve": "off", "run_crossover": "off",
+                   "simplex_iteration_limit": highs_model.NO_ITERATION_LIMIT}
+
+        def __init__(self):
+            self.runs = []
+
+        def getOptionValue(self, key):
+            return highspy.HighsStatus.kOk, self.options[key]
+
+        def setOptionValue(self, key, value):
+            self.options = {**self.options, key: value}
+
+        def run(self):
+            self.runs.append((self.options["presolve"], self.options["run_crossover"]))
+
+        def getModelStatus(self):
+            return (highspy.HighsModelStatus.kOptimal if self.runs[-1][1] == "on"
+                    else highspy.HighsModelStatus.kUnknown)
+
+        def getInfo(self):
+            return type("Info", (), {"ipm_iteration_count": 34})()
+
+        def getNumRow(self):
+            return 5002
+
+        def getNumCol(self):
+            return 3
+
+    model = Model()
+    watched = highs_model.run_watched(model)
+    assert model.runs == [("off", "off"), ("on", "off"), ("on", "on")]
+    assert watched == {"stalled_iterations": 34, "stalled_kind": "ipm", "rescued_by": "interior point with crossover"}
+    assert model.options["presolve"] == "off" and model.options["run_crossover"] == "off"

@@ -579,13 +579,24 @@ def test_defaults_converge_with_stumps_to_the_lp_over_all_stumps(name):
 def test_the_previous_defaults_do_not_converge_and_say_so():
     """Round 1's R is already the optimum on Pima with stumps, but the vertex duals of a simplex
     backend keep pricing violated stumps: the dedicated backend ends at max_rounds with the
-    advice to change the loop's options; the default (central duals) converges."""
+    advice to use the default backend; the default (central duals) converges."""
     X, y = _real("pima")
-    with pytest.warns(ConvergenceWarning, match="max_rounds=100 .*stabilization"):
+    with pytest.warns(ConvergenceWarning, match="max_rounds=100 .*try: the default backend 'highspy:ipm'"):
         vertex = RMBoostClassifier(oracle="stumps", backend="dedicated", max_rounds=100).fit(X, y)
     central = RMBoostClassifier(oracle="stumps", max_rounds=100).fit(X, y)
     assert vertex.status_ == "max_rounds" and central.status_ == "converged"
     assert vertex.minimax_risk_ == pytest.approx(central.minimax_risk_, abs=1e-7)
+
+
+def test_a_fit_stopped_early_advises_what_was_measured_to_help_rmboost():
+    # not the loop's general remedies (smoothing, stumps, more columns a round: each measured slower
+    # for RMBoost) but a larger lam, and more rounds
+    X, y = _real("pima")
+    with pytest.warns(ConvergenceWarning) as caught:
+        RMBoostClassifier(max_rounds=2).fit(X, y)
+    message = str(caught[0].message)
+    assert "try: a larger lam" in message and "a larger max_rounds" in message
+    assert "smoothing'" not in message and "exact oracle" not in message and "default backend" not in message
 
 
 def test_an_optimum_with_one_vote_for_every_row_says_so():

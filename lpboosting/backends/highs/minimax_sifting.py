@@ -281,7 +281,8 @@ class HighsMinimaxSifting(ColumnStoreSession):
                 counts[kind] = counts.get(kind, 0) + count
             if watched:
                 watchdog.append(watched)
-                counts["simplex"] = counts.get("simplex", 0) + watched["stalled_iterations"]
+                kind = watched.get("stalled_kind", "simplex")
+                counts[kind] = counts.get(kind, 0) + watched["stalled_iterations"]
             if not status.ok:
                 solution = MasterSolution.failed(n, status, h.modelStatusToString(h.getModelStatus()))
                 break
