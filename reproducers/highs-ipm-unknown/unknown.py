@@ -19,31 +19,41 @@ import argparse
 import highspy
 import numpy as np
 
-parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-parser.add_argument("--seed", type=int, default=22, help="the order of the rows")
-parser.add_argument("--mps", help="also write the model to this file")
-args = parser.parse_args()
+LAM, TAU = 0.0316, 0.3752
+#: the optimum: mu+ = 1/2 (z = 1/2), mu- = 0
+OPTIMUM = 0.5 + (LAM - TAU) / 2
 
-lam, tau = 0.0316, 0.3752
-signs = np.random.default_rng(args.seed).permutation(np.r_[np.ones(3472), -np.ones(1528)])
-for presolve in ("off", "on"):
-    h = highspy.Highs()
-    for key, value in {"output_flag": False, "presolve": presolve, "solver": "ipm", "run_crossover": "off",
-                       "ipm_optimality_tolerance": 1e-10}.items():
-        h.setOptionValue(key, value)
+
+def build(h: "highspy.Highs", seed: int = 22) -> "highspy.Highs":
+    """Write the LP into the empty model ``h`` (its options are the caller's), rows in the order of ``seed``."""
+    signs = np.random.default_rng(seed).permutation(np.r_[np.ones(3472), -np.ones(1528)])
     inf = highspy.kHighsInf
     h.addVars(3, np.array([0.0, 0.0, -inf]), np.array([inf, inf, inf]))
-    h.changeColsCost(3, np.array([0, 1, 2], dtype=np.int32), np.array([lam - tau, lam + tau, 0.0]))
+    h.changeColsCost(3, np.array([0, 1, 2], dtype=np.int32), np.array([LAM - TAU, LAM + TAU, 0.0]))
     h.changeObjectiveOffset(0.5)
-    h.addRow(-inf, 1.0 / lam, 2, np.array([0, 1], dtype=np.int32), np.array([1.0, 1.0]))
+    h.addRow(-inf, 1.0 / LAM, 2, np.array([0, 1], dtype=np.int32), np.array([1.0, 1.0]))
     h.addRow(0.0, 0.0, 3, np.array([0, 1, 2], dtype=np.int32), np.array([1.0, -1.0, -1.0]))
     m = signs.size
     h.addRows(m, np.full(m, -0.5), np.full(m, 0.5), m, np.arange(m, dtype=np.int32),
               np.full(m, 2, dtype=np.int32), signs)
-    if args.mps and presolve == "off":
-        h.writeModel(args.mps)
-    h.run()
-    info = h.getInfo()
-    print(f"presolve {presolve}: status {h.modelStatusToString(h.getModelStatus())}, "
-          f"{info.ipm_iteration_count} IPM iterations, objective {info.objective_function_value:.10f} "
-          f"(optimum {0.5 + (lam - tau) / 2:.10f})")
+    return h
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=22, help="the order of the rows")
+    parser.add_argument("--mps", help="also write the model to this file")
+    args = parser.parse_args()
+    for presolve in ("off", "on"):
+        h = highspy.Highs()
+        for key, value in {"output_flag": False, "presolve": presolve, "solver": "ipm", "run_crossover": "off",
+                           "ipm_optimality_tolerance": 1e-10}.items():
+            h.setOptionValue(key, value)
+        build(h, args.seed)
+        if args.mps and presolve == "off":
+            h.writeModel(args.mps)
+        h.run()
+        info = h.getInfo()
+        print(f"presolve {presolve}: status {h.modelStatusToString(h.getModelStatus())}, "
+              f"{info.ipm_iteration_count} IPM iterations, objective {info.objective_function_value:.10f} "
+              f"(optimum {OPTIMUM:.10f})")

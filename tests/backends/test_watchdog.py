@@ -80,26 +80,20 @@ def test_a_models_own_iteration_limit_is_kept():
 
 
 # -- an interior point run that ends without an answer --------------------------------------------
-def duplicate_rows_model(seed: int = 22, lam: float = 0.0316, tau: float = 0.3752):
-    """RMBoost's first master as the ``highspy:ipm`` session writes it: cost (lam - tau) mu+ +
-    (lam + tau) mu-, the norm row mu+ + mu- <= 1/lam, the definition row mu+ - mu- - z = 0 and 5 000
-    margin rows -1/2 <= s_i z <= 1/2 (3 472 of s_i = +1, in the order of ``seed``).  On 50 000
-    twonorm rows at lam 0.0316, HiGHS 1.16's interior point without presolve ended it with status
-    "Unknown" after 34 iterations (so does this order); presolve removes the duplicate rows."""
-    import highspy
+def duplicate_rows_model():
+    """RMBoost's first master as the ``highspy:ipm`` session writes it, with 5 000 margin rows that
+    are one row up to sign (``reproducers/highs-ipm-unknown``, built in a model with the session's
+    options).  On 50 000 twonorm rows at lam 0.0316, HiGHS 1.16's interior point without presolve
+    ended it with status "Unknown" (so does this order of the rows); presolve removes the
+    duplicate rows.  The model and its optimum."""
+    import importlib.util
+    from pathlib import Path
 
-    h = HighspyBackend("ipm").new_model()
-    inf = highspy.kHighsInf
-    h.addVars(3, np.array([0.0, 0.0, -inf]), np.array([inf, inf, inf]))
-    h.changeColsCost(3, np.array([0, 1, 2], dtype=np.int32), np.array([lam - tau, lam + tau, 0.0]))
-    h.changeObjectiveOffset(0.5)
-    h.addRow(-inf, 1.0 / lam, 2, np.array([0, 1], dtype=np.int32), np.array([1.0, 1.0]))
-    h.addRow(0.0, 0.0, 3, np.array([0, 1, 2], dtype=np.int32), np.array([1.0, -1.0, -1.0]))
-    signs = np.random.default_rng(seed).permutation(np.r_[np.ones(3472), -np.ones(1528)])
-    m = signs.size
-    h.addRows(m, np.full(m, -0.5), np.full(m, 0.5), m, np.arange(m, dtype=np.int32),
-              np.full(m, 2, dtype=np.int32), signs)
-    return h, 0.5 + (lam - tau) / 2  # the optimum: mu+ = 1/2 (z = 1/2), mu- = 0
+    path = Path(__file__).resolve().parents[2] / "reproducers" / "highs-ipm-unknown" / "unknown.py"
+    spec = importlib.util.spec_from_file_location("highs_ipm_unknown", path)
+    reproducer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reproducer)
+    return reproducer.build(HighspyBackend("ipm").new_model()), reproducer.OPTIMUM
 
 
 def test_an_interior_point_run_without_an_answer_is_run_again_after_presolve():
