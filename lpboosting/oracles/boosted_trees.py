@@ -29,6 +29,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from lpboosting.masters.base import check_sample_weight
 from lpboosting.oracles.base import Candidate, check_features, check_labels_pm
 from lpboosting.oracles.columns import Columns
 
@@ -122,11 +123,9 @@ class BoostedTrees(Columns):
         self.y = check_labels_pm(y, X.shape[0])
         if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
             raise ValueError(f"max_iter must be an integer >= 1 (the forest's trees), got {max_iter!r}")
-        if sample_weight is not None:
-            sample_weight = np.asarray(sample_weight, dtype=float)
-            if sample_weight.shape != self.y.shape or not np.all(np.isfinite(sample_weight)) \
-                    or np.any(sample_weight < 0) or not np.any(sample_weight > 0):
-                raise ValueError(f"sample_weight must be {self.y.size} finite weights >= 0, not all 0")
+        sample_weight = check_sample_weight(sample_weight)  # finite, >= 0, a positive sum
+        if sample_weight is not None and sample_weight.shape != self.y.shape:
+            raise ValueError(f"sample_weight must have one weight per row ({self.y.size}), got {sample_weight.size}")
         self.sample_weight = sample_weight
         weight = np.ones_like(self.y) if sample_weight is None else sample_weight
         if not (np.any(weight[self.y > 0] > 0) and np.any(weight[self.y < 0] > 0)):
