@@ -255,17 +255,50 @@ def test_outscored_rule_on_known_scores():
     from lpboosting.estimators.cv import _outscored
 
     first = np.array([[0.90, 0.94], [0.92, 0.96], [0.91, 0.95]])  # best 0.95 at the 2nd nu, se 0.0058
-    assert _outscored(first, np.array([[0.90, np.nan], [0.93, np.nan], [0.92, np.nan]]))  # 0.917 < 0.944
+    # its best 0.917 < 0.944 and its score fell from there: outscored
+    assert _outscored(first, np.array([[0.90, 0.88], [0.93, 0.90], [0.92, 0.89]]))
+    assert _outscored(first, np.array([[0.90, np.nan], [0.93, np.nan], [0.92, np.nan]]))
     assert not _outscored(first, np.array([[0.95, 0.90], [0.94, 0.90], [0.95, 0.90]]))  # its best 0.947
     assert not _outscored(np.full((3, 2), np.nan), first)  # nothing to compare with yet
+    # with the binomial floor of 25 validation rows (sqrt(0.95 * 0.05 / 25) = 0.044 > 0.0058)
+    # 0.917 is within the error of 0.95: not outscored
+    assert not _outscored(first, np.array([[0.90, 0.88], [0.93, 0.90], [0.92, 0.89]]), rows=25)
+
+
+def test_rising_is_the_last_score_at_the_best():
+    from lpboosting.estimators.cv import _rising
+
+    assert _rising(np.array([[0.90, 0.93, np.nan], [0.92, 0.93, np.nan]]))
+    assert _rising(np.array([[0.90, 0.90], [0.92, 0.92]]))  # flat counts as rising
+    assert not _rising(np.array([[0.90, 0.93, 0.91], [0.92, 0.93, 0.92]]))
+
+
+def test_the_standard_error_has_the_accuracys_binomial_floor():
+    from lpboosting.estimators.cv import _accuracy_rows, _se, _stop_early
+
+    # KEEL magic's forest path (13 314 validation rows in all): a fall of 0.001 at the third nu
+    # where the folds' spread gives 0.0006; the binomial error of 0.84 on those rows is 0.0032
+    scores = np.array([[0.8326, 0.8371, 0.8360], [0.8331, 0.8377, 0.8367], [0.8336, 0.8380, 0.8371]])
+    assert _se(scores[:, 1]) < 0.001 and _stop_early(scores)
+    rows = _accuracy_rows(None, [None] * 3, [4438, 4438, 4438])
+    assert rows == 13314 and _se(scores[:, 1], rows) == pytest.approx(np.sqrt(0.8376 * 0.1624 / 13314), rel=1e-3)
+    assert not _stop_early(scores, rows=rows)
+    # a fall beyond the binomial error still stops it at once
+    fallen = scores.copy()
+    fallen[:, 2] -= 0.01
+    assert _stop_early(fallen, rows=rows)
+    # weighted rows count by their effective number; another scoring has no floor
+    assert _accuracy_rows("accuracy", [np.array([1.0, 1.0, 2.0, 2.0])], [4]) == pytest.approx(36 / 10)
+    assert _accuracy_rows("roc_auc", [None], [100]) == 0.0
 
 
 def test_the_trees_path_stops_once_outscored_by_the_stumps_and_never_the_reverse(monkeypatch):
     # the later (costlier) oracle stops after PATIENCE nus in a row with its best score below the
-    # stumps' best by more than its standard error; the scores it has are those of the full run
-    # (a few CART trees of depth 5 as the later oracle: on additive data the stumps outscore them)
+    # stumps' best by more than its standard error, once its own score has stopped rising; the
+    # scores it has are those of the full run (a few CART trees of depth 5 as the later oracle:
+    # on additive data the stumps outscore them)
     from lpboosting.estimators import cv
-    from lpboosting.estimators.cv import PATIENCE, _outscored, _stop_early
+    from lpboosting.estimators.cv import PATIENCE, _accuracy_rows, _outscored, _rising, _stop_early
 
     monkeypatch.setattr(cv, "AUTO_ORACLES", (("stumps", {}), ("trees", {"max_depth": 5})))
 
@@ -277,15 +310,17 @@ def test_the_trees_path_stops_once_outscored_by_the_stumps_and_never_the_reverse
     early = LPBoostCV(nus=nus).fit(X, y)
     stumps, trees = (full.cv_scores_by_oracle_[k] for k in ("stumps", "trees(max_depth=5)"))
     # where each path stops by the rules, from the full tables
-    own = next((j + 1 for j in range(1, len(nus)) if _stop_early(stumps[:, :j])), len(nus))
+    rows = _accuracy_rows(None, [None], [X.shape[0]])  # the three folds' validation rows
+    own = next((j + 1 for j in range(1, len(nus)) if _stop_early(stumps[:, :j], rows=rows)), len(nus))
     stumps_seen = np.where(np.arange(len(nus)) < own, 0, np.nan) + stumps
     behind, stop = 0, len(nus)
     for j in range(1, len(nus)):
-        behind = behind + 1 if _outscored(stumps_seen[:, :j], trees[:, :j]) else 0
-        if _stop_early(trees[:, :j]) or behind >= PATIENCE:
+        behind = behind + 1 if _outscored(stumps_seen[:, :j], trees[:, :j], rows) else 0
+        if _stop_early(trees[:, :j], rows=rows) or (behind >= PATIENCE and not _rising(trees[:, :j])):
             stop = j
             break
-    assert behind >= PATIENCE and stop < len(nus)  # the rule is what stopped the trees here
+    # the rule is what stopped the trees here, not their own
+    assert behind >= PATIENCE and stop < len(nus) and not _stop_early(trees[:, :stop], rows=rows)
     got = early.cv_scores_by_oracle_["trees(max_depth=5)"]
     np.testing.assert_array_equal(got[:, :stop], trees[:, :stop])
     assert np.isnan(got[:, stop:]).all()
