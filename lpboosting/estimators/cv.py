@@ -37,10 +37,10 @@ chooses between class stumps and trees of depth 5
 Each oracle's path stops early by its own scores, and the trees' path also
 stops once its best mean score so far has been below the stumps' best so
 far by more than the standard error of that best, at two nus in a row, and
-its own score has stopped rising.  The standard error is the folds' and at
-least an accuracy's binomial error on the validation rows: three folds
-estimate their spread poorly, and on large data a dip of 0.001 stopped
-paths that went on to rise by 0.03.
+its own score has stopped rising.  A path's own stop takes the standard
+error across the folds, and at least an accuracy's binomial error on the
+validation rows: three folds estimate their spread poorly, and on large
+data a dip of 0.001 stopped paths that went on to rise by 0.03.
 The rule is one way: the stumps (exact, cheap, preferred on a tie) are
 never stopped by the trees, whose score can be above the stumps' at large
 nu and below it at small nu.
@@ -280,15 +280,18 @@ def _stop_early(scores: np.ndarray, first_nus: int = 1, rows: float = 0.0) -> bo
     return bool(mean[-1] < best - _se(scores[:, first_best], rows))
 
 
-def _outscored(first: np.ndarray, other: np.ndarray, rows: float = 0.0) -> bool:
+def _outscored(first: np.ndarray, other: np.ndarray) -> bool:
     """Whether ``other``'s best mean score so far is below ``first``'s best so far by more than the
-    standard error (:func:`_se`, with ``rows``) of ``first``'s best (folds x nus, NaN where not
-    scored)."""
+    standard error (across folds) of ``first``'s best (folds x nus, NaN where not scored).
+
+    Without the binomial floor of :func:`_stop_early`'s error: with it (0.019 on pima's 537
+    validation rows) the forest's trees were no longer stopped on clean pima and were chosen on
+    one split of three, at 0.290 test error where the stumps, chosen before, gave 0.26."""
     mean = first.mean(axis=0)
     if np.isnan(mean).all():
         return False
     k = int(np.nanargmax(mean))
-    return bool(np.nanmax(other.mean(axis=0)) < mean[k] - _se(first[:, k], rows))
+    return bool(np.nanmax(other.mean(axis=0)) < mean[k] - _se(first[:, k]))
 
 
 def _rising(scores: np.ndarray) -> bool:
@@ -424,7 +427,7 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                         tables[o][f, k] = _score(scorer, classes, decision, X[test], y[test], weights(test))
                 if early_stopping and k + 1 < grid.size:
                     for o in list(paths):
-                        behind[o] = behind[o] + 1 if o > 0 and _outscored(tables[0], tables[o], rows) else 0
+                        behind[o] = behind[o] + 1 if o > 0 and _outscored(tables[0], tables[o]) else 0
                         outscored = behind[o] >= PATIENCE and not _rising(tables[o][:, :k + 1])
                         if _stop_early(tables[o][:, :k + 1], first_nus, rows) or outscored:
                             del paths[o]  # this oracle's fold sessions
