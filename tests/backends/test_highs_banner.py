@@ -24,6 +24,20 @@ SCRIPTS = {
                   "print('before')\n"
                   "LPBoostClassifier().fit(X, y)\n"
                   "print('after')\n",
+    # threads that build their first models at once (LPBoostCV(n_jobs=2) moves its folds in threads):
+    # none may build one while another is spending the banner
+    "threads": "import threading\n"
+               "import numpy as np\n"
+               "from lpboosting.masters import LPBoost\n"
+               "barrier = threading.Barrier(8)\n"
+               "def run():\n"
+               "    barrier.wait()\n"
+               "    LPBoost(0.5).solve(np.array([[1.0], [-1.0]]))\n"
+               "print('before')\n"
+               "threads = [threading.Thread(target=run) for _ in range(8)]\n"
+               "[t.start() for t in threads]\n"
+               "[t.join() for t in threads]\n"
+               "print('after')\n",
 }
 
 

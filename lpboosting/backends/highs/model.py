@@ -12,6 +12,7 @@ import ctypes
 import functools
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -49,6 +50,10 @@ def import_highspy() -> Any:
 
 
 _BANNER_SPENT = False
+#: held while the banner is spent: another thread's first model waits for it (with the flag set
+#: before the redirection, a second thread of ``LPBoostCV(n_jobs=2)`` built its model while the
+#: first had not yet redirected standard output, and the banner was printed)
+_BANNER_LOCK = threading.Lock()
 
 
 def spend_banner(highspy: Any) -> None:
@@ -64,20 +69,24 @@ def spend_banner(highspy: Any) -> None:
     global _BANNER_SPENT
     if _BANNER_SPENT:
         return
-    _BANNER_SPENT = True
-    try:
-        sys.stdout.flush()
-        saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
-    except (OSError, ValueError, AttributeError):  # no file descriptor 1 (embedded interpreters)
-        return
-    try:
-        os.dup2(null, 1)
-        highspy.Highs()
-        _flush_c_stdout()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(null)
+    with _BANNER_LOCK:
+        if _BANNER_SPENT:
+            return
+        try:
+            sys.stdout.flush()
+            saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+        except (OSError, ValueError, AttributeError):  # no file descriptor 1 (embedded interpreters)
+            _BANNER_SPENT = True
+            return
+        try:
+            os.dup2(null, 1)
+            highspy.Highs()
+            _flush_c_stdout()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+            os.close(null)
+            _BANNER_SPENT = True
 
 
 def _flush_c_stdout() -> None:
