@@ -59,6 +59,7 @@ them go.  The default grid spans 0.01 to 0.8.
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -67,6 +68,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import check_cv
+from threadpoolctl import threadpool_limits
 
 from lpboosting.colgen.options import LoopOptions
 from lpboosting.colgen.path import PATH_OPTIONS, NuPathRun
@@ -234,6 +236,13 @@ class _FoldPath:
             out.append(f)
         self.seconds += time.perf_counter() - started
         return out[0] if self.classes.size == 2 or self.native else np.stack(out, axis=1)
+
+
+def _one_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` with one OpenMP thread in the calling thread (OpenMP's thread count is a
+    setting of each thread, so a limit set around the pool does not reach its threads)."""
+    with threadpool_limits(1, user_api="openmp"):
+        return fn(*args)
 
 
 def at_nu(estimator: Any, nu: float, oracle: Any = None, oracle_params: dict | None = None) -> Any:
@@ -411,30 +420,40 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     behind = [0] * len(oracles)  # nus in a row at which a later oracle's best was below the first's
     exhausted: dict[str, float] = {}
     try:
-        with warnings.catch_warnings(), Parallel(n_jobs=n_jobs, backend="threading") as parallel:
+        # the fold threads share the cores with BLAS's and OpenMP's own threads (the forest's), which
+        # gain little on a fold's small products and spin: one BLAS thread (a process-wide setting)
+        # and one OpenMP thread in each fold thread (a setting of the thread, :func:`_one_thread`)
+        threads = effective_n_jobs(n_jobs) > 1
+        limits = threadpool_limits(1, user_api="blas") if threads else nullcontext()
+        run = _one_thread if threads else (lambda fn, *args: fn(*args))
+        with warnings.catch_warnings(), limits, Parallel(n_jobs=n_jobs, backend="threading") as parallel:
             warnings.simplefilter("ignore", ConvergenceWarning)  # the refit says what it has to
             warnings.filterwarnings("ignore", message=".*float32", category=RuntimeWarning)  # the refit, too
-            paths = {o: parallel(delayed(_FoldPath)(estimator, oracle, X[train], y[train], weights(train),
-                                                    X[test], classes) for train, test in folds)
+            paths = {o: parallel(delayed(run)(_FoldPath, estimator, oracle, X[train], y[train], weights(train),
+                                              X[test], classes) for train, test in folds)
                      for o, oracle in enumerate(oracles)}
             for k, nu in enumerate(grid):
-                for o in sorted(paths):
-                    if effective_n_jobs(n_jobs) == 1:
+                order = sorted(paths)
+                if effective_n_jobs(n_jobs) == 1:
+                    decided = {}
+                    for o in order:
                         # one fold after the other: a fold that runs out of its budget ends this nu
                         # for all (it is not chosen), so the others are not run to theirs too
-                        decisions = []
+                        decided[o] = []
                         for path in paths[o]:
-                            decisions.append(path.decisions(float(nu), early_stopping))
+                            decided[o].append(path.decisions(float(nu), early_stopping))
                             if path.exhausted:
                                 break
-                    else:
-                        decisions = parallel(delayed(path.decisions)(float(nu), early_stopping)
-                                             for path in paths[o])
+                else:  # every oracle's folds at once: more runs than threads keep the threads busy
+                    tasks = [(o, path) for o in order for path in paths[o]]
+                    done = parallel(delayed(run)(path.decisions, float(nu), early_stopping) for _, path in tasks)
+                    decided = {o: [f for (t, _), f in zip(tasks, done) if t == o] for o in order}
+                for o in order:
                     if any(path.exhausted for path in paths[o]):  # not chosen, and the path ends here
                         exhausted[oracle_name(*oracles[o])] = float(nu)
                         del paths[o]
                         continue
-                    for f, ((_, test), decision) in enumerate(zip(folds, decisions)):
+                    for f, ((_, test), decision) in enumerate(zip(folds, decided[o])):
                         tables[o][f, k] = _score(scorer, classes, decision, X[test], y[test], weights(test))
                 if early_stopping and k + 1 < grid.size:
                     for o in list(paths):

@@ -192,6 +192,20 @@ def test_threads_give_the_same_choice_and_the_chosen_values_are_saved(tmp_path, 
     assert one.nu_ == two.nu_ and one.oracle_ == two.oracle_
     for name in one.cv_scores_by_oracle_:
         np.testing.assert_array_equal(one.cv_scores_by_oracle_[name], two.cv_scores_by_oracle_[name])
+    # the fold threads run with one BLAS (and OpenMP) thread each, and the limits end with the fit
+    from threadpoolctl import threadpool_info
+
+    seen, decisions = [], cv._FoldPath.decisions
+
+    def counting(self, *args, **kwargs):
+        seen.extend(pool["num_threads"] for pool in threadpool_info())
+        return decisions(self, *args, **kwargs)
+
+    before = [pool["num_threads"] for pool in threadpool_info()]
+    monkeypatch.setattr(cv._FoldPath, "decisions", counting)
+    LPBoostCV(nus=[0.5, 0.2], n_jobs=2).fit(X, y)
+    assert seen and set(seen) == {1}
+    assert [pool["num_threads"] for pool in threadpool_info()] == before
     save_model(one, tmp_path / "m.json")
     back = load_model(tmp_path / "m.json")
     assert back.nu_ == one.nu_ and back.oracle_ == one.oracle_ and back.oracle_params_ == one.oracle_params_
