@@ -274,12 +274,12 @@ def _stop_early(scores: np.ndarray, first_nus: int = 1, rows: float = 0.0) -> bo
 
     It stops once the mean score has been below its best for PATIENCE nus
     in a row, or has fallen below the best by more than the best's standard
-    error (:func:`_se`, with ``rows``): smaller
-    nus only fit more of the training labels (at most a fraction nu of the
-    examples may have a margin below rho), and they are the expensive end of
-    the path.  It does not stop before ``first_nus`` nus are scored: a
-    multiclass LP's path starts with dips (at the largest nus it holds a few
-    hypotheses; measured on wine, :data:`MULTICLASS_FIRST_NUS`).
+    error (:func:`_se`, with ``rows``): smaller nus only fit more of the
+    training labels (at most a fraction nu of the examples may have a
+    margin below rho), and they are the expensive end of the path.  It does
+    not stop before ``first_nus`` nus are scored: a multiclass LP's path
+    starts with dips (at the largest nus it holds a few hypotheses; measured
+    on wine, :data:`MULTICLASS_FIRST_NUS`).
     """
     mean = scores.mean(axis=0)
     if mean.size < first_nus:
