@@ -434,7 +434,7 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                      for o, oracle in enumerate(oracles)}
             for k, nu in enumerate(grid):
                 order = sorted(paths)
-                if effective_n_jobs(n_jobs) == 1:
+                if not threads:
                     decided = {}
                     for o in order:
                         # one fold after the other: a fold that runs out of its budget ends this nu
