@@ -118,7 +118,7 @@ def test_any_pair_matrix_not_only_votes(lp_backend, seed):
 
 
 def test_the_highs_model_writes_votes_as_differences():
-    # stumps of one feature at nearby thresholds vote alike on most examples: the live model holds
+    # the model over every pair (highspy:delta): stumps of one feature at nearby thresholds vote alike on most examples: the live model holds
     # about one nonzero per example where their votes differ, not K - 1 per pair column entry
     from lpboosting.backends import get_backend
 
@@ -128,7 +128,7 @@ def test_the_highs_model_writes_votes_as_differences():
     P = np.column_stack([np.where(x > t, 1, 2) for t in np.linspace(-1, 1, 30)])
     U = pair_columns(P, y, K)
     master = MulticlassLPBoost(0.2, K)
-    session = get_backend("highspy").open(master, U.shape[0])
+    session = get_backend("highspy:delta").open(master, U.shape[0])
     for j in range(U.shape[1]):
         session.add_column(U[:, j])
     solution = session.solve()
@@ -252,3 +252,86 @@ def test_a_column_pool_deletes_rows_and_keeps_the_optimum():
     assert pooled.status == plain.status == "converged"
     assert sum(r.extra.get("removed", 0) for r in pooled.history) > 0
     assert pooled.objective == pytest.approx(plain.objective, abs=1e-9)
+
+
+def sifting(working_size: int):
+    """The default HiGHS session (sifting over pairs) with a working set of ``working_size``."""
+    from lpboosting.backends.highs.model import HighspyBackend
+
+    return HighspyBackend(working_size=working_size)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("K", [3, 5])
+@pytest.mark.parametrize("nu", [0.05, 0.3, 1.0])
+@pytest.mark.parametrize("working_size", [1, 7])
+def test_sifting_over_pairs_matches_independent_lp(seed, K, nu, working_size):
+    # a working set far smaller than the pairs: the answer is still the LP over every pair (its
+    # value, both solutions feasible, complementary slackness), with d = 0 outside the set
+    y, P = pool(seed, 24 + 5 * seed, K, 4 + 3 * seed)
+    U = pair_columns(P, y, K)
+    ref = independent_lp(y, P, K, nu)
+    master = MulticlassLPBoost(nu, K)
+    session = sifting(working_size).open(master, U.shape[0])
+    for j in range(U.shape[1]):
+        session.add_column(U[:, j])
+    sol = session.solve()
+    assert sol.objective == pytest.approx(ref["value"], abs=1e-9)
+    check_certificate(sol, U, K, nu, 1e-8)
+    assert master.verify(sol, U) == ""
+    assert sol.record["working"] < U.shape[0] or working_size * (K - 1) >= U.shape[0]
+
+
+def test_sifting_over_pairs_round_by_round_and_along_nu():
+    # column generation on wine with a working set of 10 pairs: every round's master equals the
+    # model over every pair (highspy:delta) given the same columns, at each nu of a path whose
+    # caps change in the live model (refresh_caps), and pairs both enter and leave the set
+    from sklearn.datasets import load_wine
+
+    from lpboosting.oracles.multiclass import ClassStumps
+
+    X, y = load_wine(return_X_y=True)
+    K = 3
+    oracle = ClassStumps(X, y, K)
+    master = MulticlassLPBoost(0.3, K)
+    session = sifting(10).open(master, master.n_rows(X.shape[0]))
+    columns = []
+    d = master.initial_distribution(X.shape[0])
+    records = []
+    for nu in (0.3, 0.1, 0.5):
+        master.nu = nu
+        session.refresh_caps()
+        for _ in range(8):
+            for candidate in oracle.price_many(d, 3):
+                session.add_column(candidate.column)
+                columns.append(candidate.column)
+            sol = session.solve()
+            U = np.column_stack(columns)
+            full = MulticlassLPBoost(nu, K).solve(U, backend="highspy:delta")
+            assert sol.objective == pytest.approx(full.objective, abs=1e-9)
+            check_certificate(sol, U, K, nu, 1e-8)
+            records.append(sol.record)
+            d = sol.distribution
+    assert sum(r["entered"] for r in records) > 0 and sum(r["left"] for r in records) > 0
+    assert max(r["working"] for r in records) < U.shape[0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), K=st.integers(3, 6), working_size=st.sampled_from([2, 5, 2000]),
+       nu=st.sampled_from([0.1, 0.2, 0.5]))
+def test_sifting_over_pairs_is_the_same_model_in_any_row_order(seed, K, working_size, nu):
+    # the session orders the pairs it takes in by their entries, not by their position: with the
+    # examples permuted it builds the same model up to interchangeable pairs, so the weights (not
+    # only the value) are the same, on degenerate masters too (votes: many optimal vertices)
+    y, P = pool(seed, 40, K, 12)
+    perm = np.random.default_rng(seed).permutation(y.size)
+    solutions = []
+    for labels, votes in ((y, P), (y[perm], P[perm])):
+        U = pair_columns(votes, labels, K)
+        session = sifting(working_size).open(MulticlassLPBoost(nu, K), U.shape[0])
+        for j in range(U.shape[1]):
+            session.add_column(U[:, j])
+        solutions.append(session.solve())
+    first, second = solutions
+    assert second.objective == pytest.approx(first.objective, abs=1e-9)
+    np.testing.assert_allclose(second.weights, first.weights, atol=1e-9)

@@ -272,15 +272,17 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "delta": {},
 }
 #: variants that run other sessions of the table first, for LPBoost: ``"highspy:delta"`` the
-#: difference model over all N examples (no sifting), ``"highspy:rows"`` dense rows
-#: d . u - gamma <= 0 over all N (the model before the difference encoding)
+#: difference model over all N examples (no sifting; for the multiclass LP, the model over every
+#: pair), ``"highspy:rows"`` dense rows d . u - gamma <= 0 over all N (the model before the
+#: difference encoding)
 VARIANT_SOLVERS: dict[str, tuple[str, ...]] = {
     "rows": ("highspy-rows", "highspy"),
     "delta": ("highspy-delta", "highspy"),
 }
 #: HiGHS methods that leave a basis (sifting moves examples out of the model at their bound, so
 #: it needs one): any other ``solver`` (ipm without crossover, pdlp, ...) solves LPBoost's master
-#: by the difference model over all N examples (``highspy-delta``)
+#: by the difference model over all N examples, and the multiclass master over every pair
+#: (``highspy-delta``)
 BASIS_SOLVERS = ("simplex", "choose")
 #: options of the sessions, not of HiGHS: taken out of a backend's options and handed to its sessions
 SESSION_OPTIONS = ("working_size", "max_entering", "max_tight")
@@ -302,13 +304,17 @@ class HighspyBackend(Backend):
     a model over a working set of examples, each +-1 hypothesis written as
     its difference from the closest earlier one, certified on all N; its
     options ``working_size`` and ``max_entering`` are taken out of the HiGHS
-    options.  ``"highspy:delta"`` is the difference model over all N
-    (:class:`~lpboosting.backends.highs.lpboost.HighsDeltaEdgeLP`),
+    options.  The multiclass master is solved by sifting over (example,
+    wrong class) pairs the same way
+    (:class:`~lpboosting.backends.highs.pair_sifting.HighsPairSiftingLP`).
+    ``"highspy:delta"`` is the difference model over all N
+    (:class:`~lpboosting.backends.highs.lpboost.HighsDeltaEdgeLP`; for the
+    multiclass master :class:`~lpboosting.backends.highs.multiclass.HighsPairEdgeLP`),
     ``"highspy:rows"`` the dense rows d . u - gamma <= 0
     (:class:`~lpboosting.backends.highs.lpboost.HighsEdgeLP`).  Sifting
     needs a basis, so a method that leaves none (the interior point without
     crossover, PDLP) solves LPBoost's master by the difference model over all
-    N.  Every solve reports its iterations by method
+    N, and the multiclass master over every pair.  Every solve reports its iterations by method
     (:func:`iteration_counts`); the option ``time_limit`` bounds a session's
     total HiGHS time.
     """

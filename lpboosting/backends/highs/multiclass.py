@@ -26,6 +26,10 @@ HighsDeltaEdgeLP`, over votes).  A column that is not a vote (a margin matrix
 of the user's) is written term by term on the pairs.  Each round adds the new
 hypotheses' rows and re-solves with the dual simplex from the previous
 basis; a column pool deletes the edge rows of long-inactive hypotheses.
+
+This model over every pair is ``backend="highspy:delta"`` (and that of the
+methods that leave no basis); the default ``highspy`` session sifts over
+pairs (:class:`~lpboosting.backends.highs.pair_sifting.HighsPairSiftingLP`).
 """
 
 from __future__ import annotations
