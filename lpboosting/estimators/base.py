@@ -190,6 +190,12 @@ def merge_rows(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None
     return X[take], y[take], weight, RowMap(row, share)
 
 
+def _smaller_share(y: Any, prior: np.ndarray) -> float:
+    """The smaller class's share of the rows (of their weights) for labels y (+-1)."""
+    positive = np.asarray(y, dtype=float) > 0
+    return float(min(prior[positive].sum(), prior[~positive].sum()))
+
+
 def adaboost_proba(decision: np.ndarray, n_classes: int) -> np.ndarray:
     """scikit-learn AdaBoostClassifier's probabilities from a decision function.
 
@@ -594,7 +600,9 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
             if central is None:
                 self.second_stage_ = {"soft_margin": value, "status": stage.status.value,
                                       "seconds": stage.seconds}
-                warnings.warn(f"{type(self).__name__}: the soft margin's optimum is {value:.3g}, at or near 0, "
+                where = ("at or near 0" if value <= self.degenerate_margin
+                         else "with a vote that is the same on every training row")
+                warnings.warn(f"{type(self).__name__}: the soft margin's optimum is {value:.3g}, {where}, "
                               f"and the second stage that would choose among its optimal combinations ended "
                               f"{stage.status.value} after {stage.seconds:.3g} s; the solver's vertex is kept. "
                               "A larger nu (above the noise rate), trees (oracle='trees') or LPBoostCV fit more",
@@ -610,9 +618,24 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
             self.weights_ = stage.weights
         still = y is not None and np.ptp(np.asarray(y, dtype=float) * (U @ self.weights_)) <= 1e-9
         name = type(self).__name__
-        what = (f"the soft margin's optimum is {value:.3g}, at or near 0 (nu={getattr(master, 'nu', '?'):.3g}: "
-                "about a nu fraction of the examples sit at the cap, as when nu is below the labels' "
-                "noise rate), and many combinations are optimal")
+        nu = float(getattr(master, "nu", np.nan))
+        share = _smaller_share(y, master.prior(n)) if y is not None else np.nan
+        small_class = bool(share < nu)  # False when either is unknown (nan)
+        change = "a larger nu (above the noise rate), trees (oracle='trees'), or LPBoostCV to choose nu"
+        if value <= self.degenerate_margin:
+            what = (f"the soft margin's optimum is {value:.3g}, at or near 0 (nu={nu:.3g}: about a nu "
+                    "fraction of the examples sit at the cap, as when nu is below the labels' noise "
+                    "rate), and many combinations are optimal")
+        else:
+            # not near 0: the solver's optimal combination votes one class on every training row, as a
+            # constant vote for the larger class comes near the optimum (1 - 2 p / nu) when the
+            # smaller class's share p is below nu
+            what = (f"the soft margin's optimum is {value:.3g} and the solver's optimal combination votes "
+                    f"one class on every training row (nu={nu:.3g}"
+                    + (f", above the smaller class's share {share:.3g} of the rows" if small_class else "")
+                    + "), and many combinations are optimal")
+            if small_class:
+                change = (f"a nu below the smaller class's share ({share:.3g}), or LPBoostCV to choose nu")
         if still:
             advice = ("every optimal combination gives the same vote on the training rows: the model is "
                       "constant")
@@ -620,8 +643,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
             advice = (f"among them {how} was chosen (mean margin {stage.mean_margin:.3g}, against "
                       f"{mean_before:.3g} for the solver's vertex), with the soft margin held at its "
                       "optimum (second_stage_)")
-        warnings.warn(f"{name}: {what}; {advice}. To fit more than this optimal face allows: a larger nu "
-                      "(above the noise rate), trees (oracle='trees'), or LPBoostCV to choose nu",
+        warnings.warn(f"{name}: {what}; {advice}. To fit more than this optimal face allows: {change}",
                       ConvergenceWarning, stacklevel=caller_level())
 
     @staticmethod

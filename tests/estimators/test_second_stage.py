@@ -135,6 +135,26 @@ def test_a_face_of_constant_votes_only_says_the_model_is_constant():
     assert np.ptp(clf.decision_function(X)) == 0.0
 
 
+def test_a_constant_vote_far_from_0_names_the_smaller_class_share_not_noise():
+    """5 of 100 rows in the smaller class, drawn at random, nu 0.2: the constant vote for the larger
+    class has the soft margin 1 - 2 (0.05) / 0.2 = 0.5, and no combination of stumps does better
+    here.  The warning says so, with the smaller class's share and a nu below it, and not that the
+    optimum is near 0."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(100, 2))
+    y = np.zeros(100, dtype=int)
+    y[rng.choice(100, 5, replace=False)] = 1
+    clf = LPBoostClassifier(nu=0.2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf.fit(X, y)
+    messages = [str(w.message) for w in caught if "optimal combination" in str(w.message)]
+    assert len(messages) == 1, [str(w.message) for w in caught]
+    assert clf.objective_ == pytest.approx(1 - 2 * 0.05 / 0.2, abs=1e-9)
+    assert "near 0" not in messages[0] and "smaller class's share 0.05" in messages[0], messages
+    assert "a nu below the smaller class's share (0.05)" in messages[0]
+
+
 def test_benign_data_is_left_alone():
     """A soft margin well above 0: no second stage, no warning, the solver's weights."""
     from lpboosting.datasets import breast_cancer
