@@ -66,19 +66,12 @@ The session's ``record`` holds the passes, the rows of W and those that entered.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
-from lpboosting.backends.highs.model import (
-    HighspyBackend,
-    import_highspy,
-    iteration_counts,
-    map_highs_status,
-    run_watched,
-)
+from lpboosting.backends.highs.model import HighspyBackend, SiftingRuns, import_highspy
 from lpboosting.backends.highs.rmboost import read_pairs
 from lpboosting.columns import closest_references, weighted_sum
 from lpboosting.masters.base import MasterSolution
@@ -262,30 +255,19 @@ class HighsMinimaxSifting(ColumnStoreSession):
 
     def solve(self) -> MasterSolution:
         self.require_columns()
-        highspy = import_highspy()
-        start = time.perf_counter()
+        runs = SiftingRuns()
         h, n = self._h, self.n_samples
         first = not self._ref
         self._write_pending()
         if first:
             self._enter(self._first_rows())
-        passes, entered = 0, 0
-        counts: dict[str, int] = {}
-        watchdog: list[dict[str, Any]] = []
+        entered = 0
         while True:
-            passes += 1
-            watched = run_watched(h)
-            status = map_highs_status(highspy, h.getModelStatus())
-            info = h.getInfo()
-            for kind, count in iteration_counts(info).items():
-                counts[kind] = counts.get(kind, 0) + count
-            if watched:
-                watchdog.append(watched)
-                kind = watched.get("stalled_kind", "simplex")
-                counts[kind] = counts.get(kind, 0) + watched["stalled_iterations"]
+            status = runs.run(h)
             if not status.ok:
-                solution = MasterSolution.failed(n, status, h.modelStatusToString(h.getModelStatus()))
+                solution = runs.failed(h, n, status)
                 break
+            info = h.getInfo()
             sol = h.getSolution()
             x = np.asarray(sol.col_value)
             active = np.asarray(self.store.active, dtype=np.intp)
@@ -304,15 +286,7 @@ class HighsMinimaxSifting(ColumnStoreSession):
                 break
             self._enter(enter)
             entered += enter.size
-        solution.seconds = time.perf_counter() - start
-        solution.iterations = sum(counts.values())
-        solution.backend = self.backend_name
-        solution.info["iterations_by_kind"] = counts
-        if solution.ok:
-            solution.record.update({"passes": passes, "working": int(self.in_w.sum()), "entered": entered})
-            if watchdog:
-                solution.record["watchdog"] = watchdog[-1] if len(watchdog) == 1 else watchdog
-        return solution
+        return runs.finish(solution, self.backend_name, working=int(self.in_w.sum()), entered=entered)
 
     def _read(self, status, sol, info, mu: np.ndarray, margins: np.ndarray) -> MasterSolution:
         """The full-n solution (duals 0 outside W), the pool's removals, then W trimmed."""

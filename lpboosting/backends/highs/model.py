@@ -220,6 +220,53 @@ def _rescued(h: Any, rescues: tuple[tuple[str, dict[str, Any]], ...], answered: 
     return {}
 
 
+class SiftingRuns:
+    """The runs of a sifting session's model in one solve (a run, a check, rows or columns entering,
+    another run): their count, their seconds, their iterations by method and what the watchdog did."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.passes = 0
+        self.seconds = 0.0
+        self.counts: dict[str, int] = {}
+        self.watchdog: list[dict[str, Any]] = []
+
+    def run(self, h: Any) -> SolveStatus:
+        """One more run of the live model ``h`` under the watchdog (:func:`run_watched`); its status."""
+        highspy = import_highspy()
+        self.passes += 1
+        start = time.perf_counter()
+        watched = run_watched(h)
+        self.seconds += time.perf_counter() - start
+        for kind, count in iteration_counts(h.getInfo()).items():
+            self.counts[kind] = self.counts.get(kind, 0) + count
+        if watched:
+            self.watchdog.append(watched)
+            kind = watched.get("stalled_kind", "simplex")
+            self.counts[kind] = self.counts.get(kind, 0) + watched["stalled_iterations"]
+        return map_highs_status(highspy, h.getModelStatus())
+
+    @staticmethod
+    def failed(h: Any, n_samples: int, status: SolveStatus) -> MasterSolution:
+        """The solution of a run that ended without an answer, with HiGHS's status text."""
+        return MasterSolution.failed(n_samples, status, h.modelStatusToString(h.getModelStatus()))
+
+    def finish(self, solution: MasterSolution, backend_name: str, **record: Any) -> MasterSolution:
+        """Seconds (``info["solver_seconds"]`` those of HiGHS's runs alone), iterations
+        (``info["iterations_by_kind"]`` by method) and the backend's name on ``solution``; on an
+        answer, the passes, ``record`` and the watchdog's notes in its record."""
+        solution.seconds = time.perf_counter() - self.start
+        solution.iterations = sum(self.counts.values())
+        solution.backend = backend_name
+        solution.info["iterations_by_kind"] = dict(self.counts)
+        solution.info["solver_seconds"] = self.seconds
+        if solution.ok:
+            solution.record.update({"passes": self.passes, **record})
+            if self.watchdog:
+                solution.record["watchdog"] = self.watchdog[-1] if len(self.watchdog) == 1 else self.watchdog
+        return solution
+
+
 def run_model(h: Any, n_samples: int, backend_name: str, read: Any) -> MasterSolution:
     """Re-solve the live model ``h`` and turn the outcome into a MasterSolution.
 

@@ -58,13 +58,10 @@ The full model over every pair is
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
-from lpboosting.backends.highs.model import import_highspy, iteration_counts, map_highs_status, run_watched
+from lpboosting.backends.highs.model import SiftingRuns, import_highspy
 from lpboosting.columns import take_rows, weighted_sum
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.multiclass import MulticlassLPBoost
@@ -303,23 +300,16 @@ class HighsPairSiftingLP(ColumnStoreSession):
 
     def solve(self) -> MasterSolution:
         self.require_columns()
-        highspy = import_highspy()
-        start = time.perf_counter()
+        runs = SiftingRuns()
         if self.in_w is None:
             self._initial_set()
         self._write_pending()
         h = self._h
-        iterations, passes, entered = 0, 0, 0
-        watchdog: list[dict[str, Any]] = []
+        entered = 0
         while True:
-            passes += 1
-            watched = run_watched(h)
-            status = map_highs_status(highspy, h.getModelStatus())
-            iterations += sum(iteration_counts(h.getInfo()).values()) + watched.get("stalled_iterations", 0)
-            if watched:
-                watchdog.append(watched)
+            status = runs.run(h)
             if not status.ok:
-                solution = MasterSolution.failed(self.n_samples, status, h.modelStatusToString(h.getModelStatus()))
+                solution = runs.failed(h, self.n_samples, status)
                 break
             sol = h.getSolution()
             active = np.asarray(self.store.active, dtype=np.intp)
@@ -339,15 +329,8 @@ class HighsPairSiftingLP(ColumnStoreSession):
                 violators = violators[self._order(violators, z[violators])[:limit]]
             self._enter(violators)
             entered += violators.size
-        solution.seconds = time.perf_counter() - start
-        solution.iterations = iterations
-        solution.backend = self.backend_name
-        if solution.ok:
-            solution.record.update({"passes": passes, "working": int(self.in_w.sum()), "entered": entered,
-                                    "left": self._left})
-            if watchdog:
-                solution.record["watchdog"] = watchdog[-1] if len(watchdog) == 1 else watchdog
-        return solution
+        return runs.finish(solution, self.backend_name, working=int(self.in_w.sum()), entered=entered,
+                           left=self._left)
 
     def _read(self, status, sol, w, rho, psi, z) -> MasterSolution:
         """The solution over every pair (d = 0 outside W); then W is trimmed."""

@@ -41,13 +41,10 @@ at all times (the caps of L_c sum to at most 1, those of W and L_c to at least 1
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
-from lpboosting.backends.highs.model import import_highspy, iteration_counts, map_highs_status, run_watched
+from lpboosting.backends.highs.model import SiftingRuns, import_highspy
 from lpboosting.columns import closest_references, column_dots, is_sign_column, take_rows, weighted_sum
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.lpboost import LPBoost
@@ -296,23 +293,16 @@ class HighsSiftingLP(ColumnStoreSession):
 
     def solve(self) -> MasterSolution:
         self.require_columns()
-        highspy = import_highspy()
-        start = time.perf_counter()
+        runs = SiftingRuns()
         if self.state is None:
             self._initial_sets()
         self._write_pending()
-        h, n = self._h, self.n_samples
-        iterations, passes, entered, checks = 0, 0, 0, 0
-        watchdog: list[dict[str, Any]] = []
+        h = self._h
+        entered, checks = 0, 0
         while True:
-            passes += 1
-            watched = run_watched(h)
-            status = map_highs_status(highspy, h.getModelStatus())
-            iterations += sum(iteration_counts(h.getInfo()).values()) + watched.get("stalled_iterations", 0)
-            if watched:
-                watchdog.append(watched)
+            status = runs.run(h)
             if not status.ok:
-                solution = MasterSolution.failed(n, status, h.modelStatusToString(h.getModelStatus()))
+                solution = runs.failed(h, self.n_samples, status)
                 break
             sol = h.getSolution()
             active = np.asarray(self.store.active, dtype=np.intp)
@@ -343,16 +333,8 @@ class HighsSiftingLP(ColumnStoreSession):
                 violators = violators[np.argsort(-scores, kind="stable")[:limit]]
             self._enter(np.sort(violators))
             entered += violators.size
-        solution.seconds = time.perf_counter() - start
-        solution.iterations = iterations
-        solution.backend = self.backend_name
-        if solution.ok:
-            record = solution.record
-            record.update({"passes": passes, "checks": checks, "working": int(np.sum(self.state == WORKING)),
-                           "entered": entered})
-            if watchdog:
-                record["watchdog"] = watchdog[-1] if len(watchdog) == 1 else watchdog
-        return solution
+        return runs.finish(solution, self.backend_name, checks=checks, working=int(np.sum(self.state == WORKING)),
+                           entered=entered)
 
     def _wrong(self, state: np.ndarray, z: np.ndarray) -> np.ndarray:
         """Fixed examples on the wrong side of rho: at 0 with z < 0, at the cap with z > 0."""
