@@ -179,7 +179,7 @@ class HighsPairSiftingLP(ColumnStoreSession):
         return weighted_sum(self.store.data, np.arange(size), self._weights[:size], rows=pairs)
 
     def _order(self, pairs: np.ndarray, values: np.ndarray) -> np.ndarray:
-        """Positions of ``pairs`` by ``values`` (rounded to 12 digits: round-off does not order), then
+        """Positions of ``pairs`` by ``values`` (rounded to 12 decimals: round-off does not order), then
         by their keys."""
         return np.lexsort((self._keys(pairs), np.round(values, 12)))
 
