@@ -4,6 +4,7 @@ column-generation classifiers and the leveraging boosters alike."""
 from __future__ import annotations
 
 import threading
+import time
 import warnings
 
 import numpy as np
@@ -94,6 +95,9 @@ def test_ctrl_c_in_a_parallel_fit_keeps_no_model_and_stops_the_other_fits(four_c
         if len(seen) == 3:
             if where == "main thread":  # what Ctrl-C does: SIGINT, KeyboardInterrupt in the main thread
                 _thread.interrupt_main()
+                # the main thread handles it at its next short wait (every 0.1 s); this fit waits
+                # meanwhile, so that its class cannot end before the stop, however busy the machine
+                time.sleep(2.0)
             else:
                 raise KeyboardInterrupt
         return False
