@@ -278,9 +278,10 @@ class HighsPairSiftingLP(ColumnStoreSession):
         self.caps = self.master.caps(self.n_examples)
         if self.in_w is None:
             return
-        if float(self.caps[self._examples_in_w()].sum()) < 1.0:
+        inside = self._examples_in_w()
+        if float(self.caps[inside].sum()) < 1.0:
             outside = np.ones(self.n_examples, dtype=bool)
-            outside[self._examples_in_w()] = False
+            outside[inside] = False
             margins = self._margins if self._margins is not None else np.zeros(self.n_samples)
             self._enter(self._least_pairs(margins, 0, outside))
         cols = np.flatnonzero(self._cols >= 0)
