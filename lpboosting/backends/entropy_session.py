@@ -34,7 +34,6 @@ from lpboosting.backends.registry import get_backend
 from lpboosting.masters.base import MasterSolution, SolveControl
 from lpboosting.masters.capped_simplex import relative_entropy
 from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
-from lpboosting.masters.lpboost import soft_margin
 from lpboosting.status import SolveStatus
 
 #: projector(master, U, state, warm multipliers or None) -> ProjectionResult
@@ -137,7 +136,7 @@ class EntropySession(MasterSession):
         record.update({
             "entropy": entropy,
             "gamma_star": lp.dual_objective,
-            "soft_margin": soft_margin(margins, self.master.lp_nu(self.n_samples), self.master.sample_weight),
+            "soft_margin": self.master.lp_master(self.n_samples).value_at(margins),
             "solver": solver,
             "fallback": bool(projection.fallback) if projection is not None else False,
             "lp_iterations": lp.iterations,

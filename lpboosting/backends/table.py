@@ -29,6 +29,7 @@ from lpboosting.masters.entropy import EntropyMaster
 from lpboosting.masters.erlpboost import ERLPBoost
 from lpboosting.masters.lpboost import LPBoost
 from lpboosting.masters.multiclass import MulticlassLPBoost
+from lpboosting.masters.multiclass_erlpboost import MulticlassERLPBoost
 from lpboosting.masters.registry import MASTERS
 from lpboosting.masters.rmboost import RMBoost
 from lpboosting.masters.softboost import SoftBoost
@@ -56,6 +57,7 @@ SESSIONS: dict[tuple[str, type[Master]], Any] = {
     ("minimax-simplex", RMBoost): _B + "dedicated.minimax_session:MinimaxSimplexSession",
     ("newton", SoftBoost): _B + "dedicated.newton_projection:softboost_session",
     ("newton", ERLPBoost): _B + "dedicated.newton_projection:erlpboost_session",
+    ("newton", MulticlassERLPBoost): _B + "dedicated.newton_projection:no_group_caps",
     ("cvxpy", EntropyMaster): _B + "cvxpy_backend:entropy_session",
     ("cvxpy", Master): _B + "cvxpy_parametric:cvxpy_session",
 }

@@ -706,6 +706,55 @@ class ERLPBoostCV(_EntropyCV, ERLPBoostClassifier):
 """ + _ON_LPBOOSTS_PATH + """
     Parameters
     ----------
-""" + _ENTROPY_CV_PARAMETERS_DOC + _CV_NOTES
+""" + _ENTROPY_CV_PARAMETERS_DOC + """    multiclass : {"one-vs-rest", "native"}, default "one-vs-rest"
+        More than two classes: K binary masters, or one
+        :class:`lpboosting.masters.MulticlassERLPBoost` over all of them, nu
+        chosen on the multiclass LP's warm path.
+""" + _CV_NOTES
 
     _parameter_constraints = _cv_constraints(ERLPBoostClassifier)
+
+    def __init__(
+        self,
+        *,
+        nus: Any = None,
+        cv: Any = 3,
+        scoring: Any = None,
+        n_jobs: int | None = None,
+        early_stopping: bool = True,
+        delta: float = 0.01,
+        oracle: str | Callable[..., Any] = "auto",
+        oracle_params: dict[str, Any] | None = None,
+        backend: "str | None" = None,
+        tol: float = 1e-6,
+        max_rounds: int = 1000,
+        callback: Callable[..., Any] | None = None,
+        columns_per_round: int = 10,
+        stabilization: Any = None,
+        time_limit: float | None = None,
+        stall_rounds: int | None = None,
+        warm_start: bool = False,
+        verbose: int = 0,
+        random_state: Any = None,
+        multiclass: str = "one-vs-rest",
+    ) -> None:
+        self.nus = nus
+        self.cv = cv
+        self.scoring = scoring
+        self.n_jobs = n_jobs
+        self.early_stopping = early_stopping
+        self.delta = delta
+        self.oracle = oracle
+        self.oracle_params = oracle_params
+        self.backend = backend
+        self.tol = tol
+        self.max_rounds = max_rounds
+        self.callback = callback
+        self.columns_per_round = columns_per_round
+        self.stabilization = stabilization
+        self.time_limit = time_limit
+        self.stall_rounds = stall_rounds
+        self.warm_start = warm_start
+        self.verbose = verbose
+        self.random_state = random_state
+        self.multiclass = multiclass

@@ -12,7 +12,9 @@ from lpboosting.estimators.base import (
     ColumnGenerationClassifier,
     shared_doc,
 )
+from lpboosting.estimators.lpboost import MULTICLASS
 from lpboosting.masters.erlpboost import ERLPBoost
+from lpboosting.masters.multiclass_erlpboost import MulticlassERLPBoost
 from lpboosting.masters.softboost import SoftBoost, TotalBoost
 
 _SHARED_DOC = """
@@ -146,7 +148,33 @@ class ERLPBoostClassifier(_CappedEntropyClassifier):
     ----------
     nu : float in (0, 1], default 0.1
     delta : float in (0, 1], default 0.01
+    multiclass : {"one-vs-rest", "native"}, default "one-vs-rest"
+        More than two classes: "one-vs-rest" fits K binary masters
+        (``one_vs_rest_``); "native" fits one master over all of them
+        (:class:`lpboosting.masters.MulticlassERLPBoost`: the relative entropy
+        to the uniform distribution over (example, wrong class) pairs, each
+        example's pairs capped together, the final weights those of the
+        multiclass LP), its projection solved by a conic solver through cvxpy.
     """ + _SHARED_DOC
 
+    _parameter_constraints: dict[str, Any] = {
+        **_CappedEntropyClassifier._parameter_constraints, "multiclass": MULTICLASS,
+    }
+
+    def __init__(self, nu: float = 0.1, delta: float = 0.01, oracle: str | Callable[..., Any] = "stumps",
+                 oracle_params: dict[str, Any] | None = None, backend: "str | None" = None,
+                 tol: float = 1e-6, max_rounds: int = 1000,
+                 callback: Callable[..., Any] | None = None, columns_per_round: int = 10,
+                 stabilization: Any = None, time_limit: float | None = None,
+                 stall_rounds: int | None = None, warm_start: bool = False, verbose: int = 0,
+                 random_state: Any = None, n_jobs: int | None = None, multiclass: str = "one-vs-rest") -> None:
+        super().__init__(nu=nu, delta=delta, oracle=oracle, oracle_params=oracle_params, backend=backend,
+                         tol=tol, max_rounds=max_rounds, callback=callback, columns_per_round=columns_per_round,
+                         stabilization=stabilization, time_limit=time_limit, stall_rounds=stall_rounds,
+                         warm_start=warm_start, verbose=verbose, random_state=random_state, n_jobs=n_jobs)
+        self.multiclass = multiclass
+
     def _make_master(self, n_samples: int, sample_weight=None) -> ERLPBoost:
+        if self._native_fit:
+            return MulticlassERLPBoost(self._nu(), self.delta, len(self.classes_), sample_weight=sample_weight)
         return ERLPBoost(self._nu(), self.delta, sample_weight=sample_weight)

@@ -10,6 +10,7 @@ from lpboosting.masters.erlpboost import ERLPBoost
 from lpboosting.masters.lpboost import LPBoost, soft_margin
 from lpboosting.masters.matrix_form import MatrixForm
 from lpboosting.masters.multiclass import MulticlassLPBoost
+from lpboosting.masters.multiclass_erlpboost import MulticlassERLPBoost
 from lpboosting.masters.pool import ColumnPool
 from lpboosting.masters.registry import MASTERS, MasterSpec, make_master
 from lpboosting.masters.rmboost import RMBoost
@@ -17,5 +18,5 @@ from lpboosting.masters.softboost import SoftBoost, TotalBoost
 
 __all__ = [
     "ColumnPool", "CvxpyStatement", "ERLPBoost", "EntropyMaster", "LPBoost", "MASTERS", "Master", "MasterSolution", "SolveControl",
-    "MasterSpec", "MatrixForm", "MulticlassLPBoost", "ProjectionResult", "RMBoost", "SoftBoost", "TotalBoost", "make_master", "soft_margin",
+    "MasterSpec", "MatrixForm", "MulticlassERLPBoost", "MulticlassLPBoost", "ProjectionResult", "RMBoost", "SoftBoost", "TotalBoost", "make_master", "soft_margin",
 ]

@@ -9,7 +9,9 @@ relative entropy to the uniform distribution:
   softmax of ``-U lambda``, resp. ``-eta U w``);
 - :func:`relative_entropy`: ``Delta(d)``;
 - :func:`capped_minimum`: ``min_{d in P_c} d . v`` in closed form (a lower bound
-  of the edge LP used to certify infeasibility).
+  of the edge LP used to certify infeasibility);
+- :func:`group_capped_softmax`: the capped softmax when the cap is on groups of
+  coordinates (an example's (example, wrong class) pairs of the multiclass masters).
 
 Weighted examples.  With a prior p (the weighted empirical distribution
 ``p = s / sum(s)`` of sample weights s) the uniform distribution is replaced
@@ -287,3 +289,41 @@ def capped_minimum(v: np.ndarray, cap) -> tuple[float, np.ndarray]:
     if k < n and rest > 0:
         d[order[k]] = rest
     return float(d @ v), d
+
+
+def group_capped_softmax(s: np.ndarray, group: int, cap, prior: np.ndarray | None = None
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    r"""argmax d . s - Delta_q(d) over distributions whose groups of ``group`` consecutive
+    coordinates each hold at most their cap, and its logarithm.
+
+    The coordinates are N groups of g = ``group`` (the multiclass masters' (example,
+    wrong class) pairs, example-major); the set is ``{d >= 0 : sum d = 1, sum_k d_ik <= c_i}``
+    and the prior q_(i,k) = p_i / g (``prior`` p over the groups; None: uniform).
+    For fixed group masses D_i the maximiser inside group i is D_i softmax_k(s_ik),
+    with value D_i L_i - D_i ln(D_i / p_i), L_i = ln((1/g) sum_k exp(s_ik)).  So
+    D = :func:`capped_softmax` (L, c, p) and ``d_ik = D_i exp(s_ik) / sum_k exp(s_ik)``.
+    With g = 1 this is :func:`capped_softmax`.
+
+    Args:
+        s: scores, shape (N g,).
+        group: g >= 1, the coordinates of a group.
+        cap: a scalar cap or one cap per group.
+        prior: None (uniform) or one weight >= 0 per group.
+
+    Returns:
+        (d, log_d), both of shape (N g,).
+    """
+    s = np.asarray(s, dtype=float).ravel()
+    g = int(group)
+    if g < 1 or s.size % g:
+        raise ValueError(f"{s.size} scores are not whole groups of {group}")
+    if not np.all(np.isfinite(s)):
+        raise ValueError("scores must be finite")
+    S = s.reshape(-1, g)
+    top = S.max(axis=1)
+    within = np.log(np.exp(S - top[:, None]).sum(axis=1)) + top  # ln sum_k exp(s_ik)
+    # L_i = within_i - ln g: the constant does not move the softmax over the groups
+    _, log_D = capped_softmax(within, cap, prior)
+    with np.errstate(over="ignore"):  # a group of mass 0 (log_D = LOG_MIN) stays at LOG_MIN
+        log_d = np.maximum(log_D[:, None] + (S - within[:, None]), LOG_MIN).ravel()
+    return np.exp(log_d), log_d

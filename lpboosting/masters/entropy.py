@@ -46,7 +46,7 @@ from lpboosting.masters.base import (
     check_unit_interval,
 )
 from lpboosting.masters.capped_simplex import capped_softmax, relative_entropy
-from lpboosting.masters.lpboost import LPBoost, check_nu, finite_cap, soft_margin
+from lpboosting.masters.lpboost import LPBoost, check_nu, finite_cap
 from lpboosting.status import SolveStatus
 
 
@@ -335,17 +335,15 @@ class EntropyMaster(Master):
             return problem
         tol = self.verify_tol
         d, w = solution.distribution, solution.weights
-        caps, _ = self.simplex(n)
-        caps = np.broadcast_to(np.asarray(caps, dtype=float), (n,))
         if d.min() < -self.bound_tol or abs(d.sum() - 1.0) > tol:
             return f"d is not a distribution (min {d.min():.3e}, sum {d.sum():.12g})"
-        over = float(np.max(d - caps))
+        over = self.cap_excess(d)
         if over > self.bound_tol:
             return f"d exceeds its cap by {over:.3e}"
         if w.min() < -self.bound_tol or abs(w.sum() - 1.0) > tol:
             return f"the LP's w is not in the simplex (min {w.min():.3e}, sum {w.sum():.12g})"
         positive = np.flatnonzero(w)
-        margin = soft_margin(weighted_sum(U, positive, w[positive]), self.lp_nu(n), self.sample_weight)
+        margin = self.lp_master(n).value_at(weighted_sum(U, positive, w[positive]))
         if abs(margin - solution.objective) > scaled_tol(tol, margin):
             return f"the reported soft margin {solution.objective:.10g} is not that of w ({margin:.10g})"
         primal, dual = solution.primal_objective, solution.dual_objective
@@ -371,6 +369,11 @@ class EntropyMaster(Master):
             return (f"the projection's primal value {primal:.10g} is not its objective at d "
                     f"({value:.10g}): d is not the projection's answer")
         return ""
+
+    def cap_excess(self, d: np.ndarray) -> float:
+        """How far d exceeds the caps of the projection's capped simplex, at most."""
+        caps, _ = self.simplex(d.size)
+        return float(np.max(d - np.broadcast_to(np.asarray(caps, dtype=float), d.shape)))
 
     def projection_value(self, d: np.ndarray, U: np.ndarray, record: dict[str, Any]) -> tuple[float | None, str]:
         """The projection's objective at d and '' — or why d is not feasible for it (subclasses);

@@ -164,3 +164,32 @@ def test_cv_takes_the_merged_rows_in_the_order_they_were_given():
     # a zero weight drops a row: it has no place in the order
     Xm, ym, w, rows = merge_rows(X, y, np.array([1.0, 0.0, 1.0, 1.0, 1.0]))
     assert Xm[rows.given_order(), 0].tolist() == [3.0, 2.0, 0.0]
+
+
+@pytest.mark.parametrize("nu", [0.1, 0.3])
+def test_native_erlpboost_is_within_delta_of_the_multiclass_lp(nu):
+    """ERLPBoostClassifier(multiclass="native"): one MulticlassERLPBoost master; its final soft
+    margin (the multiclass LP's over its columns) is within delta of the optimum, which the
+    native LPBoost fit certifies (gap <= its tol)."""
+    from lpboosting import ERLPBoostClassifier
+    from lpboosting.masters import MulticlassERLPBoost
+
+    X, y = load_wine(return_X_y=True)
+    delta = 0.02
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = ERLPBoostClassifier(nu=nu, delta=delta, multiclass="native").fit(X, y)
+        exact = LPBoostClassifier(nu=nu).fit(X, y)
+    assert isinstance(clf._make_master(X.shape[0]), MulticlassERLPBoost)
+    assert not hasattr(clf, "one_vs_rest_") and clf.status_ == "converged"
+    assert exact.status_ == "converged" and exact.result_.gap <= 1e-6
+    assert exact.objective_ - delta <= clf.objective_ <= exact.objective_ + 1e-8
+    # the objective is the multiclass soft margin of the fitted votes, computed from them here
+    assert clf.objective_ == pytest.approx(soft_margin(clf.margins(X, y), nu), abs=1e-8)
+    table = clf.distribution_
+    assert table.shape == (y.size, 3) and table.sum() == pytest.approx(1.0, abs=1e-9)
+    assert table.sum(axis=1).max() <= 1 / (nu * y.size) + 1e-8  # each example's pairs capped together
+    np.testing.assert_allclose(clf.predict_proba(X).sum(axis=1), 1.0, atol=1e-9)
+    assert ERLPBoostClassifier().multiclass == "one-vs-rest"
+    ovr = ERLPBoostClassifier(nu=nu, delta=delta).fit(X, y)
+    assert len(ovr.one_vs_rest_) == 3

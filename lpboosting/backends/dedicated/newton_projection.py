@@ -875,3 +875,14 @@ def erlpboost_session(master: ERLPBoost, n_samples: int, backend) -> EntropySess
     """ERLPBoost with the Newton projection (backend ``"dedicated:newton"``)."""
     return EntropySession(master, n_samples, backend,
                           lambda m, U, state, warm: verified_or_fallback(_erlpboost, m, U, state, warm))
+
+
+def no_group_caps(master: EntropyMaster, n_samples: int, backend) -> EntropySession:
+    """The Newton projection caps single coordinates; a master whose caps bind groups of them
+    (:class:`~lpboosting.masters.MulticlassERLPBoost`: an example's pairs) is refused."""
+    from lpboosting.errors import BackendCapabilityError
+
+    raise BackendCapabilityError(
+        f"{master.name}'s caps bind each example's (example, wrong class) pairs together, and the "
+        f"dedicated Newton projection caps single coordinates; use a conic solver through cvxpy "
+        f"(backend={master.default_backend!r}, the default, or 'cvxpy:ECOS')")
