@@ -57,7 +57,7 @@ SESSIONS: dict[tuple[str, type[Master]], Any] = {
     ("minimax-simplex", RMBoost): _B + "dedicated.minimax_session:MinimaxSimplexSession",
     ("newton", SoftBoost): _B + "dedicated.newton_projection:softboost_session",
     ("newton", ERLPBoost): _B + "dedicated.newton_projection:erlpboost_session",
-    ("newton", MulticlassERLPBoost): _B + "dedicated.newton_projection:no_group_caps",
+    ("newton", MulticlassERLPBoost): _B + "dedicated.newton_projection:group_erlpboost_session",
     ("cvxpy", EntropyMaster): _B + "cvxpy_backend:entropy_session",
     ("cvxpy", Master): _B + "cvxpy_parametric:cvxpy_session",
 }

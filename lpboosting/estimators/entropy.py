@@ -154,7 +154,8 @@ class ERLPBoostClassifier(_CappedEntropyClassifier):
         (:class:`lpboosting.masters.MulticlassERLPBoost`: the relative entropy
         to the uniform distribution over (example, wrong class) pairs, each
         example's pairs capped together, the final weights those of the
-        multiclass LP), its projection solved by a conic solver through cvxpy.
+        multiclass LP), its projection solved by the dedicated Newton solver
+        over groups of pairs (verified; a conic solver through cvxpy otherwise).
     """ + _SHARED_DOC
 
     _parameter_constraints: dict[str, Any] = {

@@ -313,6 +313,14 @@ def group_capped_softmax(s: np.ndarray, group: int, cap, prior: np.ndarray | Non
     Returns:
         (d, log_d), both of shape (N g,).
     """
+    d, log_d, _ = group_capped_softmax_masked(s, group, cap, prior)
+    return d, log_d
+
+
+def group_capped_softmax_masked(s: np.ndarray, group: int, cap, prior: np.ndarray | None = None
+                                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`group_capped_softmax` and ``free``, the mask of the coordinates whose group is
+    below its cap."""
     s = np.asarray(s, dtype=float).ravel()
     g = int(group)
     if g < 1 or s.size % g:
@@ -323,7 +331,14 @@ def group_capped_softmax(s: np.ndarray, group: int, cap, prior: np.ndarray | Non
     top = S.max(axis=1)
     within = np.log(np.exp(S - top[:, None]).sum(axis=1)) + top  # ln sum_k exp(s_ik)
     # L_i = within_i - ln g: the constant does not move the softmax over the groups
-    _, log_D = capped_softmax(within, cap, prior)
     with np.errstate(over="ignore"):  # a group of mass 0 (log_D = LOG_MIN) stays at LOG_MIN
+        if prior is None and np.ndim(cap) == 0:
+            _, log_D, free = capped_softmax_masked(within, check_cap(cap, within.size))
+        else:
+            c, p = check_simplex(cap, prior, within.size)
+            log_D = np.full(within.size, LOG_MIN)
+            free = np.zeros(within.size, dtype=bool)
+            rows = np.flatnonzero((p > 0) & (c > 0))
+            _, log_D[rows], free[rows] = capped_softmax_masked(within[rows] + np.log(p[rows]), c[rows])
         log_d = np.maximum(log_D[:, None] + (S - within[:, None]), LOG_MIN).ravel()
-    return np.exp(log_d), log_d
+    return np.exp(log_d), log_d, np.repeat(free, g)

@@ -63,13 +63,14 @@ class MulticlassERLPBoost(ERLPBoost):
     columns being :class:`~lpboosting.masters.multiclass.MulticlassLPBoost`.
     With K = 2 it is :class:`~lpboosting.masters.erlpboost.ERLPBoost`.
 
-    The projection is solved by a conic solver through cvxpy (the dedicated
-    Newton solver's capped softmax caps single coordinates, not groups).
+    The default backend solves the projection by the dedicated Newton
+    solver on the dual over w
+    (:func:`~lpboosting.backends.dedicated.newton_projection.project_group_erlpboost`),
+    its answer verified, else by a conic solver through cvxpy; ``"cvxpy:CLARABEL"``
+    and the other conic solvers state the primal above.
     """
 
     name = "MulticlassERLPBoost"
-    default_backend = "cvxpy:CLARABEL"
-    session_fallbacks = ("cvxpy:ECOS", "cvxpy:SCS")
 
     def __init__(self, nu: float = 0.1, delta: float = 0.01, n_classes: int = 3,
                  sample_weight: np.ndarray | None = None) -> None:

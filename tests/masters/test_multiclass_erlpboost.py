@@ -4,9 +4,9 @@ The group-capped softmax is checked against the maximisation stated directly
 in cvxpy; the projection against its dual maximised by scipy's SLSQP over the
 simplex, with the KKT conditions between them (CLARABEL at gap and feasibility
 tolerances of 1e-11 where vectors are compared, at its defaults, 1e-8, where
-values are); K = 2 against
-ERLPBoost; column generation over a pool against the multiclass LP over the
-whole pool.
+values are); the dedicated Newton solver's Hessian against the differences of
+its gradient, and its projection against CLARABEL's; K = 2 against ERLPBoost;
+column generation over a pool against the multiclass LP over the whole pool.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from scipy.optimize import minimize
 
 from lpboosting import column_generation
 from lpboosting.backends.cvxpy_backend import project_with_cvxpy
-from lpboosting.errors import BackendCapabilityError
 from lpboosting.masters import ERLPBoost, MulticlassERLPBoost, MulticlassLPBoost
 from lpboosting.masters.capped_simplex import capped_softmax, group_capped_softmax, relative_entropy
 from lpboosting.oracles.multiclass import ClassPool
@@ -165,6 +164,7 @@ def test_column_generation_over_a_pool(seed, nu):
     full = MulticlassLPBoost(nu, K).solve(pair_columns(P, y, K))
     result = column_generation(MulticlassERLPBoost(nu, delta, K), ClassPool(P, y, K))
     assert result.status == "converged"
+    assert {r.extra["solver"] for r in result.history if "solver" in r.extra} <= {"dedicated", "lp"}
     last = result.history[-1]
     # the stopping rule's bounds, and ERLPBoost's guarantee: the final LP within delta of the optimum
     assert min(last.extra["upper"], last.edge + last.extra["entropy"] / last.extra["eta"]) \
@@ -176,19 +176,58 @@ def test_column_generation_over_a_pool(seed, nu):
     assert result.weights.sum() == pytest.approx(1.0, abs=1e-9)
 
 
-def test_the_newton_projection_is_refused_with_what_to_use():
-    y, P = pool(0, 10, 3, 5)
-    with pytest.raises(BackendCapabilityError, match="cvxpy:CLARABEL"):
-        column_generation(MulticlassERLPBoost(0.2, 0.1, 3), ClassPool(P, y, 3), backend="dedicated")
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_newton_hessian_is_the_jacobian_of_the_gradient(seed, weighted):
+    """The dual's gradient is U^T d(x) with d = group-capped softmax of -eta U x; its Jacobian,
+    by central differences, is minus the Newton solver's Hessian (capped and free groups both)."""
+    from lpboosting.backends.dedicated.newton_projection import _GroupDual
+
+    rng = np.random.default_rng(seed)
+    y, P = pool(seed, 20, 4, 6)
+    U = np.asfortranarray(pair_columns(P, y, 4).astype(float))
+    p = rng.random(20) + 0.2 if weighted else np.full(20, 1 / 20)
+    p /= p.sum()
+    dual = _GroupDual(U, np.zeros(6), np.minimum(p / 0.3, 2.0), 30.0, p, group=3)
+    x = rng.random(6)
+    x /= x.sum()
+    ev = dual(x)
+    assert (~ev.free).any() and ev.free.any()  # some examples at their cap, some below
+    H = dual.hessian_neg(ev, np.arange(6))
+    step = 1e-6
+    J = np.column_stack([(dual(x + step * e).grad - dual(x - step * e).grad) / (2 * step) for e in np.eye(6)])
+    np.testing.assert_allclose(-J, H, rtol=1e-5, atol=1e-7)
 
 
-def test_verify_rejects_an_example_over_its_cap():
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("K, nu, weighted", [(3, 0.2, False), (4, 0.1, True), (5, 0.5, False)])
+def test_the_newton_projection_is_the_conic_one(seed, K, nu, weighted):
+    """The default (dedicated Newton on the dual over w, verified by its duality gap) and
+    CLARABEL on the primal: the same projection."""
+    y, P = pool(seed, 30, K, 10)
+    U = pair_columns(P, y, K)
+    w = (np.arange(30) % 3).astype(float) if weighted else None
+    master = MulticlassERLPBoost(nu, 0.05, K, sample_weight=w)
+    newton = master.project(U)
+    assert newton.solver == "dedicated" and newton.verified and not newton.fallback
+    conic = project_with_cvxpy(master, U, {"eta": master.eta(U.shape[0])}, "CLARABEL", TIGHT)
+    assert newton.objective == pytest.approx(conic.objective, abs=1e-7)
+    assert newton.dual_objective <= newton.objective + 1e-9
+    # the same d: the objective is strongly convex in d (Pinsker, as above, with weight 1/eta)
+    eta = master.eta(U.shape[0])
+    assert np.abs(newton.distribution - conic.distribution).sum() <= np.sqrt(2 * eta * 1e-7)
+    if weighted:
+        assert np.all(newton.distribution.reshape(30, K - 1)[w == 0] == 0)
+
+
+@pytest.mark.parametrize("backend", ["dedicated", "cvxpy:CLARABEL"])
+def test_verify_rejects_an_example_over_its_cap(backend):
     from lpboosting.backends import get_backend
 
     y, P = pool(1, 20, 3, 6)
     U = pair_columns(P, y, 3)
     master = MulticlassERLPBoost(0.5, 0.1, 3)
-    session = get_backend("cvxpy:CLARABEL").open(master, U.shape[0])
+    session = get_backend(backend).open(master, U.shape[0])
     d0 = master.initial_distribution(20)
     for j in range(U.shape[1]):
         session.add_column(U[:, j], edge=float(d0 @ U[:, j]))

@@ -106,6 +106,7 @@ from lpboosting.masters.capped_simplex import (
     capped_softmax_masked,
     check_cap,
     check_simplex,
+    group_capped_softmax_masked,
     relative_entropy,
 )
 from lpboosting.masters.entropy import EntropyMaster, ProjectionResult
@@ -323,6 +324,14 @@ class _Dual:
         terms = abs(delta) / self.scale + smax / self.scale + float(np.abs(x) @ np.abs(self.b))
         return _Eval(x, d, log_d, free, delta, value, grad, terms, smax)
 
+    def box_violation(self, d: np.ndarray) -> float:
+        """How far d is from the capped simplex."""
+        return _box_violation(d, self.cap)
+
+    def entropy(self, d: np.ndarray) -> float:
+        """Delta_p(d)."""
+        return relative_entropy(d, self.prior)
+
     def hessian_neg(self, ev: _Eval, cols: np.ndarray) -> np.ndarray:
         """-Hessian restricted to cols: scale * U_S^T J U_S (positive semidefinite).
 
@@ -338,6 +347,68 @@ class _Dual:
         mean = (A @ wt) / total
         A -= mean[:, None]
         A *= np.sqrt(wt)
+        return self.scale * (A @ A.T)
+
+
+class _GroupDual(_Dual):
+    """The dual function when the caps bind groups of ``group`` consecutive coordinates
+    (MulticlassERLPBoost's (example, wrong class) pairs): d(x) is the group-capped softmax.
+
+    ``cap`` one cap per group, ``prior`` None (uniform over groups) or p > 0 per group; the
+    relative entropy is to q = p / group on each coordinate.
+    """
+
+    def __init__(self, U: np.ndarray, b: np.ndarray, cap, scale: float, prior: np.ndarray | None = None,
+                 group: int = 1) -> None:
+        super().__init__(U, b, None, scale, None)
+        self.group = int(group)
+        n = U.shape[0] // self.group
+        self.cap = np.broadcast_to(np.asarray(cap, dtype=float), (n,)).copy()
+        self.prior = np.full(n, 1.0 / n) if prior is None else np.asarray(prior, dtype=float)
+        self.log_q = np.repeat(np.log(self.prior) - math.log(self.group), self.group)
+        self.logp_spread = float(np.ptp(self.log_q))
+
+    def __call__(self, x: np.ndarray) -> _Eval:
+        self.evaluations += 1
+        Ux = self.U @ x
+        s = -self.scale * Ux
+        d, log_d, free = group_capped_softmax_masked(s, self.group, self.cap, self.prior)
+        delta = float(d @ (log_d - self.log_q))
+        value = delta / self.scale + float(d @ Ux) - float(x @ self.b)
+        grad = self.Ut @ d - self.b
+        smax = float(np.max(np.abs(s))) + self.logp_spread
+        terms = abs(delta) / self.scale + smax / self.scale + float(np.abs(x) @ np.abs(self.b))
+        return _Eval(x, d, log_d, free, delta, value, grad, terms, smax)
+
+    def box_violation(self, d: np.ndarray) -> float:
+        mass = d.reshape(-1, self.group).sum(axis=1)
+        return float(max(abs(d.sum() - 1.0), -d.min(initial=0.0),
+                         (mass - np.minimum(self.cap, 1.0)).max(initial=0.0), 0.0))
+
+    def entropy(self, d: np.ndarray) -> float:
+        return relative_entropy(d, np.exp(self.log_q))
+
+    def hessian_neg(self, ev: _Eval, cols: np.ndarray) -> np.ndarray:
+        """scale * U_S^T J U_S with J the Jacobian of the group-capped softmax: on the coordinates
+        of uncapped groups diag(d_F) - d_F d_F^T / sum(d_F), on each capped group g
+        diag(d_g) - d_g d_g^T / c_g; written as weighted covariances (PSD by construction)."""
+        k = cols.size
+        if k == 0:
+            return np.zeros((0, 0))
+        A = self.Ut[cols]  # k x N copy
+        d, free = ev.d, ev.free
+        total = float(d[free].sum())
+        if total > 0.0:
+            A[:, free] -= ((A[:, free] @ d[free]) / total)[:, None]
+        capped = ~free
+        if capped.any():
+            g = self.group
+            block = A[:, capped].reshape(k, -1, g)
+            dg = d[capped].reshape(-1, g)
+            mass = dg.sum(axis=1)
+            mean = np.einsum("kng,ng->kn", block, dg) / np.where(mass > 0, mass, 1.0)
+            A[:, capped] = (block - mean[:, :, None]).reshape(k, -1)
+        A *= np.sqrt(d)
         return self.scale * (A @ A.T)
 
 
@@ -758,11 +829,13 @@ def project_erlpboost(
     return res
 
 
-def _project_erlpboost(U, cap, prior, eta, t0, weights0, tol, max_iter, gap_tol) -> ProjectionResult:
-    """:func:`project_erlpboost` on validated data (every example of positive prior)."""
+def _project_erlpboost(U, cap, prior, eta, t0, weights0, tol, max_iter, gap_tol,
+                       make_dual=_Dual) -> ProjectionResult:
+    """:func:`project_erlpboost` on validated data (every example of positive prior); ``make_dual``
+    builds the dual function (:class:`_Dual`, or :class:`_GroupDual` with its group bound)."""
     N, T = U.shape
-    dual = _Dual(U, np.zeros(T), cap, eta, prior)
-    if _fixed(cap, N):  # d is fixed at the caps (uniform): h(w) is linear, w = best column
+    dual = make_dual(U, np.zeros(T), cap, eta, prior)
+    if make_dual is _Dual and _fixed(cap, N):  # d is fixed at the caps (uniform): h(w) is linear, w = best column
         w0 = np.zeros(T)
         if np.ndim(cap) == 0:
             w0[int(np.argmax(U.mean(axis=0)))] = 1.0
@@ -787,7 +860,7 @@ def _project_erlpboost(U, cap, prior, eta, t0, weights0, tol, max_iter, gap_tol)
             spread = float(np.max(np.abs(U))) or 1.0
             eta_k = _CONT_START / spread
             while eta_k < eta:
-                stage = _Dual(U, np.zeros(T), cap, eta_k, prior)
+                stage = make_dual(U, np.zeros(T), cap, eta_k, prior)
                 out_k = _active_set_newton(stage, w0, simplex=True, tol=_CONT_TOL / eta_k,
                                            max_iter=max_iter, relative=False)
                 iterations += out_k.iterations
@@ -803,10 +876,10 @@ def _erlp_result(U, cap, eta, dual, out, gap_tol, t0) -> ProjectionResult:
     d, w = ev.d, ev.x
     edges = U.T @ d
     gamma = float(edges.max())
-    delta = relative_entropy(d, dual.prior)
+    delta = dual.entropy(d)
     objective = gamma + delta / eta
     gap = objective - ev.value
-    box = _box_violation(d, cap)
+    box = dual.box_violation(d)
     wviol = float(max(abs(w.sum() - 1.0), -w.min()))
     scale = max(1.0, abs(objective))
     verified = bool(box <= 1e-9 and wviol <= 1e-12 and -gap_tol * scale <= gap <= gap_tol * scale)
@@ -819,6 +892,46 @@ def _erlp_result(U, cap, eta, dual, out, gap_tol, t0) -> ProjectionResult:
         gap=gap, verified=verified, seconds=time.perf_counter() - t0, message=message,
         solver="dedicated",
     )
+
+
+def project_group_erlpboost(U: np.ndarray, group: int, caps, eta: float, *, prior: np.ndarray | None = None,
+                            weights0: np.ndarray | None = None, tol: float = 1e-10, max_iter: int = 200,
+                            gap_tol: float = 1e-8) -> ProjectionResult:
+    r"""The ERLPBoost projection when the caps bind groups of ``group`` consecutive rows of U
+    (:class:`~lpboosting.masters.MulticlassERLPBoost`: each example's (example, wrong class)
+    pairs)::
+
+        min_{d, gamma}  gamma + Delta_q(d) / eta   s.t.  d . u_m <= gamma,  sum d = 1,  d >= 0,
+                        sum_k d_(i,k) <= c_i  (each group i),   q_(i,k) = p_i / group
+
+    Dual: ``max_{w in simplex} h(w)`` at ``d = group_capped_softmax(-eta U w)``, solved as
+    :func:`project_erlpboost` solves its own (the same Newton steps, Hessian and verification).
+    ``caps``: one per group (or a scalar); ``prior``: None (uniform) or p >= 0 per group
+    (normalised here; a group of weight 0 gets d = 0).
+    """
+    t0 = time.perf_counter()
+    U = np.asarray(U, dtype=float)
+    g = int(group)
+    if U.ndim != 2 or g < 1 or U.shape[0] % g:
+        raise ValueError(f"U must have whole groups of {group} rows, got shape {np.shape(U)}")
+    if U.shape[1] == 0:
+        raise ValueError("ERLPBoost needs at least one column (T >= 1)")
+    n = U.shape[0] // g
+    c = np.broadcast_to(np.asarray(caps, dtype=float), (n,))
+    p = np.full(n, 1.0 / n) if prior is None else np.asarray(prior, dtype=float) / np.sum(prior)
+    keep = np.flatnonzero((p > 0) & (c > 0))
+    rows = (keep[:, None] * g + np.arange(g)).ravel()
+    eta = float(eta)
+    if not (eta > 0 and np.isfinite(eta)):
+        raise ValueError(f"eta must be a positive number, got {eta!r}")
+
+    def make_dual(U_, b, cap, scale, prior_):
+        return _GroupDual(U_, b, cap, scale, prior_, group=g)
+
+    res = _project_erlpboost(np.asfortranarray(U[rows]), c[keep], p[keep], eta, t0, weights0, tol, max_iter,
+                             gap_tol, make_dual=make_dual)
+    res.distribution = _scatter(res.distribution, (rows, U.shape[0]))
+    return res
 
 
 # ----------------------------------------------------------------------------
@@ -877,12 +990,15 @@ def erlpboost_session(master: ERLPBoost, n_samples: int, backend) -> EntropySess
                           lambda m, U, state, warm: verified_or_fallback(_erlpboost, m, U, state, warm))
 
 
-def no_group_caps(master: EntropyMaster, n_samples: int, backend) -> EntropySession:
-    """The Newton projection caps single coordinates; a master whose caps bind groups of them
-    (:class:`~lpboosting.masters.MulticlassERLPBoost`: an example's pairs) is refused."""
-    from lpboosting.errors import BackendCapabilityError
+def _group_erlpboost(master, U: np.ndarray, state: dict, warm: np.ndarray | None) -> ProjectionResult:
+    n = master.examples(U.shape[0])
+    prior = None if master.sample_weight is None else master.prior(n)
+    return project_group_erlpboost(U, master.n_classes - 1, master.example_caps(U.shape[0]), state["eta"],
+                                   prior=prior, weights0=warm)
 
-    raise BackendCapabilityError(
-        f"{master.name}'s caps bind each example's (example, wrong class) pairs together, and the "
-        f"dedicated Newton projection caps single coordinates; use a conic solver through cvxpy "
-        f"(backend={master.default_backend!r}, the default, or 'cvxpy:ECOS')")
+
+def group_erlpboost_session(master, n_samples: int, backend) -> EntropySession:
+    """MulticlassERLPBoost with the Newton projection over groups of pairs
+    (:func:`project_group_erlpboost`), its answer verified, a conic solver's otherwise."""
+    return EntropySession(master, n_samples, backend,
+                          lambda m, U, state, warm: verified_or_fallback(_group_erlpboost, m, U, state, warm))
