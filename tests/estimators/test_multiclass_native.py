@@ -193,3 +193,17 @@ def test_native_erlpboost_is_within_delta_of_the_multiclass_lp(nu):
     assert ERLPBoostClassifier().multiclass == "one-vs-rest"
     ovr = ERLPBoostClassifier(nu=nu, delta=delta).fit(X, y)
     assert len(ovr.one_vs_rest_) == 3
+
+
+def test_erlpboost_cv_chooses_nu_on_the_multiclass_path_and_refits_one_master():
+    from lpboosting import ERLPBoostCV
+    from lpboosting.masters import MulticlassERLPBoost
+
+    X, y = load_wine(return_X_y=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = ERLPBoostCV(oracle="stumps", nus=[0.5, 0.2, 0.05], early_stopping=False, multiclass="native").fit(X, y)
+        exact = LPBoostClassifier(nu=clf.nu_).fit(X, y)
+    assert clf.nu_ in (0.5, 0.2, 0.05) and clf.cv_scores_.shape == (3, 3)
+    assert not hasattr(clf, "one_vs_rest_") and isinstance(clf.result_.state.master, MulticlassERLPBoost)
+    assert exact.objective_ - clf.delta <= clf.objective_ <= exact.objective_ + 1e-8
