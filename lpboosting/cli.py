@@ -727,8 +727,9 @@ def compare(data: str | None, instance: str | None, whole_catalog: bool, models_
             from lpboosting.oracles import make_oracle
 
             # LPBoost on more than two classes (no --positive): the one multiclass LP over pairs;
-            # multiclass-lpboost is that LP on any number of classes (on two it is LPBoost's)
-            multiclass = master_name == "multiclass-lpboost"
+            # multiclass-lpboost is that LP on any number of classes (on two it is LPBoost's), and
+            # multiclass-erlpboost ERLPBoost over the same pairs
+            multiclass = master_name in ("multiclass-lpboost", "multiclass-erlpboost")
             dataset = load_dataset(data, target=target, positive=positive,
                                    multiclass=(multiclass or master_name == "lpboost") and positive is None)
             given = {"nu": nu, "delta": delta, "lam": lam}
@@ -768,18 +769,20 @@ def compare(data: str | None, instance: str | None, whole_catalog: bool, models_
 
 def _multiclass_compared(master: Any, oracle: str, X: Any, y: Any, labels: Any) -> tuple[Any, Any]:
     """The multiclass LP over (example, wrong class) pairs at ``master``'s nu (LPBoost's or
-    multiclass-lpboost's), and the multiclass oracle of that name (stumps or trees)."""
+    multiclass-lpboost's; ERLPBoost over those pairs for multiclass-erlpboost), and the multiclass
+    oracle of that name (stumps or trees)."""
     import numpy as np
 
-    from lpboosting.masters import MulticlassLPBoost
+    from lpboosting.masters import MulticlassERLPBoost, MulticlassLPBoost
     from lpboosting.oracles.multiclass import MULTICLASS_ORACLES, make_multiclass_oracle
 
     if oracle not in MULTICLASS_ORACLES:
         raise click.UsageError(f"the multiclass LP over {labels.size} classes is priced by "
                                f"{' or '.join(MULTICLASS_ORACLES)}, not {oracle!r}; give --oracle "
                                "stumps, or --positive CLASS for one class against the rest")
-    return (MulticlassLPBoost(master.nu, labels.size),
-            make_multiclass_oracle(oracle, X, np.searchsorted(labels, y), labels.size))
+    pairs = (MulticlassERLPBoost(master.nu, master.delta, labels.size) if isinstance(master, MulticlassERLPBoost)
+             else MulticlassLPBoost(master.nu, labels.size))
+    return pairs, make_multiclass_oracle(oracle, X, np.searchsorted(labels, y), labels.size)
 
 
 def _require_matplotlib(what: str) -> None:

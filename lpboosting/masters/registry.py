@@ -13,6 +13,7 @@ from typing import Any
 
 from lpboosting.masters.base import Master
 from lpboosting.masters.erlpboost import ERLPBoost
+from lpboosting.masters.multiclass_erlpboost import MulticlassERLPBoost
 from lpboosting.masters.lpboost import LPBoost
 from lpboosting.masters.multiclass import MulticlassLPBoost
 from lpboosting.masters.rmboost import RMBoost
@@ -62,6 +63,9 @@ MASTERS: dict[str, MasterSpec] = {spec.key: spec for spec in [
                distribution="uncapped", lower_bound="gamma_star"),
     MasterSpec("erlpboost", ERLPBoost, {"nu": 0.1, "delta": 0.01}, "ERLPBoostClassifier",
                lower_bound="gamma_star"),
+    # ERLPBoost over the same pairs (ERLPBoostClassifier with multiclass="native")
+    MasterSpec("multiclass-erlpboost", MulticlassERLPBoost, {"nu": 0.1, "delta": 0.01, "n_classes": None},
+               "ERLPBoostClassifier", lower_bound="gamma_star"),
     MasterSpec("rmboost", RMBoost, {"lam": None, "prune": True}, "RMBoostClassifier",
                distribution="signed", lower_bound=None),
 ]}
@@ -75,7 +79,7 @@ def spec_of(name: str) -> MasterSpec | None:
 
 def make_master(name: str, **params: Any) -> Master:
     """A master by name (``lpboost``, ``multiclass-lpboost``, ``softboost``, ``totalboost``,
-    ``erlpboost``, ``rmboost``).
+    ``erlpboost``, ``multiclass-erlpboost``, ``rmboost``).
 
     Parameters that are None are left at the master's default; parameters the
     master does not take are an error.

@@ -107,12 +107,16 @@ def test_a_master_solved_alone_uses_its_own_default_backend():
 
 
 @pytest.mark.parametrize("name, solves, refuses", [
-    ("dedicated:newton", ["SoftBoost", "TotalBoost", "ERLPBoost"], ["LPBoost", "MulticlassLPBoost", "RMBoost"]),
+    ("dedicated:newton", ["SoftBoost", "TotalBoost", "ERLPBoost", "MulticlassERLPBoost"],
+     ["LPBoost", "MulticlassLPBoost", "RMBoost"]),
     ("dedicated:minimax-simplex", ["RMBoost"],
-     ["LPBoost", "MulticlassLPBoost", "SoftBoost", "TotalBoost", "ERLPBoost"]),
-    ("dedicated", ["SoftBoost", "TotalBoost", "ERLPBoost", "RMBoost"], ["LPBoost", "MulticlassLPBoost"]),
-    ("highspy", ["LPBoost", "MulticlassLPBoost", "RMBoost"], ["SoftBoost", "TotalBoost", "ERLPBoost"]),
-    ("cvxpy:HIGHS", ["LPBoost", "MulticlassLPBoost", "RMBoost"], ["SoftBoost", "TotalBoost", "ERLPBoost"]),
+     ["LPBoost", "MulticlassLPBoost", "SoftBoost", "TotalBoost", "ERLPBoost", "MulticlassERLPBoost"]),
+    ("dedicated", ["SoftBoost", "TotalBoost", "ERLPBoost", "MulticlassERLPBoost", "RMBoost"],
+     ["LPBoost", "MulticlassLPBoost"]),
+    ("highspy", ["LPBoost", "MulticlassLPBoost", "RMBoost"],
+     ["SoftBoost", "TotalBoost", "ERLPBoost", "MulticlassERLPBoost"]),
+    ("cvxpy:HIGHS", ["LPBoost", "MulticlassLPBoost", "RMBoost"],
+     ["SoftBoost", "TotalBoost", "ERLPBoost", "MulticlassERLPBoost"]),
 ])
 def test_what_each_backend_solves_comes_from_the_session_table(name, solves, refuses):
     from lpboosting.errors import BackendCapabilityError

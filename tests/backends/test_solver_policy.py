@@ -28,7 +28,15 @@ from lpboosting.backends.solvers import (
 from lpboosting.backends.table import KIND_NAMES, install_hint, nameable_backends
 from lpboosting.colgen.verify import fallback_chain
 from lpboosting.errors import SolverNotInstalledError
-from lpboosting.masters import ERLPBoost, LPBoost, MulticlassLPBoost, RMBoost, SoftBoost, TotalBoost
+from lpboosting.masters import (
+    ERLPBoost,
+    LPBoost,
+    MulticlassERLPBoost,
+    MulticlassLPBoost,
+    RMBoost,
+    SoftBoost,
+    TotalBoost,
+)
 from lpboosting.masters.registry import MASTERS
 from lpboosting.oracles import Columns, Stumps
 from lpboosting.status import SolveStatus
@@ -41,7 +49,7 @@ LOOP_CHAINS = {
     # the pairs' LP has no dense-rows session: a fresh HiGHS model, then the conic solvers
     "MulticlassLPBoost": ["highspy", "cvxpy:CLARABEL", "cvxpy:ECOS"],
     "RMBoost": ["highspy:ipm", "highspy", "cvxpy:CLARABEL"],
-    "SoftBoost": [], "TotalBoost": [], "ERLPBoost": [],
+    "SoftBoost": [], "TotalBoost": [], "ERLPBoost": [], "MulticlassERLPBoost": [],
 }
 SESSION_CHAINS = {
     "LPBoost": [],
@@ -50,11 +58,13 @@ SESSION_CHAINS = {
     "SoftBoost": ["cvxpy:CLARABEL", "cvxpy:ECOS", "cvxpy:SCS"],
     "TotalBoost": ["cvxpy:CLARABEL", "cvxpy:ECOS", "cvxpy:SCS"],
     "ERLPBoost": ["cvxpy:CLARABEL", "cvxpy:ECOS", "cvxpy:SCS"],
+    "MulticlassERLPBoost": ["cvxpy:CLARABEL", "cvxpy:ECOS", "cvxpy:SCS"],
 }
 MASTER_OF = {"LPBoost": lambda: LPBoost(0.2), "RMBoost": lambda: RMBoost(),
              "MulticlassLPBoost": lambda: MulticlassLPBoost(0.2, 3),
              "SoftBoost": lambda: SoftBoost(0.2, 0.1), "TotalBoost": lambda: TotalBoost(0.2),
-             "ERLPBoost": lambda: ERLPBoost(0.2, 0.1)}
+             "ERLPBoost": lambda: ERLPBoost(0.2, 0.1),
+             "MulticlassERLPBoost": lambda: MulticlassERLPBoost(0.2, 0.1, 3)}
 
 
 def available(names: list[str]) -> list[str]:

@@ -367,7 +367,7 @@ def test_a_master_that_is_not_a_master_object_names_the_masters(master, got):
     X, y = np.arange(12.0).reshape(6, 2), np.array([1.0, -1.0] * 3)
     with pytest.raises(TypeError, match=rf"the master must be a master object, got {got}: pass a master object "
                                         r"such as \w+\(nu=0\.1.*; masters: LPBoost, MulticlassLPBoost, SoftBoost, "
-                                        r"TotalBoost, ERLPBoost, RMBoost"):
+                                        r"TotalBoost, ERLPBoost, MulticlassERLPBoost, RMBoost"):
         column_generation(master, Stumps(X, y))
 
 

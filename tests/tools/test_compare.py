@@ -509,6 +509,31 @@ def test_cli_compare_on_more_than_two_classes_compares_the_multiclass_lp(capsys,
     assert json.loads(out_json.read_text())["rows"][0]["objective"] == pytest.approx(binary, abs=1e-6)
 
 
+
+def test_cli_compare_erlpboost_over_pairs(capsys, tmp_path):
+    """--master multiclass-erlpboost: ERLPBoost over the pairs, the dedicated Newton projection and
+    CLARABEL's on the same columns agree (replayed: the same projections; CLARABEL's 1e-8 gap).  The
+    value compared is the projection's, gamma + Delta(d)/eta: at least the LP value over the
+    columns (within delta of the multiclass LP's optimum at the stop) and at most that value plus
+    max Delta / eta = delta / 2."""
+    from sklearn.datasets import load_wine
+
+    from lpboosting import LPBoostClassifier
+    from lpboosting.cli import main
+
+    out_json = tmp_path / "e.json"
+    assert main(["compare", "--data", "sklearn:wine", "--master", "multiclass-erlpboost", "--nu", "0.2",
+                 "-b", "dedicated", "-b", "cvxpy:CLARABEL", "--json", str(out_json)]) == 0
+    assert "MulticlassERLPBoost(nu=0.2, delta=0.01, n_classes=3) on wine" in capsys.readouterr().out
+    rows = json.loads(out_json.read_text())["rows"]
+    assert {r["status"] for r in rows} <= {"converged", "optimal"}
+    replays = [r["objective"] for r in rows if r["mode"] == "replay"]
+    assert len(replays) == 2 and replays[0] == pytest.approx(replays[1], abs=1e-7)
+    X, y = load_wine(return_X_y=True)
+    optimum = LPBoostClassifier(nu=0.2, oracle="stumps").fit(X, y).objective_
+    for r in rows:
+        assert optimum - 0.01 <= r["objective"] <= optimum + 0.01 / 2 + 1e-7
+
 def test_cli_compare_catalog_draws_the_performance_profile(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     from lpboosting.cli import main
