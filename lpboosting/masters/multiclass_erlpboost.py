@@ -22,16 +22,6 @@ from lpboosting.masters.multiclass import MulticlassLPBoost
 from lpboosting.pairs import check_n_classes, example_mass, n_examples
 
 
-def pair_erlpboost_dual_value(U: np.ndarray, n_classes: int, caps: np.ndarray, eta: float, w: np.ndarray,
-                              prior: np.ndarray | None = None) -> float:
-    """h(w) = min_d d.(U w) + Delta_q(d)/eta over the group-capped set of pairs (caps per example,
-    ``prior`` over examples or None): the dual's value at w, a lower bound on the projection's."""
-    s = U @ w
-    d, _ = group_capped_softmax(-eta * s, n_classes - 1, caps, prior)
-    q = None if prior is None else np.repeat(prior / (n_classes - 1), n_classes - 1)
-    return float(d @ s) + relative_entropy(d, q) / eta
-
-
 class MulticlassERLPBoost(ERLPBoost):
     r"""ERLPBoost's regularised master over the pairs of the multiclass soft-margin LP.
 
@@ -143,10 +133,11 @@ class MulticlassERLPBoost(ERLPBoost):
         w = np.maximum(np.atleast_1d(statement.constraints["edges"].dual_value), 0.0)
         w = w / w.sum() if w.sum() > 0 else np.full(U.shape[1], 1.0 / U.shape[1])
         eta = statement.constraints["eta"]
-        caps, q = self.simplex(U.shape[0])
-        prior = None if self.sample_weight is None else self.prior(self.examples(U.shape[0]))
-        dual = pair_erlpboost_dual_value(U, self.n_classes, caps, eta, w, prior)
-        return d, w, float(np.max(d @ U)) + relative_entropy(d, q) / eta, float(dual)
+        q = self.pair_prior(U.shape[0])
+        # the dual's value at w (a lower bound): its inner minimiser's objective
+        s, d_w = U @ w, self.distribution_at(U, w, eta)
+        dual = float(d_w @ s) + relative_entropy(d_w, q) / eta
+        return d, w, float(np.max(d @ U)) + relative_entropy(d, q) / eta, dual
 
     def distribution_at(self, U: np.ndarray, w: np.ndarray, eta: float) -> np.ndarray:
         """The dual's inner minimiser at w: the group-capped softmax of -eta U w."""
