@@ -113,3 +113,18 @@ def class_scores(d: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
 def example_margins(pair_margins: np.ndarray, n_classes: int) -> np.ndarray:
     """Each example's margin: the least of its pairs' (the true class's vote minus the best other's)."""
     return np.asarray(pair_margins, dtype=float).reshape(-1, n_classes - 1).min(axis=1)
+
+
+class PairRows:
+    """What a master over pairs says of its rows (``n_classes`` set by the master): N (K - 1)
+    rows for N examples, example after example."""
+
+    n_classes: int
+
+    def n_rows(self, n_examples: int) -> int:
+        """N (K - 1): one row per (example, wrong class) pair."""
+        return int(n_examples) * (self.n_classes - 1)
+
+    def examples(self, n_rows: int) -> int:
+        """The examples N of ``n_rows`` pairs."""
+        return n_examples(int(n_rows), self.n_classes)

@@ -135,10 +135,14 @@ class ERLPBoost(EntropyMaster):
         return CvxpyStatement(problem, {"d": d, "gamma": gamma},
                               {"edges": edges, "eta": state["eta"], "support": support})
 
-    def read_projection(self, statement, U):
-        d = self.read_distribution(statement, U.shape[0])
+    @staticmethod
+    def edge_weights(statement: CvxpyStatement, t: int) -> np.ndarray:
+        """w of a solved projection statement: the edge constraints' multipliers, in the simplex."""
         w = np.maximum(np.atleast_1d(statement.constraints["edges"].dual_value), 0.0)
-        w = w / w.sum() if w.sum() > 0 else np.full(U.shape[1], 1.0 / U.shape[1])
+        return w / w.sum() if w.sum() > 0 else np.full(t, 1.0 / t)
+
+    def read_projection(self, statement, U):
+        d, w = self.read_distribution(statement, U.shape[0]), self.edge_weights(statement, U.shape[1])
         eta = statement.constraints["eta"]
         cap, prior = self.simplex(U.shape[0])
         dual = erlpboost_dual_value(U, cap, eta, w, prior)

@@ -17,10 +17,10 @@ import numpy as np
 from lpboosting.masters.base import CvxpyStatement, check_sample_weight
 from lpboosting.masters.lpboost import SoftMarginLP, check_nu, finite_cap, soft_margin
 from lpboosting.masters.pool import ColumnPool, make_pool
-from lpboosting.pairs import check_n_classes, example_margins, n_examples
+from lpboosting.pairs import PairRows, check_n_classes, example_margins
 
 
-class MulticlassLPBoost(SoftMarginLP):
+class MulticlassLPBoost(PairRows, SoftMarginLP):
     r"""The multiclass soft-margin master over the hypotheses found so far.
 
     Hypotheses h_m: X -> {1..K} vote one-hot.  U has one row per (example,
@@ -88,15 +88,7 @@ class MulticlassLPBoost(SoftMarginLP):
         pool = f", pool={self.pool!r}" if self.pool else ""
         return f"MulticlassLPBoost(nu={self.nu!r}, n_classes={self.n_classes!r}{pool})"
 
-    # -- rows: pairs, grouped by example ---------------------------------------------------
-    def n_rows(self, n_examples: int) -> int:
-        """N (K - 1): one row per (example, wrong class) pair."""
-        return int(n_examples) * (self.n_classes - 1)
-
-    def examples(self, n_rows: int) -> int:
-        """The examples N of ``n_rows`` pairs."""
-        return n_examples(int(n_rows), self.n_classes)
-
+    # -- rows: pairs, grouped by example (n_rows, examples: PairRows) -------------------
     def caps(self, n_examples: int) -> np.ndarray:
         """Per-example caps c_i = p_i / nu (1/(nu N) without sample weights), at most 2."""
         with np.errstate(over="ignore", divide="ignore"):

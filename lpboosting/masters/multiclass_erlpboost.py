@@ -19,10 +19,10 @@ from lpboosting.masters.capped_simplex import group_capped_softmax, relative_ent
 from lpboosting.masters.erlpboost import ERLPBoost
 from lpboosting.masters.lpboost import finite_cap
 from lpboosting.masters.multiclass import MulticlassLPBoost
-from lpboosting.pairs import check_n_classes, example_mass, n_examples
+from lpboosting.pairs import PairRows, check_n_classes, example_mass
 
 
-class MulticlassERLPBoost(ERLPBoost):
+class MulticlassERLPBoost(PairRows, ERLPBoost):
     r"""ERLPBoost's regularised master over the pairs of the multiclass soft-margin LP.
 
     U has one row per (example, wrong class) pair (i, k), k != y_i, example-major,
@@ -73,15 +73,7 @@ class MulticlassERLPBoost(ERLPBoost):
     def __repr__(self) -> str:
         return f"MulticlassERLPBoost(nu={self.nu!r}, delta={self.delta!r}, n_classes={self.n_classes!r})"
 
-    # -- rows: pairs, grouped by example (as MulticlassLPBoost's) ------------------------------
-    def n_rows(self, n_examples: int) -> int:
-        """N (K - 1): one row per (example, wrong class) pair."""
-        return int(n_examples) * (self.n_classes - 1)
-
-    def examples(self, n_rows: int) -> int:
-        """The examples N of ``n_rows`` pairs."""
-        return n_examples(int(n_rows), self.n_classes)
-
+    # -- rows: pairs, grouped by example (n_rows, examples: PairRows) -------------------
     def example_caps(self, n_rows: int) -> np.ndarray:
         """c_i = p_i / nu for the examples of ``n_rows`` pairs (at most 2)."""
         with np.errstate(over="ignore", divide="ignore"):
@@ -129,9 +121,7 @@ class MulticlassERLPBoost(ERLPBoost):
                               {"edges": edges, "eta": state["eta"], "support": support})
 
     def read_projection(self, statement, U):
-        d = self.read_distribution(statement, U.shape[0])
-        w = np.maximum(np.atleast_1d(statement.constraints["edges"].dual_value), 0.0)
-        w = w / w.sum() if w.sum() > 0 else np.full(U.shape[1], 1.0 / U.shape[1])
+        d, w = self.read_distribution(statement, U.shape[0]), self.edge_weights(statement, U.shape[1])
         eta = statement.constraints["eta"]
         q = self.pair_prior(U.shape[0])
         # the dual's value at w (a lower bound): its inner minimiser's objective

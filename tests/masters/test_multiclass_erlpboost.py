@@ -21,21 +21,12 @@ from lpboosting.masters import ERLPBoost, MulticlassERLPBoost, MulticlassLPBoost
 from lpboosting.masters.capped_simplex import capped_softmax, group_capped_softmax, relative_entropy
 from lpboosting.oracles.multiclass import ClassPool
 from lpboosting.pairs import example_mass, pair_columns
+from tests.masters.test_multiclass_master import pool
 
 pytest.importorskip("clarabel")
 
 #: CLARABEL's gap and feasibility tolerances where a test compares vectors (the defaults are 1e-8)
 TIGHT = {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11}
-
-
-def pool(seed: int, n: int, K: int, m: int):
-    """Random predicted classes, right more often than chance."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, K, n)
-    P = rng.integers(0, K, (n, m))
-    right = rng.random((n, m)) < 0.35
-    P[right] = np.broadcast_to(y[:, None], (n, m))[right]
-    return y, P
 
 
 def direct_maximiser(s: np.ndarray, g: int, caps: np.ndarray, p: np.ndarray) -> np.ndarray:
