@@ -231,3 +231,16 @@ def test_verify_rejects_an_example_over_its_cap(backend):
     assert master.cap_excess(d) == pytest.approx(0.5 * cap)
     solution.distribution = d
     assert "exceeds its cap by" in master.verify(solution, U)
+
+
+def test_the_group_projection_refuses_bad_input_with_what_was_wrong():
+    from lpboosting.backends.dedicated.newton_projection import project_group_erlpboost
+
+    with pytest.raises(ValueError, match="whole groups of 2 rows"):
+        project_group_erlpboost(np.ones((5, 2)), 2, 0.5, 10.0)
+    with pytest.raises(ValueError, match="finite"):
+        project_group_erlpboost(np.full((4, 2), np.nan), 2, 0.5, 10.0)
+    with pytest.raises(ValueError, match="at least one column"):
+        project_group_erlpboost(np.ones((4, 0)), 2, 0.5, 10.0)
+    with pytest.raises(ValueError, match="eta must be a positive number"):
+        project_group_erlpboost(np.ones((4, 2)), 2, 0.5, -1.0)

@@ -914,6 +914,8 @@ def project_group_erlpboost(U: np.ndarray, group: int, caps, eta: float, *, prio
     g = int(group)
     if U.ndim != 2 or g < 1 or U.shape[0] % g:
         raise ValueError(f"U must have whole groups of {group} rows, got shape {np.shape(U)}")
+    if not np.all(np.isfinite(U)):
+        raise ValueError("U must be finite")
     if U.shape[1] == 0:
         raise ValueError("ERLPBoost needs at least one column (T >= 1)")
     n = U.shape[0] // g
