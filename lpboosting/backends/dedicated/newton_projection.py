@@ -392,23 +392,22 @@ class _GroupDual(_Dual):
         """scale * U_S^T J U_S with J the Jacobian of the group-capped softmax: on the coordinates
         of uncapped groups diag(d_F) - d_F d_F^T / sum(d_F), on each capped group g
         diag(d_g) - d_g d_g^T / c_g; written as weighted covariances (PSD by construction)."""
-        k = cols.size
+        k, g = cols.size, self.group
         if k == 0:
             return np.zeros((0, 0))
-        A = self.Ut[cols]  # k x N copy
-        d, free = ev.d, ev.free
-        total = float(d[free].sum())
+        d = ev.d.reshape(-1, g)
+        free = ev.free.reshape(-1, g)[:, 0]  # a group's pairs are all free or all capped
+        A = self.Ut[cols].reshape(k, -1, g)  # k x groups x g copy (rows of U.T are C-contiguous)
+        sums = np.einsum("kng,ng->kn", A, d)  # per group: sum_j d_j a_j
+        mass = d.sum(axis=1)
+        total = float(mass[free].sum())
+        # each pair's centre: the free pairs' weighted mean, or its own capped group's
+        centre = sums / np.where(mass > 0, mass, 1.0)
         if total > 0.0:
-            A[:, free] -= ((A[:, free] @ d[free]) / total)[:, None]
-        capped = ~free
-        if capped.any():
-            g = self.group
-            block = A[:, capped].reshape(k, -1, g)
-            dg = d[capped].reshape(-1, g)
-            mass = dg.sum(axis=1)
-            mean = np.einsum("kng,ng->kn", block, dg) / np.where(mass > 0, mass, 1.0)
-            A[:, capped] = (block - mean[:, :, None]).reshape(k, -1)
+            centre[:, free] = (sums[:, free].sum(axis=1) / total)[:, None]
+        A -= centre[:, :, None]
         A *= np.sqrt(d)
+        A = A.reshape(k, -1)
         return self.scale * (A @ A.T)
 
 
