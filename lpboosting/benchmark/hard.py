@@ -28,7 +28,8 @@ The cases (``--cases``; ``--quick`` runs them smaller):
   0.8 eps > 0], 3 000 (50 000) x 20, ``LPBoostClassifier(max_rounds=50)``;
 - ``rmboost-twonorm`` / ``rmboost-twonorm-50000``: ``RMBoostClassifier()`` on
   5 000 (50 000) rows of the twonorm generator (plain: the model over every
-  example's margin row, where the session now sifts them); on the 50 000
+  example's margin row, where the session now sifts them, and Algorithm 1's
+  removal of columns, ``prune=True``, where every column is now kept); on the 50 000
   rows also with lam = 1/sqrt(5000), the larger lam a fit stopped early is
   advised to try;
 - ``entropy-50000``: ``LPBoostClassifier(nu=0.1)``, ``SoftBoostClassifier()``
@@ -148,10 +149,15 @@ def _lpboost(**params: Any) -> Callable[[float], Any]:
     return make
 
 
+#: RMBoost's default before (``plain`` mode): Algorithm 1's removal of columns (prune=True)
+PLAIN_RMBOOST = {"prune": True}
+
+
 def _rmboost(time_limit: float, **params: Any):
     from lpboosting import RMBoostClassifier
 
-    return RMBoostClassifier(time_limit=time_limit, **params)
+    given = {**PLAIN_RMBOOST, **params} if _plain_mode else params
+    return RMBoostClassifier(time_limit=time_limit, **given)
 
 
 #: the larger lam the advice of a fit stopped early names: 1/sqrt(5000), the default of 5 000 rows

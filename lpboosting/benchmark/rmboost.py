@@ -36,9 +36,10 @@ backends may return different optimal duals, grow different trees and end
 at different R.
 
 ``--defaults`` compares instead ``RMBoostClassifier()`` with the previous
-defaults (the dedicated backend and 10-leaf trees) and with 10-leaf trees on
-the new default backend, over ``--splits`` splits: how many fits converge, in
-how many rounds, their R and test error.
+defaults (the dedicated backend and 10-leaf trees; Algorithm 1's removal of
+columns, ``prune=True``) and with 10-leaf trees on the new default backend,
+over ``--splits`` splits: how many fits converge, in how many rounds, their R,
+test error and fit seconds.
 
 Run::
 
@@ -184,10 +185,12 @@ def over_splits(args: argparse.Namespace, prune: bool) -> dict[str, Any]:
 
 
 #: RMBoostClassifier settings compared by ``--defaults``: the defaults before the loop
-#: options and central duals, the defaults now, and the paper's 10-leaf trees on today's backend
+#: options and central duals, before the removal of columns was turned off, the defaults now,
+#: and the paper's 10-leaf trees on today's backend
 DEFAULTS = {
-    "previous default (dedicated, 10 leaves)": {"backend": "dedicated", "max_leaf_nodes": 10},
-    "default (highspy:ipm, 3 leaves)": {},
+    "previous default (dedicated, 10 leaves)": {"backend": "dedicated", "max_leaf_nodes": 10, "prune": True},
+    "previous default (Algorithm 1's removal)": {"prune": True},
+    "default (highspy:ipm, 3 leaves, no removal)": {},
     "highspy:ipm, 10 leaves": {"max_leaf_nodes": 10},
 }
 
@@ -202,7 +205,7 @@ def defaults_over_splits(args: argparse.Namespace) -> dict[str, Any]:
     splits = [load_split(args.dataset, args.test_size, seed) for seed in seeds]
     print(f"  defaults over {args.splits} splits (seeds {seeds[0]}..{seeds[-1]}), "
           f"max_rounds {args.rounds}:")
-    print(f"  {'setting':<42} {'converged':>9} {'rounds':>7} {'R':>8} {'test err':>8} {'fit s':>7}")
+    print(f"  {'setting':<44} {'converged':>9} {'rounds':>7} {'R':>8} {'test err':>8} {'fit s':>7}")
     out: dict[str, Any] = {"seeds": seeds}
     for label, setting in DEFAULTS.items():
         rows = []
@@ -216,7 +219,7 @@ def defaults_over_splits(args: argparse.Namespace) -> dict[str, Any]:
             rows.append((clf.status_ == "converged", clf.n_rounds_, clf.minimax_risk_,
                          float(np.mean(clf.predict(Xte) != yte)), seconds))
         done, rounds, risk, error, seconds = (np.array(c, dtype=float) for c in zip(*rows))
-        print(f"  {label:<42} {int(done.sum()):>4} of {len(rows):<2} {rounds.mean():>7.0f} "
+        print(f"  {label:<44} {int(done.sum()):>4} of {len(rows):<2} {rounds.mean():>7.0f} "
               f"{risk.mean():>8.4f} {error.mean():>8.4f} {seconds.mean():>7.2f}", flush=True)
         out[label] = {"setting": setting, "converged": done.astype(bool).tolist(),
                       "rounds": rounds.tolist(), "minimax_risk": risk.tolist(),

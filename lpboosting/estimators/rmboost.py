@@ -73,11 +73,15 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         started, every answer checked), "highspy" (one live HiGHS model of
         (16), simplex, warm started) or "cvxpy:SOLVER" (the statement rebuilt
         each round).
-    prune : bool or ColumnPool, default True
-        Remove base rules whose dual constraints are strictly satisfied
+    prune : bool or ColumnPool, default False
+        True removes base rules whose dual constraints are strictly satisfied
         (Algorithm 1, Steps 14-16; a rule removed once stays when it comes
         back).  A :class:`~lpboosting.masters.pool.ColumnPool` removes them by
-        another policy (after K inactive solves, at most m times).
+        another policy (after K inactive solves, at most m times).  The
+        default keeps every rule: at the central duals removal deletes the
+        rules that must act together to move R from the best single rule,
+        and the fits took 2 to 4 times the rounds (measured:
+        docs/defaults.md).
     {loop_parameters}
     {shared_parameters}
 
@@ -128,6 +132,12 @@ class RMBoostClassifier(ColumnGenerationClassifier):
 
     _stop_rule = "The fit stops when the best new edge is at most lam + tol."
 
+    #: the margins of the training rows at the bound are +-1/2 to the interior point's tolerance
+    #: (1e-10; 2e-11 apart measured on scikit-learn's blobs): rounded to 9 decimals they are
+    #: +-1/2 exactly, so one-vs-rest models at the bound tie exactly and argmax of the decisions,
+    #: of the probabilities and ``predict`` choose the same class
+    decision_decimals: int = 9
+
     def __init__(
         self,
         lam: float | None = None,
@@ -137,7 +147,7 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         backend: "str | None" = None,
         tol: float = 1e-6,
         max_rounds: int = 1000,
-        prune: bool = True,
+        prune: bool = False,
         callback: Callable[..., Any] | None = None,
         columns_per_round: int = 1,
         stabilization: Any = None,

@@ -164,7 +164,8 @@ def _model(method: str, params: dict[str, Any]) -> Any:
     if method == "RMBoost":
         from lpboosting.estimators import RMBoostClassifier
 
-        return RMBoostClassifier(max_leaf_nodes=leaves, max_rounds=rounds)
+        # Algorithm 1 as the paper states it, with its removal of columns (Steps 14-16)
+        return RMBoostClassifier(max_leaf_nodes=leaves, max_rounds=rounds, prune=True)
     if method == "LPBoost":
         from lpboosting.estimators import LPBoostClassifier
 

@@ -66,7 +66,7 @@ MASTERS: dict[str, MasterSpec] = {spec.key: spec for spec in [
     # ERLPBoost over the same pairs (ERLPBoostClassifier with multiclass="native")
     MasterSpec("multiclass-erlpboost", MulticlassERLPBoost, {"nu": 0.1, "delta": 0.01, "n_classes": None},
                "ERLPBoostClassifier", lower_bound="gamma_star"),
-    MasterSpec("rmboost", RMBoost, {"lam": None, "prune": True}, "RMBoostClassifier",
+    MasterSpec("rmboost", RMBoost, {"lam": None, "prune": False}, "RMBoostClassifier",
                distribution="signed", lower_bound=None),
 ]}
 

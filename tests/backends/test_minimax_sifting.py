@@ -101,7 +101,7 @@ def test_column_generation_with_the_pool_reaches_the_lp_over_all_stumps(variant)
     X, y = cancer_subset(150, 4, 7)
     lam = 0.05
     backend = HighspyBackend(variant, working_size=10)
-    res = column_generation(RMBoost(lam=lam), Stumps(X, y), backend=backend, max_rounds=500)
+    res = column_generation(RMBoost(lam=lam, prune=True), Stumps(X, y), backend=backend, max_rounds=500)
     full = minimax_lp(y[:, None] * all_stump_columns(X, y), y, lam)
     assert res.status == "converged"
     assert res.objective == pytest.approx(full["value"], abs=1e-7)

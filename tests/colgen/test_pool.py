@@ -97,8 +97,8 @@ def test_rmboost_pool_policies_reach_the_full_lp_without_cycling(seed, pool):
 
 
 def test_prune_true_is_algorithm_1_and_false_keeps_every_column():
-    assert RMBoost(0.1).pool == ALGORITHM_1 == ColumnPool(inactive_rounds=1, max_removals=1)
-    assert RMBoost(0.1, prune=False).pool is None
+    assert RMBoost(0.1, prune=True).pool == ALGORITHM_1 == ColumnPool(inactive_rounds=1, max_removals=1)
+    assert RMBoost(0.1, prune=False).pool is None and RMBoost(0.1).pool is None  # the default keeps all
     assert RMBoost(0.1, prune=ColumnPool(4, 2)).params() == {
         "lam": 0.1, "prune": {"inactive_rounds": 4, "max_removals": 2}}
     assert LPBoost(0.2).pool is None and LPBoost(0.2).params() == {"nu": 0.2}

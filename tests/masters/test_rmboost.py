@@ -256,7 +256,7 @@ def test_a_removed_column_that_comes_back_is_kept(backend):
     y = np.array([1.0, -1.0, 1.0, 1.0, -1.0, -1.0])
     useless = np.zeros(6)          # cost lam |mu|, no gain: mu = 0
     weak = 1e-3 * np.ones(6)       # tau = 1e-3 < lam: mu = 0
-    session = get_backend(backend).open(_Eager(0.2), y.size)
+    session = get_backend(backend).open(_Eager(0.2, prune=True), y.size)
     session.add_column(useless)
     assert session.solve().record["removed"] == 1 and session.active == []
     session.add_column(useless)     # generated again: kept for good
@@ -395,7 +395,7 @@ def test_trees_get_the_leaf_budget():
     assert max(h.tree.get_n_leaves() for h in clf.hypotheses_) <= 3
     assert max(h.tree.get_n_leaves() for h in deep.hypotheses_) > 3
     assert all(h.tree.get_n_leaves() <= 10 for h in deep.hypotheses_)
-    assert clf.history_.meta["params"] == {"lam": None, "prune": True}
+    assert clf.history_.meta["params"] == {"lam": None, "prune": False}
     assert {"risk", "removed", "active"} <= set(clf.history_[0].extra)
 
 
