@@ -80,8 +80,7 @@ class RMBoostClassifier(ColumnGenerationClassifier):
         another policy (after K inactive solves, at most m times).  The
         default keeps every rule: at the central duals removal deletes the
         rules that must act together to move R from the best single rule,
-        and the fits took 2 to 4 times the rounds (measured:
-        docs/defaults.md).
+        and the fits need more rounds (measured: docs/defaults.md).
     {loop_parameters}
     {shared_parameters}
 

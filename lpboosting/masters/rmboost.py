@@ -64,12 +64,10 @@ the default backend prices at, that deletes the rules column generation
 needs together: while some training row is classified alike by every rule
 of the support, ||mu||_1 <= 1/2 and the optimum stays at the best single
 rule, so each new rule that errs on such rows has weight 0 and a strictly
-satisfied constraint, and is deleted the round after it entered.  On the
-twonorm generator with 3-leaf trees this held R at the best single rule for
-the first 165 rounds at 20 000 rows (330 at 50 000); keeping every column,
-R moves from the second round and the fit converged in 334 rounds (89 s)
-instead of 653 (215 s), at 50 000 rows in 403 rounds (218 s) where removal
-had not converged in 900 s (docs/defaults.md, "prune").  ``MasterSolution.weights`` still has one entry
+satisfied constraint, and is deleted the round after it entered.  Keeping
+every column, R moves from the second round and the fits need far fewer
+rounds (measured on the twonorm generator and seven small sets:
+docs/defaults.md, "prune").  ``MasterSolution.weights`` still has one entry
 per column ever added (zeros for removed columns).  Safeguard (not in the
 paper): a base rule is removed at most once — if the oracle generates a
 column equal to one removed before, it is kept for good.  The master is
