@@ -308,21 +308,23 @@ class _Dual:
         self.evaluations += 1
         Ux = self.U @ x
         s = -self.scale * Ux
-        if self.logp is None:
-            d, log_d, free = capped_softmax_masked(s, self.cap)
-            delta = float(d @ (log_d + self.logN))
-        else:
-            d, log_d, free = capped_softmax_masked(s + self.logp, self.cap)
-            delta = float(d @ (log_d - self.logp))
+        d, log_d, free, delta = self._minimiser(s)
         dUx = float(d @ Ux)
         xb = float(x @ self.b)
         value = delta / self.scale + dUx - xb
         grad = self.Ut @ d - self.b
-        smax = float(np.max(np.abs(s)))
-        if self.logp is not None:
-            smax += self.logp_spread
+        smax = float(np.max(np.abs(s))) + self.logp_spread
         terms = abs(delta) / self.scale + smax / self.scale + float(np.abs(x) @ np.abs(self.b))
         return _Eval(x, d, log_d, free, delta, value, grad, terms, smax)
+
+    def _minimiser(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """The inner minimiser d at scores s, its logarithm, the mask of coordinates below their
+        cap, and Delta_p(d)."""
+        if self.logp is None:
+            d, log_d, free = capped_softmax_masked(s, self.cap)
+            return d, log_d, free, float(d @ (log_d + self.logN))
+        d, log_d, free = capped_softmax_masked(s + self.logp, self.cap)
+        return d, log_d, free, float(d @ (log_d - self.logp))
 
     def box_violation(self, d: np.ndarray) -> float:
         """How far d is from the capped simplex."""
@@ -368,17 +370,9 @@ class _GroupDual(_Dual):
         self.log_q = np.repeat(np.log(self.prior) - math.log(self.group), self.group)
         self.logp_spread = float(np.ptp(self.log_q))
 
-    def __call__(self, x: np.ndarray) -> _Eval:
-        self.evaluations += 1
-        Ux = self.U @ x
-        s = -self.scale * Ux
+    def _minimiser(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
         d, log_d, free = group_capped_softmax_masked(s, self.group, self.cap, self.prior)
-        delta = float(d @ (log_d - self.log_q))
-        value = delta / self.scale + float(d @ Ux) - float(x @ self.b)
-        grad = self.Ut @ d - self.b
-        smax = float(np.max(np.abs(s))) + self.logp_spread
-        terms = abs(delta) / self.scale + smax / self.scale + float(np.abs(x) @ np.abs(self.b))
-        return _Eval(x, d, log_d, free, delta, value, grad, terms, smax)
+        return d, log_d, free, float(d @ (log_d - self.log_q))
 
     def box_violation(self, d: np.ndarray) -> float:
         mass = d.reshape(-1, self.group).sum(axis=1)
