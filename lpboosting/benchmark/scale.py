@@ -36,6 +36,9 @@ LPBoost (nu = ``--nu``, 0.1) with exact stumps on ``lpboosting.datasets.twonorm`
     workers), the rows fetched for the working set, the edges, and the master
     on the client (HiGHS and the session's own work).
 
+``--columns-per-round`` (20, the classifiers' default) changes the columns
+a round of every config but ``rows``.
+
 Every run is a separate process (so its peak resident memory is its own,
 read from ``getrusage`` of the child), started one after the other. Per run:
 status, rounds, columns, the final gap (certified: the best bound of an
@@ -82,7 +85,8 @@ def _reporter(config: str, n: int, progress: int, start: float) -> Any:
     return report
 
 
-def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: int, progress: int) -> dict[str, Any]:
+def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: int, progress: int,
+         columns_per_round: int = 20) -> dict[str, Any]:
     """One run, in a child process: the figures of the table row."""
     from lpboosting import column_generation
     from lpboosting.datasets import twonorm
@@ -90,7 +94,7 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
     from lpboosting.oracles import BinnedStumps, Stumps
 
     X, y = twonorm(n, random_state=seed)
-    options = {"columns_per_round": 20, "stabilization": "smoothing"}
+    options = {"columns_per_round": columns_per_round, "stabilization": "smoothing"}
     if config == "delta":
         options["backend"] = "highspy:delta"
     elif config == "rows":
@@ -126,8 +130,8 @@ def _worker_peak_gb() -> float:
     return _peak_gb()
 
 
-def _run_dask(n: int, nu: float, tol: float, time_limit: float, seed: int, progress: int, workers: int = 2,
-              chunk: int = 250_000) -> dict[str, Any]:
+def _run_dask(n: int, nu: float, tol: float, time_limit: float, seed: int, progress: int,
+              columns_per_round: int = 20, workers: int = 2, chunk: int = 250_000) -> dict[str, Any]:
     """The Dask fit on a LocalCluster, the rows made on the workers."""
     import warnings
 
@@ -150,7 +154,8 @@ def _run_dask(n: int, nu: float, tol: float, time_limit: float, seed: int, progr
         start = time.perf_counter()
         report = _reporter("dask", n, progress, start)
         model = DaskLPBoostClassifier(nu=nu, tol=tol, max_rounds=1_000_000, time_limit=time_limit,
-                                      callback=report, client=client)
+                                      callback=report, columns_per_round=columns_per_round,
+                                      client=client)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             model.fit(X, y)
@@ -240,6 +245,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--nu", type=float, default=0.1)
     p.add_argument("--tol", type=float, default=1e-4)
     p.add_argument("--time-limit", type=float, default=900.0, help="seconds per run (default 900)")
+    p.add_argument("--columns-per-round", type=int, default=20,
+                   help="columns added a round by every config but rows (default 20, the classifiers' default)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--progress", type=int, default=10, help="a progress line every this many rounds (0: off)")
     p.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
@@ -257,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     print("LPBoost at scale (each run in its own process)", flush=True)
     print("machine: " + ", ".join(f"{k} {v}" for k, v in info.items()), flush=True)
     print(f"twonorm generator, 20 features; LPBoost(nu={args.nu}), exact stumps, gap <= {args.tol:g}, "
-          f"time limit {args.time_limit:g} s", flush=True)
+          f"{args.columns_per_round} columns a round, time limit {args.time_limit:g} s", flush=True)
     print(HEADER, flush=True)
     rows = []
     for n in args.sizes:
@@ -267,7 +274,8 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
                     or (config == "binned" and n < args.binned_min)):
                 continue
             extra = (args.workers, args.chunk) if config == "dask" else ()
-            r = run_in_child(config, n, args.nu, args.tol, args.time_limit, args.seed, args.progress, *extra)
+            r = run_in_child(config, n, args.nu, args.tol, args.time_limit, args.seed, args.progress,
+                             args.columns_per_round, *extra)
             print(format_row(r), flush=True)
             rows.append(r)
             by_config[config] = r

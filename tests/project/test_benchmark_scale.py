@@ -15,7 +15,7 @@ def test_dask_runs_only_when_asked():
 
 def test_a_small_dask_run_reports_workers_memory_and_the_split_of_time():
     pytest.importorskip("distributed")
-    r = scale._run_dask(3000, 0.2, 1e-6, 300.0, 0, 0, 2, 1000)
+    r = scale._run_dask(3000, 0.2, 1e-6, 300.0, 0, 0, 20, 2, 1000)
     assert r["status"] == "converged" and r["partitions"] == 3 and len(r["worker_peak_gb"]) == 2
     assert all(g > 0 for g in r["worker_peak_gb"])
     split = r["split_seconds"]
@@ -24,3 +24,17 @@ def test_a_small_dask_run_reports_workers_memory_and_the_split_of_time():
     assert 0.5 < r["test_accuracy"] <= 1.0
     row = scale.format_row(r)
     assert "2 workers, 3 partitions" in row and "check" in row
+
+
+def test_columns_per_round_reaches_each_run_and_not_the_optimum():
+    assert scale.parse_args([]).columns_per_round == 20
+    assert scale.parse_args(["--columns-per-round", "50"]).columns_per_round == 50
+    tol = 1e-6
+    one = scale._run("default", 3000, 0.2, tol, 300.0, 0, 0, 1)
+    many = scale._run("default", 3000, 0.2, tol, 300.0, 0, 0, 10)
+    assert one["status"] == many["status"] == "converged"
+    # one column a round: at most one column more than rounds (the first pricing adds one)
+    assert one["columns"] <= one["rounds"] + 1 < many["columns"]
+    assert many["rounds"] < one["rounds"]
+    # both certified within tol of the LP's optimum over all stumps, so within 2 tol of each other
+    assert abs(one["objective"] - many["objective"]) <= 2 * tol
