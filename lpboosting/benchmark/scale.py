@@ -37,7 +37,8 @@ LPBoost (nu = ``--nu``, 0.1) with exact stumps on ``lpboosting.datasets.twonorm`
     on the client (HiGHS and the session's own work).
 
 ``--columns-per-round`` (20, the classifiers' default) changes the columns
-a round of every config but ``rows``.
+a round of every config but ``rows``; ``--working-size`` the working set of
+the sifting session (2000 by default) in ``default`` and ``binned``.
 
 Every run is a separate process (so its peak resident memory is its own,
 read from ``getrusage`` of the child), started one after the other. Per run:
@@ -86,9 +87,10 @@ def _reporter(config: str, n: int, progress: int, start: float) -> Any:
 
 
 def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: int, progress: int,
-         columns_per_round: int = 20) -> dict[str, Any]:
+         columns_per_round: int = 20, working_size: int | None = None) -> dict[str, Any]:
     """One run, in a child process: the figures of the table row."""
     from lpboosting import column_generation
+    from lpboosting.backends import get_backend
     from lpboosting.datasets import twonorm
     from lpboosting.masters import LPBoost
     from lpboosting.oracles import BinnedStumps, Stumps
@@ -97,6 +99,8 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
     options = {"columns_per_round": columns_per_round, "stabilization": "smoothing"}
     if config == "delta":
         options["backend"] = "highspy:delta"
+    elif config in ("default", "binned") and working_size is not None:
+        options["backend"] = get_backend("highspy", working_size=working_size)
     elif config == "rows":
         options = {"backend": "highspy:rows"}
     start = time.perf_counter()
@@ -247,6 +251,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--time-limit", type=float, default=900.0, help="seconds per run (default 900)")
     p.add_argument("--columns-per-round", type=int, default=20,
                    help="columns added a round by every config but rows (default 20, the classifiers' default)")
+    p.add_argument("--working-size", type=int, default=None,
+                   help="the sifting session's working set, default and binned configs (default: the "
+                        "session's, 2000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--progress", type=int, default=10, help="a progress line every this many rounds (0: off)")
     p.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
@@ -264,7 +271,8 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     print("LPBoost at scale (each run in its own process)", flush=True)
     print("machine: " + ", ".join(f"{k} {v}" for k, v in info.items()), flush=True)
     print(f"twonorm generator, 20 features; LPBoost(nu={args.nu}), exact stumps, gap <= {args.tol:g}, "
-          f"{args.columns_per_round} columns a round, time limit {args.time_limit:g} s", flush=True)
+          f"{args.columns_per_round} columns a round, working set {args.working_size or 'default'}, "
+          f"time limit {args.time_limit:g} s", flush=True)
     print(HEADER, flush=True)
     rows = []
     for n in args.sizes:
@@ -273,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
             if ((config == "rows" and n > args.rows_max) or (config == "delta" and n > args.delta_max)
                     or (config == "binned" and n < args.binned_min)):
                 continue
-            extra = (args.workers, args.chunk) if config == "dask" else ()
+            extra = (args.workers, args.chunk) if config == "dask" else (args.working_size,)
             r = run_in_child(config, n, args.nu, args.tol, args.time_limit, args.seed, args.progress,
                              args.columns_per_round, *extra)
             print(format_row(r), flush=True)

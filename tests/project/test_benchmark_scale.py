@@ -26,9 +26,10 @@ def test_a_small_dask_run_reports_workers_memory_and_the_split_of_time():
     assert "2 workers, 3 partitions" in row and "check" in row
 
 
-def test_columns_per_round_reaches_each_run_and_not_the_optimum():
-    assert scale.parse_args([]).columns_per_round == 20
-    assert scale.parse_args(["--columns-per-round", "50"]).columns_per_round == 50
+def test_columns_per_round_and_working_size_reach_each_run_and_not_the_optimum():
+    assert scale.parse_args([]).columns_per_round == 20 and scale.parse_args([]).working_size is None
+    args = scale.parse_args(["--columns-per-round", "50", "--working-size", "8000"])
+    assert args.columns_per_round == 50 and args.working_size == 8000
     tol = 1e-6
     one = scale._run("default", 3000, 0.2, tol, 300.0, 0, 0, 1)
     many = scale._run("default", 3000, 0.2, tol, 300.0, 0, 0, 10)
@@ -38,3 +39,6 @@ def test_columns_per_round_reaches_each_run_and_not_the_optimum():
     assert many["rounds"] < one["rounds"]
     # both certified within tol of the LP's optimum over all stumps, so within 2 tol of each other
     assert abs(one["objective"] - many["objective"]) <= 2 * tol
+    # 3000 rows are within 4 default working sets (every example in the model); 500 sift
+    sifted = scale._run("default", 3000, 0.2, tol, 300.0, 0, 0, 10, 500)
+    assert sifted["status"] == "converged" and abs(sifted["objective"] - many["objective"]) <= 2 * tol
