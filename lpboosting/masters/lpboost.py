@@ -124,7 +124,7 @@ class SoftMarginLP(Master):
         positive weight, the newest and every k-th one
         (``control.verified`` says "full" or "sampled").
         """
-        from lpboosting.columns import column_dots, weighted_sum
+        from lpboosting.columns import column_dots
         from lpboosting.masters.base import check_answer, scaled_tol
 
         n, t = U.shape
@@ -157,13 +157,19 @@ class SoftMarginLP(Master):
             if worst > scaled_tol(tol, gamma):
                 return f"an edge exceeds gamma by {worst:.3e} (d is not dual feasible)"
         positive = np.flatnonzero(w)
-        margin = self.value_at(weighted_sum(U, positive, w[positive]))
+        margin = self.value_at(self.margins_for_value(U, positive, w[positive]))
         if abs(margin - gamma) > scaled_tol(tol, gamma):
             return (f"the soft margin of w is {margin:.10g} but gamma is {gamma:.10g} (primal and dual "
                     "differ: not an optimum)")
         if abs(solution.objective - margin) > scaled_tol(tol, margin):
             return f"the reported objective {solution.objective:.10g} is not the soft margin of w ({margin:.10g})"
         return ""
+
+    def margins_for_value(self, U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """The margins U w that :meth:`value_at` reads (here all of them, exact)."""
+        from lpboosting.columns import weighted_sum
+
+        return weighted_sum(U, index, weights)
 
     def reduced_costs(self, U: np.ndarray, solution: MasterSolution) -> np.ndarray:
         """d . u_m - gamma for every column m of U under a solution's (d, gamma).
@@ -304,6 +310,32 @@ class LPBoost(SoftMarginLP):
     def value_at(self, margins: np.ndarray) -> float:
         """The soft margin of the margins (:func:`soft_margin`)."""
         return soft_margin(margins, self.nu, self.sample_weight)
+
+    def margins_for_value(self, U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """U w, exact at every margin the soft margin reads, the others above them.
+
+        The soft margin's rho is the margin where the caps of the smallest
+        margins first sum to 1 (its weighted quantile); the rows above it add
+        nothing.  On a large int8 U the margins are screened in float32
+        (:func:`~lpboosting.columns.approximate_sum`, error at most b): the
+        quantile of the screened margins is within b of rho, so every row
+        whose margin is at most rho has a screened margin at most that
+        quantile plus 2b, and those rows alone are summed exactly.  The
+        soft margin of the result equals that of the exact margins.
+        """
+        from lpboosting.columns import approximate_sum, weighted_sum
+
+        screened = approximate_sum(U, index, weights)
+        if screened is None:
+            return weighted_sum(U, index, weights)
+        margins, bound = screened
+        order = np.argsort(margins, kind="stable")
+        mass = np.cumsum(self.caps(margins.size)[order])
+        # the first position whose caps reach 1, one further against round-off in the sums
+        at = min(int(np.searchsorted(mass, 1.0 - 1e-9)) + 1, margins.size - 1)
+        near = np.flatnonzero(margins <= margins[order[at]] + 2.0 * bound)
+        margins[near] = weighted_sum(U, index, weights, rows=near)
+        return margins
 
     # -- cvxpy statement -------------------------------------------------------------
     def cvxpy_statement(self, U: np.ndarray) -> CvxpyStatement:

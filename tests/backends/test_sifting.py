@@ -16,7 +16,8 @@ from hypothesis.extra.numpy import arrays
 from lpboosting import column_generation
 from lpboosting.backends import HighspyBackend, RecordingBackend, get_backend
 from lpboosting.backends.highs.sifting import FIXED_CAP, WORKING, HighsSiftingLP
-from lpboosting.columns import compact, gram, stack, weighted_sum
+import lpboosting.columns as columns
+from lpboosting.columns import approximate_sum, column_dots, compact, gram, screened_sum, stack, weighted_sum
 from lpboosting.masters import ColumnPool, LPBoost
 from lpboosting.oracles import Columns, Stumps, Trees
 from tests.helpers import all_stump_columns, check_optimality, DATASETS, soft_margin_lp
@@ -153,6 +154,71 @@ def test_chunked_products_equal_float64_products(monkeypatch):
     idx = np.array([0, 3, 4, 8])
     np.testing.assert_allclose(weighted_sum(U, idx, w), U[:, idx].astype(float) @ w, rtol=0, atol=1e-15)
     np.testing.assert_array_equal(gram(U[:, :3], U), U[:, :3].astype(float).T @ U.astype(float))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 300), t=st.integers(1, 60),
+       quantile=st.floats(0.0, 1.0), spread=st.sampled_from(["dirichlet", "equal", "one large"]))
+def test_float32_screening_is_exact_below_the_threshold_and_within_its_bound(seed, n, t, quantile, spread):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(columns, "SCREEN_ROWS", 0)  # screen every size (the default starts at 10^5 rows)
+        check_screening(seed, n, t, quantile, spread)
+
+
+def check_screening(seed, n, t, quantile, spread):
+    rng = np.random.default_rng(seed)
+    U = np.asfortranarray(rng.choice([-1, 0, 1], size=(n, t + 3)).astype(np.int8))
+    idx = np.sort(rng.choice(t + 3, t, replace=False))
+    w = {"dirichlet": rng.dirichlet(np.ones(t)), "equal": np.full(t, 1.0 / t),
+         "one large": np.r_[1.0 - 1e-6 * (t - 1), np.full(t - 1, 1e-6)]}[spread]
+    exact = weighted_sum(U, idx, w)
+    approx, bound = approximate_sum(U, idx, w)
+    assert np.all(np.abs(approx - exact) <= bound)
+    below = float(np.quantile(exact, quantile))
+    out = screened_sum(U, idx, w, below)
+    low = exact <= below
+    # below the threshold: weighted_sum's float64 sums (its own round-off, rows summed in another block)
+    np.testing.assert_allclose(out[low], exact[low], rtol=0, atol=1e-15)
+    assert np.all(out[~low] > below - 1e-15)
+    assert np.all(np.abs(out - exact) <= bound)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 300), nu=st.floats(0.01, 1.0),
+       weighted=st.booleans())
+def test_screened_margins_give_the_exact_soft_margin(seed, n, nu, weighted):
+    rng = np.random.default_rng(seed)
+    U = np.asfortranarray(rng.choice([-1, 1], size=(n, 12)).astype(np.int8))
+    w = rng.dirichlet(np.ones(12))
+    idx = np.arange(12)
+    master = LPBoost(max(nu, 1.001 / n), sample_weight=rng.uniform(0.1, 2.0, n) if weighted else None)
+    exact = master.value_at(weighted_sum(U, idx, w))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(columns, "SCREEN_ROWS", 0)
+        screened = master.margins_for_value(U, idx, w)
+    assert master.value_at(screened) == pytest.approx(exact, rel=0, abs=1e-14)
+
+
+def test_column_dots_over_the_support_of_d_equal_the_dense_sums():
+    rng = np.random.default_rng(4)
+    U = np.asfortranarray(rng.choice([-1, 1], size=(500, 7)).astype(np.int8))
+    d = np.zeros(500)
+    d[rng.choice(500, 40, replace=False)] = rng.dirichlet(np.ones(40))
+    dense = U.astype(float).T @ d
+    np.testing.assert_allclose(column_dots(U, d), dense, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(column_dots(U.astype(float), d, np.array([1, 5])), dense[[1, 5]], rtol=0, atol=1e-15)
+
+
+def test_sifting_with_float32_screening_reaches_the_lp_over_all_stumps(monkeypatch):
+    monkeypatch.setattr(columns, "SCREEN_ROWS", 0)  # every full check and verification screens
+    X, y = DATASETS["cancer-60x8"]()
+    U = all_stump_columns(X, y)
+    s, sol = solve_growing(U, 0.2, working_size=8, every=7)
+    assert s.sifting
+    # the loop too: each round verified on screened margins
+    run = column_generation(LPBoost(0.2), Stumps(X, y), backend=HighspyBackend(working_size=8), tol=1e-9)
+    assert run.status == "converged"
+    assert run.objective == pytest.approx(soft_margin_lp(U, 0.2)["value"], abs=1e-8)
 
 
 @pytest.mark.parametrize("backend", ["highspy", "highspy:delta", "highspy:rows"])

@@ -45,7 +45,8 @@ import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
 from lpboosting.backends.highs.model import SiftingRuns, import_highspy
-from lpboosting.columns import closest_references, column_dots, is_sign_column, take_rows, weighted_sum
+from lpboosting.columns import (closest_references, column_dots, is_sign_column, screened_sum, take_rows,
+                                weighted_sum)
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.lpboost import LPBoost
 
@@ -319,7 +320,8 @@ class HighsSiftingLP(ColumnStoreSession):
                 violators, scores = watch[bad], np.abs(z[bad])
             if not violators.size:  # none near rho: check all N (the certificate)
                 checks += 1
-                z = weighted_sum(self.store.data, used, weights) - rho
+                # exact where z <= tol (violators at 0, slacks), above tol for certain elsewhere
+                z = screened_sum(self.store.data, used, weights, rho + self.tol) - rho
                 violators = np.flatnonzero(self._wrong(self.state, z))
                 if not violators.size:
                     solution = self._read(status, sol, w, rho, z)
