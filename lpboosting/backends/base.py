@@ -85,7 +85,17 @@ def check_column(column: Any, n_samples: int) -> np.ndarray:
 
 
 def _digest(u: np.ndarray) -> bytes:
-    return hashlib.blake2b(np.ascontiguousarray(u, dtype=float).tobytes(), digest_size=16).digest()
+    """A column's key, a hash of its values (-0.0 as 0.0) whatever its dtype: of its int8 bytes when
+    every value is a small integer (stumps, trees: a byte an example to hash, not eight)."""
+    u = np.asarray(u)
+    if u.dtype != np.int8:
+        with np.errstate(invalid="ignore"):
+            small = u.astype(np.int8)
+        if np.array_equal(small, u):
+            u = small
+    if u.dtype == np.int8:
+        return hashlib.blake2b(b"int8" + np.ascontiguousarray(u).tobytes(), digest_size=16).digest()
+    return hashlib.blake2b((np.ascontiguousarray(u, dtype=float) + 0.0).tobytes(), digest_size=16).digest()
 
 
 class ColumnStore:

@@ -666,7 +666,7 @@ def column_key(column: Any) -> bytes:
     kept elsewhere (:func:`lpboosting.columns.is_array`) by the key it carries."""
     if not is_array(column):
         return column.key
-    return _digest(np.asarray(column, dtype=float) + 0.0)
+    return _digest(column)
 
 
 def _unseen(state: RunState, pending: list[tuple[Candidate, float]]) -> tuple[list[tuple[Candidate, float]], int]:

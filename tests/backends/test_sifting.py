@@ -209,6 +209,17 @@ def test_column_dots_over_the_support_of_d_equal_the_dense_sums():
     np.testing.assert_allclose(column_dots(U.astype(float), d, np.array([1, 5])), dense[[1, 5]], rtol=0, atol=1e-15)
 
 
+def test_a_column_key_depends_on_its_values_not_its_dtype():
+    from lpboosting.colgen.loop import column_key
+
+    signs = np.array([1.0, -1.0, 0.0, -0.0])
+    assert column_key(signs) == column_key(signs.astype(np.int8)) == column_key(np.array([1.0, -1.0, -0.0, 0.0]))
+    assert column_key(np.array([0.5, 1.0])) == column_key(np.array([0.5, 1.0]) + 0.0)
+    assert column_key(np.array([0.5, -0.0])) == column_key(np.array([0.5, 0.0]))
+    assert column_key(np.array([0.5, 1.0])) != column_key(np.array([0.0, 1.0]))  # not truncated to int8
+    assert column_key(np.array([300.0, 1.0])) != column_key(np.array([44.0, 1.0]))  # nor wrapped
+
+
 def test_sifting_with_float32_screening_reaches_the_lp_over_all_stumps(monkeypatch):
     monkeypatch.setattr(columns, "SCREEN_ROWS", 0)  # every full check and verification screens
     X, y = DATASETS["cancer-60x8"]()
