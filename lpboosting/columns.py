@@ -151,10 +151,9 @@ def approximate_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> tu
     2^-24) and a sum of T products in any order errs by at most
     T u / (1 - T u) times the sum of |products| (Higham, *Accuracy and
     Stability of Numerical Algorithms*, 2nd ed., section 3.1); with |U| <= 1 the
-    returned bound, twice (T + 2) u sum_j |weights_j|, covers both.  About
-    three times faster than :func:`weighted_sum`: the check that only needs
-    the sign of a margin against a threshold away from it (see
-    :func:`screened_sum`) reads the exact sum only near the threshold.
+    returned bound, twice (T + 2) u sum_j |weights_j|, covers both.  Half
+    the bytes of :func:`weighted_sum`'s float64 blocks, for a check that
+    needs the exact sum only near a threshold (:func:`screened_sum`).
     """
     if not is_array(U) or U.dtype != np.int8 or U.shape[0] < SCREEN_ROWS:
         return None
