@@ -38,7 +38,8 @@ LPBoost (nu = ``--nu``, 0.1) with exact stumps on ``lpboosting.datasets.twonorm`
 
 ``--columns-per-round`` (20, the classifiers' default) changes the columns
 a round of every config but ``rows``; ``--working-size`` the working set of
-the sifting session (2000 by default) in ``default`` and ``binned``.
+the sifting session (by default 2000, or N / 125 from 250 000 rows) in
+``default`` and ``binned``.
 
 Every run is a separate process (so its peak resident memory is its own,
 read from ``getrusage`` of the child), started one after the other. Per run:
@@ -253,7 +254,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="columns added a round by every config but rows (default 20, the classifiers' default)")
     p.add_argument("--working-size", type=int, default=None,
                    help="the sifting session's working set, default and binned configs (default: the "
-                        "session's, 2000)")
+                        "session's, 2000 or N / 125 from 250000 rows)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--progress", type=int, default=10, help="a progress line every this many rounds (0: off)")
     p.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")

@@ -120,6 +120,15 @@ def test_sifting_is_selected_by_name_and_takes_its_options():
     assert session.model.getNumRow() == 2  # sum d = 1 and one row a hypothesis
 
 
+def test_the_default_working_set_grows_with_n_from_250_000_rows():
+    from lpboosting.backends.highs.sifting import default_working_size
+
+    assert [default_working_size(n) for n in (50, 250_000, 250_125, 500_000, 10**6, 10**7)] == [
+        2000, 2000, 2001, 4000, 8000, 80000]
+    assert get_backend("highspy").open(LPBoost(0.2), 500_000).working_size == 4000
+    assert HighspyBackend(working_size=7).open(LPBoost(0.2), 500_000).working_size == 7  # given: kept
+
+
 def test_the_working_set_is_trimmed_between_rounds():
     rng = np.random.default_rng(1)
     U = rng.choice([-1.0, 1.0], size=(400, 30))

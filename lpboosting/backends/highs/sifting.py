@@ -52,12 +52,30 @@ from lpboosting.masters.lpboost import LPBoost
 
 #: example states
 FIXED_ZERO, WORKING, FIXED_CAP = 0, 1, 2
+#: the working set's size: 2000 examples, or a fraction 1/WORKING_FRACTION of N when that is more
+WORKING_SIZE, WORKING_FRACTION = 2000, 125
+
+
+def default_working_size(n_samples: int) -> int:
+    """2000 examples, or N / 125 from 250 000 rows on.
+
+    The working set is the band of margins around rho that the model keeps
+    between rounds; a round moves w, and the examples that cross rho out of
+    the band enter again, each pass re-solved from the basis.  The band of
+    a fixed number of examples narrows as N grows (the density of margins
+    near rho grows with N), so from 250 000 rows it grows with N: on the
+    twonorm generator a working set of 8000 rather than 2000 at 10^6 rows
+    saved passes, and at 2 x 10^5 rows it cost them (docs/user-guide.md,
+    "Scale, measured").
+    """
+    return max(WORKING_SIZE, int(n_samples) // WORKING_FRACTION)
 
 
 class HighsSiftingLP(ColumnStoreSession):
     """LPBoost's dual over a working set of examples, the rest fixed at 0 or the cap.
 
-    ``working_size`` is the size the working set starts at and is trimmed
+    ``working_size`` (default :func:`default_working_size`: 2000, or N / 125
+    from 250 000 rows) is the size the working set starts at and is trimmed
     back to between rounds (or twice the number of hypotheses, if larger);
     with N at most 4 ``working_size`` every example stays in the model (the
     same model over all N: below that a working set takes more passes than it
@@ -76,7 +94,9 @@ class HighsSiftingLP(ColumnStoreSession):
                  max_entering: int | None = None, tol: float = 1e-9) -> None:
         super().__init__(master, n_samples, keep_data=True)
         options = getattr(backend, "session_options", {})
-        working_size = options.get("working_size", 2000) if working_size is None else working_size
+        working_size = options.get("working_size") if working_size is None else working_size
+        if working_size is None:
+            working_size = default_working_size(n_samples)
         max_entering = options.get("max_entering", max_entering)
         if int(working_size) != working_size or working_size < 1:
             raise ValueError(f"working_size must be a positive integer, got {working_size!r}")
