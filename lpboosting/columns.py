@@ -159,13 +159,10 @@ def approximate_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> tu
         return None
     index = np.asarray(index, dtype=np.intp)
     w32 = np.asarray(weights, dtype=np.float32)
-    out = np.empty(U.shape[0])
-    if index.size:
-        step = _rows_per_block(index.size, 4)
-        for start in range(0, out.size, step):
-            out[start:start + step] = U[start:start + step, index].astype(np.float32) @ w32
-    else:
-        out[:] = 0.0
+    out = np.zeros(U.shape[0])
+    step = _rows_per_block(max(1, index.size), 4)
+    for start in range(0, out.size if index.size else 0, step):
+        out[start:start + step] = U[start:start + step, index].astype(np.float32) @ w32
     unit = 2.0 ** -24
     bound = 2.0 * (index.size + 2) * unit * float(np.sum(np.abs(weights)))
     return out, bound
