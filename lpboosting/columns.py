@@ -143,8 +143,10 @@ def column_dots(U: np.ndarray, d: np.ndarray, index: np.ndarray | None = None) -
 SCREEN_ROWS = 100_000
 
 
-def approximate_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """sum_j weights_j U[:, index_j] in float32 and a bound on its error, or None (use weighted_sum).
+def approximate_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray,
+                    rows: np.ndarray | None = None) -> tuple[np.ndarray, float] | None:
+    """sum_j weights_j U[:, index_j] in float32 and a bound on its error, or None (use weighted_sum);
+    only at ``rows`` when given.
 
     For an int8 U of at least :data:`SCREEN_ROWS` rows: the entries are
     exact in float32, the weights are rounded once (relative error u =
@@ -159,28 +161,31 @@ def approximate_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> tu
         return None
     index = np.asarray(index, dtype=np.intp)
     w32 = np.asarray(weights, dtype=np.float32)
-    out = np.zeros(U.shape[0])
+    out = np.zeros(U.shape[0] if rows is None else len(rows))
     step = _rows_per_block(max(1, index.size), 4)
     for start in range(0, out.size if index.size else 0, step):
-        out[start:start + step] = U[start:start + step, index].astype(np.float32) @ w32
+        block = U[start:start + step, index] if rows is None else U[np.ix_(rows[start:start + step], index)]
+        out[start:start + step] = block.astype(np.float32) @ w32
     unit = 2.0 ** -24
     bound = 2.0 * (index.size + 2) * unit * float(np.sum(np.abs(weights)))
     return out, bound
 
 
-def screened_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray, below: float) -> np.ndarray:
-    """sum_j weights_j U[:, index_j]: exact (as :func:`weighted_sum`) at every row where it is at
-    most ``below``, and elsewhere above ``below`` and within :func:`approximate_sum`'s bound.
+def screened_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray, below: float,
+                 rows: np.ndarray | None = None, above: float = -np.inf) -> np.ndarray:
+    """sum_j weights_j U[:, index_j] (only at ``rows`` when given): exact (as :func:`weighted_sum`)
+    at every row where it lies in [``above``, ``below``], and elsewhere on the same side of that
+    interval for certain and within :func:`approximate_sum`'s bound.
 
     What a sifting check needs: the examples on either side of a threshold
     for certain, the exact margins below it (their slacks), and an order of
     the others."""
-    screened = approximate_sum(U, index, weights)
+    screened = approximate_sum(U, index, weights, rows)
     if screened is None:
-        return weighted_sum(U, index, weights)
+        return weighted_sum(U, index, weights, rows)
     out, bound = screened
-    near = np.flatnonzero(out <= below + bound)
-    out[near] = weighted_sum(U, index, weights, rows=near)
+    near = np.flatnonzero((out <= below + bound) & (out >= above - bound))
+    out[near] = weighted_sum(U, index, weights, rows=near if rows is None else np.asarray(rows)[near])
     return out
 
 

@@ -77,6 +77,11 @@ class MasterSolution:
     - ``dual_edges``: d . u^m of every column of the master (NaN where a
       column is not in the solved master), when the session computes them
       (the LP sessions do; a column pool needs them);
+    - ``margins``: U w of every example for ``weights``, when the session
+      computed them for its own check (LPBoost's sifting session): exact
+      wherever at most ``margins_exact_below``, above it for certain
+      elsewhere; the verification then reads them instead of summing U w
+      again;
     - ``record``: the values the round's record shows (``extra`` of
       :class:`~lpboosting.colgen.RoundRecord`): the master's own (RMBoost's
       risk, the entropy masters' bounds) and the session's (sifting passes);
@@ -105,6 +110,8 @@ class MasterSolution:
     backend: str = ""
     info: dict[str, Any] = field(default_factory=dict)
     dual_edges: np.ndarray | None = None
+    margins: np.ndarray | None = None
+    margins_exact_below: float = -np.inf
     record: dict[str, Any] = field(default_factory=dict)
     control: "SolveControl" = field(default_factory=lambda: SolveControl())
 

@@ -44,21 +44,44 @@ def finite_cap(cap: Any) -> Any:
     return np.minimum(cap, CAP_CEILING)
 
 
+def smallest_order(margins: np.ndarray, caps: np.ndarray) -> np.ndarray:
+    """The stable sort order of the smallest margins, enough of them that their caps sum past 1.
+
+    What the soft margin reads: its maximum is where the caps of the smallest
+    margins first sum to 1.  The margins at most the k-th smallest (k twice
+    the fewest rows that can hold the mass 1, plus one) are sorted alone when
+    their caps sum past 1 by two of the largest caps; else all are sorted.
+    Either way the order is the first part of ``np.argsort(margins,
+    kind="stable")``.
+    """
+    n = margins.size
+    largest = float(np.max(caps)) if n else 0.0
+    k = n if largest <= 0.0 else int(min(n, np.ceil(2.0 / largest) + 1))
+    if k < n:
+        rows = np.flatnonzero(margins <= np.partition(margins, k - 1)[k - 1])
+        if float(caps[rows].sum()) > 1.0 + 2.0 * largest:
+            return rows[np.argsort(margins[rows], kind="stable")]
+    return np.argsort(margins, kind="stable")
+
+
 def soft_margin(margins: np.ndarray, nu: float, sample_weight: np.ndarray | None = None) -> float:
     """The soft margin max_rho rho - sum_n c_n (rho - margin_n)^+ with c_n = p_n / nu.
 
     p is the empirical distribution (1/N each, or ``sample_weight`` / its
     sum).  This is the LPBoost primal objective (1) for fixed weights w,
     evaluated in closed form: the function is concave and piecewise linear
-    in rho with kinks at the margins, so its maximum is attained at one of them.
+    in rho with kinks at the margins, so its maximum is attained at one of
+    them, the margin where the caps of the smaller ones first sum to 1
+    (only the margins up to there are sorted: :func:`smallest_order`).
     """
     margins = np.asarray(margins, dtype=float)
-    order = np.argsort(margins, kind="stable")
-    m = margins[order]
     s = check_sample_weight(sample_weight)
-    p = np.full(m.size, 1.0 / m.size) if s is None else (s / s.sum())[order]
+    p = np.full(margins.size, 1.0 / margins.size) if s is None else s / s.sum()
     with np.errstate(over="ignore"):
-        c = finite_cap(p / check_nu(nu))
+        caps = finite_cap(p / check_nu(nu))
+    order = smallest_order(margins, caps)
+    m = margins[order]
+    c = caps[order]
     before = np.concatenate(([0.0], np.cumsum(c)[:-1]))  # cap mass strictly before position k
     below = np.concatenate(([0.0], np.cumsum(c * m)[:-1]))
     values = m - (before * m - below)
@@ -117,12 +140,13 @@ class SoftMarginLP(Master):
 
         d in the capped simplex (0 <= d_n <= c_n, sum d = 1) and every active
         column's edge d . u <= gamma (dual feasible); w in the simplex, and
-        the soft margin of U w (its primal value, computed here from the
-        margins, not read from the solver) equal to gamma: by weak duality
-        both are then optimal.  Tolerance :attr:`verify_tol`, relative.  Above
-        :attr:`verify_budget` entries the edges are checked on the columns of
-        positive weight, the newest and every k-th one
-        (``control.verified`` says "full" or "sampled").
+        the soft margin of U w (its primal value, computed from the margins,
+        not read from the solver) equal to gamma: by weak duality both are
+        then optimal.  The margins are the session's own check's where
+        :meth:`known_margins` can use them, else summed here.  Tolerance
+        :attr:`verify_tol`, relative.  Above :attr:`verify_budget` entries
+        the edges are checked on the columns of positive weight, the newest
+        and every k-th one (``control.verified`` says "full" or "sampled").
         """
         from lpboosting.columns import column_dots
         from lpboosting.masters.base import check_answer, scaled_tol
@@ -157,13 +181,21 @@ class SoftMarginLP(Master):
             if worst > scaled_tol(tol, gamma):
                 return f"an edge exceeds gamma by {worst:.3e} (d is not dual feasible)"
         positive = np.flatnonzero(w)
-        margin = self.value_at(self.margins_for_value(U, positive, w[positive]))
+        margins = self.known_margins(solution, n)
+        if margins is None:
+            margins = self.margins_for_value(U, positive, w[positive])
+        margin = self.value_at(margins)
         if abs(margin - gamma) > scaled_tol(tol, gamma):
             return (f"the soft margin of w is {margin:.10g} but gamma is {gamma:.10g} (primal and dual "
                     "differ: not an optimum)")
         if abs(solution.objective - margin) > scaled_tol(tol, margin):
             return f"the reported objective {solution.objective:.10g} is not the soft margin of w ({margin:.10g})"
         return ""
+
+    def known_margins(self, solution: MasterSolution, n: int) -> np.ndarray | None:
+        """The session's margins of w (``solution.margins``) when they hold every margin that
+        :meth:`value_at` reads exactly; None otherwise (here always: a subclass says when)."""
+        return None
 
     def margins_for_value(self, U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """The margins U w that :meth:`value_at` reads (here all of them, exact)."""
@@ -311,6 +343,25 @@ class LPBoost(SoftMarginLP):
         """The soft margin of the margins (:func:`soft_margin`)."""
         return soft_margin(margins, self.nu, self.sample_weight)
 
+    def known_margins(self, solution: MasterSolution, n: int) -> np.ndarray | None:
+        """``solution.margins`` (the sifting session's check of this w) when the soft margin reads
+        only exact ones: the caps of the margins at most ``margins_exact_below`` sum above 1.
+
+        The soft margin's rho is the margin where the caps of the smallest
+        margins first sum to 1; the others are above their exact threshold for
+        certain, so they sort after every exact one and add nothing.  The
+        margins are those of the weights the solution reports (summed from U
+        by our own code, as :meth:`margins_for_value` sums them), not a
+        solver's value.
+        """
+        margins = solution.margins
+        if margins is None or np.shape(margins) != (n,) or not np.isfinite(solution.margins_exact_below):
+            return None
+        exact = margins <= solution.margins_exact_below
+        if float(self.caps(n)[exact].sum()) <= 1.0 + 1e-9:
+            return None
+        return margins
+
     def margins_for_value(self, U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """U w, exact at every margin the soft margin reads, the others above them.
 
@@ -329,10 +380,11 @@ class LPBoost(SoftMarginLP):
         if screened is None:
             return weighted_sum(U, index, weights)
         margins, bound = screened
-        order = np.argsort(margins, kind="stable")
-        mass = np.cumsum(self.caps(margins.size)[order])
+        caps = self.caps(margins.size)
+        order = smallest_order(margins, caps)
+        mass = np.cumsum(caps[order])
         # the first position whose caps reach 1, one further against round-off in the sums
-        at = min(int(np.searchsorted(mass, 1.0 - 1e-9)) + 1, margins.size - 1)
+        at = min(int(np.searchsorted(mass, 1.0 - 1e-9)) + 1, order.size - 1)
         near = np.flatnonzero(margins <= margins[order[at]] + 2.0 * bound)
         margins[near] = weighted_sum(U, index, weights, rows=near)
         return margins

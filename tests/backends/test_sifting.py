@@ -19,7 +19,9 @@ from lpboosting.backends.highs.sifting import FIXED_CAP, WORKING, HighsSiftingLP
 import lpboosting.columns as columns
 from lpboosting.columns import approximate_sum, column_dots, compact, gram, screened_sum, stack, weighted_sum
 from lpboosting.masters import ColumnPool, LPBoost
+from lpboosting.masters.base import MasterSolution
 from lpboosting.oracles import Columns, Stumps, Trees
+from lpboosting.status import SolveStatus
 from tests.helpers import all_stump_columns, check_optimality, DATASETS, soft_margin_lp
 
 
@@ -190,6 +192,15 @@ def check_screening(seed, n, t, quantile, spread):
     np.testing.assert_allclose(out[low], exact[low], rtol=0, atol=1e-15)
     assert np.all(out[~low] > below - 1e-15)
     assert np.all(np.abs(out - exact) <= bound)
+    # at some rows, exact within a band [above, below] and on the same side of it elsewhere
+    rows = np.sort(rng.choice(n, rng.integers(0, n + 1), replace=False))
+    above = float(np.quantile(exact, quantile / 2))
+    banded = screened_sum(U, idx, w, below, rows=rows, above=above)
+    inside = (exact[rows] >= above) & (exact[rows] <= below)
+    np.testing.assert_allclose(banded[inside], exact[rows][inside], rtol=0, atol=1e-15)
+    assert np.all(banded[exact[rows] > below] > below - 1e-15)
+    assert np.all(banded[exact[rows] < above] < above + 1e-15)
+    assert np.all(np.abs(banded - exact[rows]) <= bound)
 
 
 @settings(max_examples=40, deadline=None)
@@ -277,3 +288,43 @@ def test_trees_oracle_with_sifting_and_compact_columns():
         U = res.columns[:, :record.n_columns].astype(float)
         assert sol.objective == pytest.approx(soft_margin_lp(U, 0.1)["value"], abs=1e-9)
         check_optimality(sol, U, 0.1, 1e-8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(20, 120), nu=st.floats(0.05, 1.0),
+       screen=st.booleans())
+def test_the_sifting_check_margins_are_those_the_verification_would_sum(seed, n, nu, screen):
+    # the verification reads the session's margins (exact at or below rho + tol, above it for
+    # certain elsewhere): their soft margin is that of U w summed afresh, and a wrong threshold
+    # makes the master sum them itself
+    rng = np.random.default_rng(seed)
+    U = rng.choice([-1, 1], size=(n, 10)).astype(np.int8)
+    with pytest.MonkeyPatch.context() as patch:
+        if screen:
+            patch.setattr(columns, "SCREEN_ROWS", 0)
+        s, sol = solve_growing(U.astype(float), nu, working_size=3, every=5)
+    master = LPBoost(nu)
+    positive = np.flatnonzero(sol.weights)
+    exact = weighted_sum(U, positive, sol.weights[positive])
+    assert sol.margins is not None
+    below = sol.margins <= sol.margins_exact_below
+    np.testing.assert_allclose(sol.margins[below], exact[below], rtol=0, atol=1e-15)
+    assert np.all(exact[~below] > sol.margins_exact_below)
+    if master.known_margins(sol, n) is not None:
+        assert master.value_at(sol.margins) == pytest.approx(master.value_at(exact), rel=0, abs=1e-14)
+    assert master.verify(sol, U.astype(float)) == ""
+    sol.margins_exact_below = float(np.min(exact)) - 1.0  # no margin is known exactly
+    assert master.known_margins(sol, n) is None
+    assert master.verify(sol, U.astype(float)) == ""
+
+
+def test_the_verification_reads_the_session_margins_when_they_cover_the_caps():
+    master = LPBoost(0.5)
+    margins = np.array([-0.2, 0.1, 0.3, 0.9])
+    sol = MasterSolution(status=SolveStatus.OPTIMAL, objective=0.0, primal_objective=0.0, dual_objective=0.0,
+                         weights=np.ones(1), distribution=np.full(4, 0.25), margins=margins,
+                         margins_exact_below=0.1)
+    assert master.known_margins(sol, 4) is None  # caps of {-0.2, 0.1}: 1/2 each, their sum not above 1
+    sol.margins_exact_below = 0.3
+    assert master.known_margins(sol, 4) is margins
+    assert master.known_margins(sol, 5) is None  # not one margin an example

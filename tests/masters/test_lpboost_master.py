@@ -96,6 +96,29 @@ def test_soft_margin_closed_form_matches_lp():
         assert soft_margin(m, nu) == pytest.approx(soft_margin_lp(m[:, None], nu)["value"], abs=1e-9)
 
 
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 400), nu=st.floats(0.001, 1.0),
+       weighted=st.booleans(), ties=st.booleans())
+def test_the_soft_margin_sorts_only_the_smallest_margins_and_equals_the_full_sort(seed, n, nu, weighted, ties):
+    from lpboosting.masters.lpboost import finite_cap, smallest_order
+
+    rng = np.random.default_rng(seed)
+    m = rng.choice([-1.0, -0.5, 0.0, 0.5, 1.0], n) if ties else rng.normal(size=n)
+    s = rng.uniform(0.01, 3.0, n) if weighted else None
+    p = np.full(n, 1.0 / n) if s is None else s / s.sum()
+    caps = finite_cap(p / nu)
+    order = smallest_order(m, caps)
+    full = np.argsort(m, kind="stable")
+    np.testing.assert_array_equal(order, full[:order.size])  # a prefix of the stable order
+    assert order.size == n or caps[order].sum() > 1.0
+    # the closed form over every margin, sorted in full
+    c = caps[full]
+    before = np.concatenate(([0.0], np.cumsum(c)[:-1]))
+    below = np.concatenate(([0.0], np.cumsum(c * m[full])[:-1]))
+    reference = float(np.max(m[full] - (before * m[full] - below)))
+    assert soft_margin(m, nu, s) == pytest.approx(reference, rel=0, abs=1e-12)
+
+
 def test_a_master_solution_holds_what_its_docstring_says_for_each_master():
     """MasterSolution's docstring, master by master: LPBoost's w in the simplex and d a capped
     probability vector; RMBoost's signed mu and signed weighting d = p - (alpha - beta)."""

@@ -327,7 +327,8 @@ class HighsSiftingLP(ColumnStoreSession):
                 break
             sol = h.getSolution()
             active = np.asarray(self.store.active, dtype=np.intp)
-            w = -np.asarray(sol.col_dual)[self._slack_cols()[active]]
+            # the weights the solution reports (read_back clips HiGHS's round-off below 0)
+            w = np.maximum(-np.asarray(sol.col_dual)[self._slack_cols()[active]], 0.0)
             rho = float(sol.row_dual[0])
             positive = w != 0.0
             used, weights = active[positive], w[positive]
@@ -335,16 +336,21 @@ class HighsSiftingLP(ColumnStoreSession):
             if self._watch is not None:
                 # a cheap check first: the fixed examples nearest rho at the last full check
                 watch = self._watch[self.state[self._watch] != WORKING]
-                z = weighted_sum(self.store.data, used, weights, rows=watch) - rho
+                # exact within tol of rho (the decisions), on the right side of it for certain elsewhere
+                z = screened_sum(self.store.data, used, weights, rho + self.tol, rows=watch,
+                                 above=rho - self.tol) - rho
                 bad = self._wrong(self.state[watch], z)
                 violators, scores = watch[bad], np.abs(z[bad])
             if not violators.size:  # none near rho: check all N (the certificate)
                 checks += 1
                 # exact where z <= tol (violators at 0, slacks), above tol for certain elsewhere
-                z = screened_sum(self.store.data, used, weights, rho + self.tol) - rho
+                margins = screened_sum(self.store.data, used, weights, rho + self.tol)
+                z = margins - rho
                 violators = np.flatnonzero(self._wrong(self.state, z))
                 if not violators.size:
                     solution = self._read(status, sol, w, rho, z)
+                    # the verification reads these margins of w rather than summing them again
+                    solution.margins, solution.margins_exact_below = margins, rho + self.tol
                     self._trim(z)
                     self._watch_nearest(z)
                     break
