@@ -53,7 +53,10 @@ class Stump:
         right = x > self.threshold  # False for NaN: the left side
         if self.missing_right:
             right |= np.isnan(x)
-        return self.sign * np.where(right, 1.0, -1.0)
+        out = right.astype(float)  # sign * (2 right - 1): +-sign, exactly
+        out *= 2.0 * self.sign
+        out -= self.sign
+        return out
 
     def describe(self, feature_names: Sequence[str] | None = None) -> str:
         """The rule in words, e.g. ``+1 if radius > 15.5 else -1`` (names from a DataFrame's columns).
@@ -125,7 +128,8 @@ class Stumps(Oracle):
         X = check_features(X, allow_nan=True)
         super().__init__(X.shape[0])
         self.y = check_labels_pm(y, X.shape[0])
-        self.X = X
+        # one feature a contiguous column: a stump's column reads one feature of every row
+        self.X = np.asfortranarray(X)
         n, f = X.shape
         self._order = np.argsort(X, axis=0, kind="stable")  # NaN sorts last
         xs = np.take_along_axis(X, self._order, axis=0)
@@ -300,8 +304,9 @@ class Stumps(Oracle):
                 continue
             candidate = self._candidate(d, e, int(kk), int(j))
             column = candidate.column
-            key = (hashlib.blake2b(column.tobytes(), digest_size=16).digest() if is_array(column)
-                   else column.key)
+            # a stump's column is +-1: where it is positive says all of it
+            key = (hashlib.blake2b(np.packbits(column > 0).tobytes(), digest_size=16).digest()
+                   if is_array(column) else column.key)
             if key not in seen:
                 seen.add(key)
                 out.append(candidate)
