@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-#: size of the float temporaries of one block of rows
-CHUNK_BYTES = 1 << 25
+#: size of the float temporaries of one block of rows: a few megabytes, so that a block converted
+#: from int8 is still in the processor's cache when the product reads it (blocks larger than the
+#: cache make every sum read and write its float copy through main memory)
+CHUNK_BYTES = 1 << 22
 
 
 def is_sign_valued(u: np.ndarray) -> bool:
@@ -116,15 +118,17 @@ def weighted_sum(U: np.ndarray, index: np.ndarray, weights: np.ndarray,
 def column_dots(U: np.ndarray, d: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
     """U[:, index]^T d in float64, block by block of rows (U may be int8; all columns without index).
 
-    Only the rows where d is not 0 are read when they are at most half of
-    them (a capped distribution at an optimum is 0 on most examples): the
-    same sums, added in another order."""
+    Only the rows where d is not 0 are read when they are at most an eighth
+    of them (a capped distribution at an optimum is 0 on most examples): the
+    same sums, added in another order.  Rows gathered from all over the
+    matrix cost several times rows read in order, so a larger support reads
+    every row."""
     d = np.asarray(d, dtype=float)
     cols = np.arange(U.shape[1]) if index is None else np.asarray(index, dtype=np.intp)
     if not is_array(U):
         return U.column_dots(d, cols)
     support = np.flatnonzero(d)
-    sparse = 2 * support.size <= d.size
+    sparse = 8 * support.size <= d.size
     if U.dtype != np.int8:
         return U[np.ix_(support, cols)].T @ d[support] if sparse else U[:, cols].T @ d
     out = np.zeros(cols.size)

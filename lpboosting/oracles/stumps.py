@@ -248,14 +248,35 @@ class Stumps(Oracle):
 
     @staticmethod
     def _best_abs(e: np.ndarray) -> int:
-        """Index of the largest |e| (the first one on ties), without an |e| temporary.
-
-        ``e`` is the flat table or one feature's column; numpy's argmax along
-        axis 0 of the 2-D table would copy it, so callers go feature by feature.
-        """
+        """Flat index of the largest |e| (the first one on ties), without an |e| temporary."""
         hi, lo = int(np.argmax(e)), int(np.argmin(e))
         a, b = abs(e.flat[hi]), abs(e.flat[lo])
         return hi if a > b or (a == b and hi < lo) else lo
+
+    @staticmethod
+    def _best_rows(e: np.ndarray, block: int = 1 << 16) -> np.ndarray:
+        """Per column j of the table, the row of the largest |e[:, j]| (the first one on ties).
+
+        Block by block of rows: numpy's argmax along axis 0 copies the table
+        it reads, and a column of a table stored by row is read with a stride,
+        so a block of about ``block`` entries is the unit (an earlier block
+        keeps a tie).
+        """
+        n, f = e.shape
+        best = np.full(f, -1.0)
+        rows = np.zeros(f, dtype=np.intp)
+        cols = np.arange(f)
+        step = max(1, block // max(1, f))
+        for start in range(0, n, step):
+            b = e[start:start + step]
+            hi, lo = b.argmax(axis=0), b.argmin(axis=0)
+            above, below = np.abs(b[hi, cols]), np.abs(b[lo, cols])
+            row = np.where((below > above) | ((below == above) & (lo < hi)), lo, hi)
+            value = np.maximum(above, below)
+            better = value > best
+            rows[better] = start + row[better]
+            best[better] = value[better]
+        return rows
 
     def price(self, distribution):
         d = self._check_distribution(distribution)
@@ -283,7 +304,7 @@ class Stumps(Oracle):
         d = self._check_distribution(distribution)
         e = self._split_edges(d)
         n_splits, n_features = e.shape
-        rows = np.array([self._best_abs(e[:, j]) for j in range(n_features)], dtype=np.intp)
+        rows = self._best_rows(e)
         per_feature = rows * n_features + np.arange(n_features)  # flat index of each feature's best
         best = np.abs(e[rows, np.arange(n_features)])
         order = list(per_feature[np.lexsort((per_feature, -best))])

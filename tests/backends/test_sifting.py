@@ -219,11 +219,12 @@ def test_screened_margins_give_the_exact_soft_margin(seed, n, nu, weighted):
     assert master.value_at(screened) == pytest.approx(exact, rel=0, abs=1e-14)
 
 
-def test_column_dots_over_the_support_of_d_equal_the_dense_sums():
+@pytest.mark.parametrize("support", [40, 300])  # below and above the support read row by row
+def test_column_dots_over_the_support_of_d_equal_the_dense_sums(support):
     rng = np.random.default_rng(4)
     U = np.asfortranarray(rng.choice([-1, 1], size=(500, 7)).astype(np.int8))
     d = np.zeros(500)
-    d[rng.choice(500, 40, replace=False)] = rng.dirichlet(np.ones(40))
+    d[rng.choice(500, support, replace=False)] = rng.dirichlet(np.ones(support))
     dense = U.astype(float).T @ d
     np.testing.assert_allclose(column_dots(U, d), dense, rtol=0, atol=1e-15)
     np.testing.assert_allclose(column_dots(U.astype(float), d, np.array([1, 5])), dense[[1, 5]], rtol=0, atol=1e-15)

@@ -89,6 +89,19 @@ def test_stump_edges_table_matches_brute_force(n, f, seed, levels):
                        np.sort(np.unique(np.round(brute, 12))))
 
 
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 60), f=st.integers(1, 5), levels=st.integers(1, 4), block=st.integers(1, 40),
+       seed=st.integers(0, 2**31))
+def test_best_row_of_each_feature_by_blocks_is_the_first_largest_absolute_edge(n, f, levels, block, seed):
+    """price_many's per-feature search over blocks of rows: the first row of the largest |e|, ties included."""
+    rng = np.random.default_rng(seed)
+    e = rng.integers(-levels, levels + 1, size=(n, f)).astype(float)  # many ties, of both signs
+    rows = Stumps._best_rows(e, block=block)
+    for j in range(f):
+        a = np.abs(e[:, j])
+        assert rows[j] == np.flatnonzero(a == a.max())[0]
+
+
 def test_features_oracle_is_exact():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(40, 6))
