@@ -21,8 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 #: size of the float temporaries of one block of rows: a few megabytes, so that a block converted
-#: from int8 is still in the processor's cache when the product reads it (blocks larger than the
-#: cache make every sum read and write its float copy through main memory)
+#: from int8 is still in the processor's cache when the product reads it, and the allocator hands
+#: the next block the same memory (a temporary of tens of megabytes is mapped afresh from the
+#: operating system every time, and its pages are faulted in again)
 CHUNK_BYTES = 1 << 22
 
 
