@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -356,6 +357,70 @@ def test_the_trees_path_stops_once_outscored_by_the_stumps_and_never_the_reverse
     assert np.isnan(got[:, stop:]).all()
     np.testing.assert_array_equal(early.cv_scores_by_oracle_["stumps"][:, :own], stumps[:, :own])
     assert np.isnan(early.cv_scores_by_oracle_["stumps"][:, own:]).all()  # the stumps: their own rule only
+
+
+def test_reach_carries_the_last_rise_per_unit_of_nu_to_the_smallest_nu():
+    from lpboosting.estimators.cv import _reach
+
+    nus = np.array([0.8, 0.6, 0.4, 0.2, 0.1])
+    rising = np.array([[0.80, 0.84, 0.86], [0.80, 0.86, 0.88]])  # means 0.80, 0.85, 0.87
+    # the last rise 0.02 over 0.2 of nu, carried from nu 0.4 to 0.1: 0.87 + 0.1 * 0.3
+    assert _reach(rising, nus) == pytest.approx(0.90)
+    assert _reach(np.array([[0.86, 0.82], [0.84, 0.84]]), nus) == pytest.approx(0.85)  # fallen: its best
+    assert _reach(np.array([[0.80, 0.86, 0.86], [0.80, 0.84, 0.84]]), nus) == pytest.approx(0.85)  # flat
+    # one nu, or scores that have not moved from the largest nu's: nothing to carry on
+    assert _reach(rising[:, :1], nus) == np.inf
+    assert _reach(np.array([[0.81, 0.81, 0.81], [0.79, 0.79, 0.79]]), nus) == np.inf
+    # at the smallest nu nothing of the grid is left: its best
+    assert _reach(np.array([[0.80, 0.82, 0.84, 0.86, 0.88]] * 2), nus) == pytest.approx(0.88)
+
+
+def test_overtaken_is_a_lead_beyond_the_reach_by_more_than_the_leaders_standard_error():
+    from lpboosting.estimators.cv import _overtaken, _se
+
+    nus = np.array([0.8, 0.6, 0.4, 0.2, 0.1])
+    first = np.array([[0.80, 0.84, 0.86], [0.80, 0.86, 0.88], [0.80, 0.85, 0.87]])  # reach 0.90
+    leader = np.array([[0.93, 0.94, np.nan], [0.95, 0.96, np.nan], [0.94, 0.95, np.nan]])  # best 0.95
+    assert _se(leader[:, 1]) == pytest.approx(0.0058, abs=1e-4)
+    assert _overtaken(first, [leader], nus)
+    assert not _overtaken(first, [leader - 0.048], nus)  # 0.902 - 0.0058 is within the reach
+    assert _overtaken(first, [np.full((3, 5), np.nan), leader], nus)  # any later oracle
+    assert not _overtaken(first, [leader], nus, rows=10)  # the binomial error of 10 rows: 0.069
+    assert not _overtaken(first[:, :1], [leader], nus)  # one nu: no reach yet
+
+
+def test_the_stumps_path_stops_once_the_trees_lead_beyond_its_reach(monkeypatch):
+    # the first oracle stops after PATIENCE nus in a row with a later one's best above its best by
+    # more than that one's standard error, once the later one is beyond its reach (its last rise per
+    # unit of nu carried on to the smallest nu); the scores it has are those of the full run (an
+    # interaction of two features that CART trees of depth 5 follow and a sum of stumps cannot)
+    from lpboosting.estimators import cv
+    from lpboosting.estimators.cv import PATIENCE, _accuracy_rows, _outscored, _overtaken, _stop_early
+
+    monkeypatch.setattr(cv, "AUTO_ORACLES", (("stumps", {}), ("trees", {"max_depth": 5})))
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 4))
+    y = np.where(X[:, 0] + X[:, 1] + 3 * X[:, 2] * X[:, 3] > 0, 1, -1)
+    nus = [0.8, 0.6, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        full = LPBoostCV(nus=nus, early_stopping=False).fit(X, y)
+        early = LPBoostCV(nus=nus).fit(X, y)
+    stumps, trees = (full.cv_scores_by_oracle_[k] for k in ("stumps", "trees(max_depth=5)"))
+    rows = _accuracy_rows(None, [None], [X.shape[0]])
+    own = next((j for j in range(1, len(nus) + 1) if _stop_early(stumps[:, :j], rows=rows)), len(nus))
+    ahead, stop = 0, len(nus)
+    for j in range(1, len(nus) + 1):
+        ahead = ahead + 1 if _outscored(trees[:, :j], stumps[:, :j], rows) else 0
+        if ahead >= PATIENCE and _overtaken(stumps[:, :j], [trees[:, :j]], np.asarray(nus), rows):
+            stop = j
+            break
+    # the rule stopped the stumps, before their own rule would have, with the trees still ahead
+    assert stop < own <= len(nus)
+    got = early.cv_scores_by_oracle_["stumps"]
+    np.testing.assert_array_equal(got[:, :stop], stumps[:, :stop])
+    assert np.isnan(got[:, stop:]).all()
+    assert early.oracle_ == "trees" and np.nanmax(trees.mean(axis=0)) > np.nanmax(stumps.mean(axis=0)) + 0.1
 
 
 def test_a_nu_that_runs_out_of_its_time_budget_ends_the_path_and_is_not_chosen(monkeypatch):
