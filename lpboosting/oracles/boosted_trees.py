@@ -14,6 +14,10 @@ soft margin of the examples instead of equally; with nu chosen by
 cross-validation it keeps the forest's fit to interactions of features and
 the soft margin's robustness to label noise.
 
+With ``whole_forest=True`` the forest itself is one more hypothesis,
+h_F(x) = F(x) / max_n |F(x_n)| (and -h_F): the LP may then put its weight
+on the forest's own decision, correct it with its trees, or leave it.
+
 The pool is finite and priced exactly (the column of largest edge d . u).
 Each tree's output is read from the forest's public staged decision
 function (the difference of consecutive stages), not from its private
@@ -35,6 +39,8 @@ from lpboosting.oracles.columns import Columns
 
 #: a tree whose largest output on the training rows is below this is constant 0: no hypothesis
 ZERO_TREE = 1e-12
+#: the index of the whole forest's decision function among a pool's trees (``whole_forest=True``)
+WHOLE_FOREST = -2
 
 
 class BoostedForest:
@@ -66,32 +72,47 @@ class BoostedForest:
         self._cache = (key, trees)
         return trees
 
+    def decision(self, X: Any) -> np.ndarray:
+        """The forest's decision function F(x) = b + sum_m t_m(x), from the remembered stages."""
+        return self.start + self.outputs(X).sum(axis=1)
+
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_cache": None}
 
 
 class BoostedTree:
     """Tree ``index`` of a :class:`BoostedForest`, scaled: ``sign * t_m(x) / scale``, in [-1, 1].
-    Index -1 is the constant ``sign`` (the pool of a forest none of whose trees splits)."""
+    Index -1 is the constant ``sign`` (the pool of a forest none of whose trees splits), index
+    :data:`WHOLE_FOREST` the forest's decision function F(x) scaled the same way."""
 
     def __init__(self, forest: BoostedForest, index: int, sign: float, scale: float) -> None:
         self.forest, self.index, self.sign, self.scale = forest, int(index), float(sign), float(scale)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        if self.index < 0:
+        if self.index == WHOLE_FOREST:
+            out = self.forest.decision(X) / self.scale
+        elif self.index < 0:
             return np.full(np.shape(X)[0], self.sign)
-        out = self.forest.outputs(X)[:, self.index] / self.scale
+        else:
+            out = self.forest.outputs(X)[:, self.index] / self.scale
         return self.sign * np.clip(out, -1.0, 1.0)
 
     def __repr__(self) -> str:
+        sign = "-" if self.sign < 0 else "+"
+        if self.index == WHOLE_FOREST:
+            return f"BoostedTree({sign}the forest of {self.forest.n_trees})"
         if self.index < 0:
             return f"BoostedTree(constant {self.sign:+g})"
-        return f"BoostedTree({'-' if self.sign < 0 else '+'}tree {self.index + 1} of {self.forest.n_trees})"
+        return f"BoostedTree({sign}tree {self.index + 1} of {self.forest.n_trees})"
 
     def describe(self, feature_names: Sequence[str] | None = None) -> str:
+        minus = "minus " if self.sign < 0 else ""
+        if self.index == WHOLE_FOREST:
+            return (f"{minus}the decision function of a gradient-boosted forest of {self.forest.n_trees} trees, "
+                    f"scaled by 1/{self.scale:.4g}")
         if self.index < 0:
             return f"the constant {self.sign:+g} (no tree of the forest splits)"
-        return (f"{'minus ' if self.sign < 0 else ''}tree {self.index + 1} of a gradient-boosted forest of "
+        return (f"{minus}tree {self.index + 1} of a gradient-boosted forest of "
                 f"{self.forest.n_trees}, scaled by 1/{self.scale:.4g}")
 
 
@@ -107,7 +128,9 @@ class BoostedTrees(Columns):
     1).  When no tree splits (constant features, too few rows), the pool is
     the two constants +1 and -1.  Missing values (NaN) go where the forest
     sends them.  ``sample_weight`` (the fit's weights of the rows) is the
-    forest's: it fits the weighted rows, as the LP does.
+    forest's: it fits the weighted rows, as the LP does.  ``whole_forest=True``
+    adds the forest's decision function, scaled to [-1, 1] on the training
+    rows, to the pool (and its negation).
     """
 
     exact = True
@@ -116,7 +139,8 @@ class BoostedTrees(Columns):
 
     def __init__(self, X, y, *, max_iter: int = 200, learning_rate: float = 0.1, max_leaf_nodes: int | None = 31,
                  max_depth: int | None = None, min_samples_leaf: int | None = None, l2_regularization: float = 0.0,
-                 max_bins: int = 255, random_state: int | None = 0, sample_weight: Any = None) -> None:
+                 max_bins: int = 255, random_state: int | None = 0, whole_forest: bool = False,
+                 sample_weight: Any = None) -> None:
         from sklearn.ensemble import HistGradientBoostingClassifier
 
         X = check_features(X, allow_nan=True, oracle=self.name)
@@ -126,6 +150,9 @@ class BoostedTrees(Columns):
         sample_weight = check_sample_weight(sample_weight)  # finite, >= 0, a positive sum
         if sample_weight is not None and sample_weight.shape != self.y.shape:
             raise ValueError(f"sample_weight must have one weight per row ({self.y.size}), got {sample_weight.size}")
+        if not isinstance(whole_forest, (bool, np.bool_)):
+            raise ValueError(f"whole_forest must be True or False, got {whole_forest!r}")
+        self.whole_forest = bool(whole_forest)
         self.sample_weight = sample_weight
         weight = np.ones_like(self.y) if sample_weight is None else sample_weight
         if not (np.any(weight[self.y > 0] > 0) and np.any(weight[self.y < 0] > 0)):
@@ -144,9 +171,15 @@ class BoostedTrees(Columns):
         kept = np.flatnonzero(scale > ZERO_TREE)
         self._X = X
         if kept.size:
-            self.trees = kept  # forest index of each kept tree (-1: the constant)
+            self.trees = kept  # forest index of each kept tree (-1: the constant, WHOLE_FOREST: the forest)
             self.scales = scale[kept]
             H = trees[:, kept] / self.scales
+            decision = self.forest.decision(X) if self.whole_forest else np.zeros(X.shape[0])
+            whole = float(np.abs(decision).max())
+            if whole > ZERO_TREE:
+                self.trees = np.append(self.trees, WHOLE_FOREST)
+                self.scales = np.append(self.scales, whole)
+                H = np.column_stack([H, decision / whole])
         else:
             self.trees, self.scales, H = np.array([-1]), np.ones(1), np.ones((X.shape[0], 1))
         super().__init__(self.y[:, None] * np.hstack([H, -H]))
@@ -157,7 +190,8 @@ class BoostedTrees(Columns):
 
     def relabel(self, y: Any) -> "BoostedTrees":
         """A forest fitted anew on the same X (and weights) with other labels (its trees depend on them)."""
-        return BoostedTrees(self._X, y, sample_weight=self.sample_weight, **self.params)
+        return BoostedTrees(self._X, y, sample_weight=self.sample_weight, whole_forest=self.whole_forest,
+                            **self.params)
 
     def _candidate(self, edges: np.ndarray, m: int) -> Candidate:
         half = self.trees.size

@@ -155,3 +155,30 @@ def test_a_forest_that_cannot_split_gives_the_two_constants():
     assert oracle.U.shape == (30, 2)
     clf = LPBoostClassifier(nu=0.5, oracle="gb-trees", oracle_params={"max_iter": 5}).fit(X, y)
     np.testing.assert_array_equal(clf.predict(X), np.ones(30))  # the majority, +1
+
+
+def test_the_whole_forest_is_one_more_hypothesis_when_asked():
+    from lpboosting.oracles.boosted_trees import WHOLE_FOREST
+
+    X, y = data(seed=8)
+    plain = BoostedTrees(X, y, max_iter=20)
+    oracle = BoostedTrees(X, y, max_iter=20, whole_forest=True)
+    half = oracle.trees.size
+    assert half == plain.trees.size + 1 and oracle.trees[-1] == WHOLE_FOREST
+    np.testing.assert_array_equal(oracle.U[:, :half - 1], plain.U[:, :half - 1])  # the trees as before
+    F = oracle.forest.model.decision_function(X)
+    np.testing.assert_allclose(oracle.U[:, half - 1] * y, F / np.abs(F).max(), atol=1e-9)
+    np.testing.assert_array_equal(oracle.U[:, half:], -oracle.U[:, :half])
+    # column generation over the pool reaches the LP over all of it
+    result = column_generation(LPBoost(0.3), oracle, tol=1e-9)
+    assert result.objective == pytest.approx(soft_margin_lp(oracle.U, 0.3)["value"], abs=1e-7)
+    # the forest's hypothesis is its column on the training rows and the forest's classes elsewhere
+    h = oracle._candidate(np.zeros(2 * half), half - 1).hypothesis
+    assert h.index == WHOLE_FOREST and "decision function" in h.describe()
+    np.testing.assert_allclose(y * h.predict(X), oracle.U[:, half - 1], atol=1e-12)
+    X_new = data(n=80, seed=9)[0]
+    np.testing.assert_array_equal(h.predict(X_new) > 0, oracle.forest.model.predict(X_new) > 0)
+    # one-vs-rest's relabelled pools keep it; the parameter is a flag
+    assert oracle.relabel(-y).trees[-1] == WHOLE_FOREST
+    with pytest.raises(ValueError, match="whole_forest"):
+        BoostedTrees(X, y, max_iter=5, whole_forest="yes")
