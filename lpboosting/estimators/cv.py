@@ -27,11 +27,15 @@ times the path.
 ``oracle="auto"`` (the CV classifiers' default) runs the same selection for
 exact decision stumps and for the trees of a gradient-boosted forest
 (``"gb-trees"``: a forest fitted once per fold, its trees a finite pool the
-LP weights), side by side along the grid, and keeps the better: a sum of
+LP weights, with ``whole_forest=True`` the forest's own decision function
+one more hypothesis of it), side by side along the grid, and keeps the better: a sum of
 stumps is additive in the features and cannot follow an interaction (two
 features with a curved boundary, as in banana), the forest's trees can;
 under label noise the forest's trees follow the noise too, and the exact
-stumps do as well or better.  One multiclass LP over more than two classes
+stumps do as well or better.  Where the classes overlap (KEEL magic) the
+soft margin over the trees alone is a worse surrogate of the error than
+the forest's own log-loss fit; with the forest as a hypothesis the LP keeps
+that fit, alone or corrected by its trees.  One multiclass LP over more than two classes
 chooses between class stumps and trees of depth 5
 (:data:`MULTICLASS_AUTO_ORACLES`).
 Each oracle's path stops early by its own scores, and the trees' path also
@@ -90,7 +94,7 @@ __all__ = ["AUTO_ORACLES", "DEFAULT_NUS", "MULTICLASS_AUTO_ORACLES", "ERLPBoostC
 DEFAULT_NUS = (0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01)
 #: the oracles ``oracle="auto"`` chooses from (name, parameters), in order of preference (a later one is
 #: chosen only when it scores better by more than a standard error)
-AUTO_ORACLES = (("stumps", {}), ("gb-trees", {}))
+AUTO_ORACLES = (("stumps", {}), ("gb-trees", {"whole_forest": True}))
 #: the same for one multiclass LP over more than two classes, whose hypotheses vote for a class
 MULTICLASS_AUTO_ORACLES = (("stumps", {}), ("trees", {"max_depth": 5}))
 #: the path stops once the mean score has been below its best for this many nus in a row
@@ -567,7 +571,7 @@ _SELECTION_DOC = """    nus : array-like of floats in (0, 1], default None
 #: the numpydoc entries of the oracle's parameters of a CV classifier
 _ORACLE_DOC = """    oracle : "auto", "stumps", "binned-stumps", "features", "trees", "hist-trees", "gb-trees" or a callable, default "auto"
         "auto" chooses between exact decision stumps and the trees of a
-        gradient-boosted forest (:data:`AUTO_ORACLES`; one multiclass LP:
+        gradient-boosted forest with the forest itself (:data:`AUTO_ORACLES`; one multiclass LP:
         class stumps and trees of depth 5, :data:`MULTICLASS_AUTO_ORACLES`)
         by the same cross-validation, the stumps unless the trees score
         better by more than a standard error; a name or a
