@@ -715,7 +715,8 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         from lpboosting.oracles.multiclass import make_multiclass_oracle
 
         codes = np.searchsorted(self.classes_, y)
-        oracle = make_multiclass_oracle(self._oracle_spec(), X, codes, len(self.classes_), **self._oracle_params())
+        oracle = make_multiclass_oracle(self._oracle_spec(), X, codes, len(self.classes_), sample_weight=sample_weight,
+                                        **self._oracle_params())
         return self._fit_binary(oracle, sample_weight)
 
     def _fit_classes(self, X: np.ndarray, y: np.ndarray, sample_weight) -> "ColumnGenerationClassifier":

@@ -65,7 +65,7 @@ class LPBoostClassifier(ColumnGenerationClassifier):
         (:class:`lpboosting.masters.MulticlassLPBoost`: the multiclass
         margin, the true class's vote against the best other class's, one
         distribution over (example, wrong class) pairs), with hypotheses that
-        vote for a class (oracles "stumps", "trees" or a callable
+        vote for a class (oracles "stumps", "trees", "gb-trees" or a callable
         ``fn(X, y, scores)``: :mod:`lpboosting.oracles.multiclass`);
         "one-vs-rest" fits K binary LPs (``one_vs_rest_``).
     {shared_parameters}

@@ -14,6 +14,9 @@ candidates' columns are pair columns (int8, N (K - 1) entries).
 - :class:`ClassPool`: a finite pool, an N x M matrix of predicted classes, exact;
 - :class:`ClassTrees`: CART regression trees on the scores, leaves voting the
   class of largest summed score; inexact;
+- :class:`ClassForest`: the stages of a gradient-boosted forest fitted once
+  (scikit-learn's ``HistGradientBoostingClassifier``), each the class the
+  forest of its first m iterations votes for: a finite pool, exact;
 - :class:`ClassCallable`: a user's ``fn(X, y, scores)`` returning a hypothesis; inexact.
 """
 
@@ -31,8 +34,8 @@ from lpboosting.oracles.columns import call_user_oracle
 from lpboosting.oracles.stumps import clean_threshold
 from lpboosting.pairs import check_class_codes, check_n_classes, class_scores, pair_column, pair_columns
 
-__all__ = ["ClassCallable", "ClassPool", "ClassStump", "ClassStumps", "ClassTree", "ClassTrees",
-           "MulticlassOracle", "MULTICLASS_ORACLES", "make_multiclass_oracle"]
+__all__ = ["ClassCallable", "ClassForest", "ClassPool", "ClassStump", "ClassStumps", "ClassTree", "ClassTrees",
+           "ForestStage", "MulticlassOracle", "MULTICLASS_ORACLES", "make_multiclass_oracle"]
 
 
 class MulticlassOracle(Oracle):
@@ -350,6 +353,108 @@ class ClassTrees(MulticlassOracle):
         return self.candidate(hypothesis, hypothesis.leaf_class[leaves], d)
 
 
+class StagedVotes:
+    """A fitted multiclass ``HistGradientBoostingClassifier`` and the class codes its stages vote
+    for: ``votes(X)`` is the (n, M) matrix of argmax_k F_k^(m)(x) after m = 1..M iterations.  The
+    last X asked for is remembered (by its shape and bytes): the stages of one prediction read one
+    pass of the staged decision function."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self._cache: tuple[tuple, np.ndarray] | None = None
+
+    @property
+    def n_iter(self) -> int:
+        return int(self.model.n_iter_)
+
+    def votes(self, X: Any) -> np.ndarray:
+        X = np.ascontiguousarray(X, dtype=float)
+        key = (X.shape, hashlib.blake2b(X.tobytes(), digest_size=16).digest())
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        codes = np.asarray(self.model.classes_, dtype=np.intp)
+        votes = np.column_stack([codes[np.asarray(F).reshape(X.shape[0], -1).argmax(axis=1)]
+                                 if np.ndim(F) == 2 and np.shape(F)[1] > 1
+                                 else codes[(np.asarray(F).ravel() > 0).astype(np.intp)]
+                                 for F in self.model.staged_decision_function(X)])
+        self._cache = (key, votes)
+        return votes
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_cache": None}
+
+
+class ForestStage:
+    """The class a gradient-boosted forest votes for after its first ``stage`` iterations
+    (:class:`StagedVotes`); the last stage is the forest itself."""
+
+    def __init__(self, forest: StagedVotes, stage: int) -> None:
+        self.forest, self.stage = forest, int(stage)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return self.forest.votes(X)[:, self.stage - 1]
+
+    def describe(self, feature_names: Sequence[str] | None = None, classes: Sequence[Any] | None = None) -> str:
+        return f"the vote of a gradient-boosted forest after {self.stage} of its {self.forest.n_iter} iterations"
+
+    def __repr__(self) -> str:
+        return f"ForestStage({self.stage} of {self.forest.n_iter})"
+
+
+class ClassForest(ClassPool):
+    """The stages of a gradient-boosted forest as a finite pool of class votes; exact.
+
+    scikit-learn's ``HistGradientBoostingClassifier`` (these parameters,
+    without early stopping) is fitted once on (X, y) and its rows' weights;
+    hypothesis m is the class its first m iterations vote for (argmax of the
+    staged decision function), the last one the forest itself.  Stages that
+    vote as the one before on every training row are left out (the same
+    column).  The LP weighs the forest at its different lengths by the
+    multiclass soft margin: alone, mixed, or (with class stumps beside it in
+    ``oracle="auto"``) not at all.  ``min_samples_leaf=None`` is the forest's
+    20 rows a leaf, fewer on fewer than 200 rows (a tenth of them, at least 1).
+    """
+
+    name = "gb-trees"
+    takes_sample_weight = True
+
+    def __init__(self, X: Any, y: Any, n_classes: int | None = None, *, max_iter: int = 200,
+                 learning_rate: float = 0.1, max_leaf_nodes: int | None = 31, max_depth: int | None = None,
+                 min_samples_leaf: int | None = None, l2_regularization: float = 0.0, max_bins: int = 255,
+                 random_state: int | None = 0, sample_weight: Any = None) -> None:
+        from sklearn.ensemble import HistGradientBoostingClassifier
+
+        from lpboosting.masters.base import check_sample_weight
+
+        X = check_features(X, allow_nan=True, oracle=self.name)
+        MulticlassOracle.__init__(self, y, n_classes)
+        if X.shape[0] != self.n_samples:
+            raise ValueError(f"y has {self.n_samples} labels but X has {X.shape[0]} rows; pass one label per row")
+        if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
+            raise ValueError(f"max_iter must be an integer >= 1 (the forest's iterations), got {max_iter!r}")
+        sample_weight = check_sample_weight(sample_weight)
+        if sample_weight is not None and sample_weight.shape != self.y.shape:
+            raise ValueError(f"sample_weight must have one weight per row ({self.y.size}), got {sample_weight.size}")
+        weight = np.ones(self.n_samples) if sample_weight is None else sample_weight
+        if np.unique(self.y[weight > 0]).size < 2:
+            raise ValueError("the gradient-boosted forest needs two classes or more among the labels (of weight > 0)")
+        if min_samples_leaf is None:
+            min_samples_leaf = min(20, max(1, X.shape[0] // 10))
+        self.params = {"max_iter": int(max_iter), "learning_rate": learning_rate, "max_leaf_nodes": max_leaf_nodes,
+                       "max_depth": max_depth, "min_samples_leaf": min_samples_leaf,
+                       "l2_regularization": l2_regularization, "max_bins": max_bins, "random_state": random_state}
+        self.sample_weight = sample_weight
+        model = HistGradientBoostingClassifier(early_stopping=False, **self.params).fit(
+            X, self.y, sample_weight=sample_weight)
+        self.forest = StagedVotes(model)
+        votes = self.forest.votes(X)
+        changed = np.flatnonzero(np.r_[True, (votes[:, 1:] != votes[:, :-1]).any(axis=0)])
+        #: the forest's stage (iterations, from 1) of each column of the pool
+        self.stages = changed + 1
+        super().__init__(votes[:, changed], self.y, self.n_classes,
+                         hypotheses=[ForestStage(self.forest, m) for m in self.stages])
+
+
 class ClassCallable(MulticlassOracle):
     """A user's weak learner ``fn(X, y, scores) -> hypothesis``: y the class codes 0..K-1, scores
     the N x K class scores S (the edge of h is sum_i S[i, h(x_i)]); the hypothesis' ``predict(X)``
@@ -381,12 +486,16 @@ class ClassCallable(MulticlassOracle):
 
 
 #: the multiclass oracles by name (the classifiers' ``oracle=`` with more than two classes)
-MULTICLASS_ORACLES: dict[str, type[MulticlassOracle]] = {"stumps": ClassStumps, "trees": ClassTrees}
+MULTICLASS_ORACLES: dict[str, type[MulticlassOracle]] = {"stumps": ClassStumps, "trees": ClassTrees,
+                                                         "gb-trees": ClassForest}
 
 
-def make_multiclass_oracle(spec: Any, X: Any, y: np.ndarray, n_classes: int, **params: Any) -> MulticlassOracle:
+def make_multiclass_oracle(spec: Any, X: Any, y: np.ndarray, n_classes: int, sample_weight: Any = None,
+                           **params: Any) -> MulticlassOracle:
     """The multiclass oracle ``spec`` (a name of :data:`MULTICLASS_ORACLES` or a function
-    ``fn(X, y, scores)``) over X and the class codes y."""
+    ``fn(X, y, scores)``) over X and the class codes y.  ``sample_weight`` (the fit's weights of
+    the rows) goes to an oracle fitted on the rows (the forest of ``"gb-trees"``); the others price
+    the master's distribution, which holds the weights already."""
     from lpboosting.errors import UnknownOracleError
 
     if isinstance(spec, str):
@@ -395,6 +504,8 @@ def make_multiclass_oracle(spec: Any, X: Any, y: np.ndarray, n_classes: int, **p
             raise UnknownOracleError(
                 f"the oracle {spec!r} has no native multiclass form; with more than two classes choose one of "
                 f"{sorted(MULTICLASS_ORACLES)}, a function fn(X, y, scores), or multiclass='one-vs-rest'")
+        if sample_weight is not None and MULTICLASS_ORACLES[key].takes_sample_weight:
+            params = {**params, "sample_weight": sample_weight}
         return MULTICLASS_ORACLES[key](X, y, n_classes, **params)
     if callable(spec):
         return ClassCallable(spec, X, y, n_classes, **params)

@@ -129,6 +129,58 @@ def test_pool_is_exact_and_keeps_its_hypotheses():
         ClassPool(P + 1, y, K)
 
 
+def test_forest_stages_are_the_forests_votes_and_the_lp_over_them_is_reached():
+    from sklearn.datasets import make_classification
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from lpboosting.oracles.multiclass import ClassForest, ForestStage
+
+    K = 3
+    X, y = make_classification(150, 6, n_informative=4, n_classes=K, random_state=3)
+    oracle = make_multiclass_oracle("gb-trees", X, y, K, max_iter=25)
+    assert isinstance(oracle, ClassForest) and oracle.exact
+    alone = HistGradientBoostingClassifier(early_stopping=False, **oracle.params).fit(X, y)
+    # each kept stage is the class of largest staged decision; the last kept is the forest itself
+    staged = [F.argmax(axis=1) for F in alone.staged_decision_function(X)]
+    for m, h in zip(oracle.stages, oracle.hypotheses):
+        assert isinstance(h, ForestStage) and h.stage == m
+        np.testing.assert_array_equal(h.predict(X), staged[m - 1])
+    np.testing.assert_array_equal(oracle.hypotheses[-1].predict(X), alone.predict(X))
+    # the stages left out vote as the one before them on every row; the kept ones differ
+    kept = set(oracle.stages.tolist())
+    for m in range(2, len(staged) + 1):
+        assert (m in kept) == bool(np.any(staged[m - 1] != staged[m - 2]))
+    # rows it has not seen: the forest's own votes at each stage
+    X_new = make_classification(40, 6, n_informative=4, n_classes=K, random_state=4)[0]
+    h = oracle.hypotheses[len(oracle.stages) // 2]
+    np.testing.assert_array_equal(h.predict(X_new), list(alone.staged_predict(X_new))[h.stage - 1])
+    # column generation over the pool reaches the LP over all of it
+    full = MulticlassLPBoost(0.2, K).solve(pair_columns(oracle.predicted, y, K))
+    result = column_generation(MulticlassLPBoost(0.2, K), oracle, tol=1e-9, columns_per_round=2)
+    assert result.status == "converged" and result.objective == pytest.approx(full.objective, abs=1e-9)
+
+
+def test_the_forest_fits_the_rows_weights():
+    from sklearn.datasets import make_classification
+
+    K = 3
+    X, y = make_classification(120, 5, n_informative=3, n_classes=K, random_state=5)
+    w = np.random.default_rng(0).integers(0, 4, size=y.size).astype(float)
+    weighted = make_multiclass_oracle("gb-trees", X, y, K, sample_weight=w, max_iter=10)
+    np.testing.assert_array_equal(weighted.sample_weight, w)
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    alone = HistGradientBoostingClassifier(early_stopping=False, **weighted.params).fit(X, y, sample_weight=w)
+    np.testing.assert_array_equal(weighted.hypotheses[-1].predict(X), alone.predict(X))
+    assert not np.array_equal(weighted.predicted, make_multiclass_oracle("gb-trees", X, y, K, max_iter=10).predicted)
+    # the stump oracle prices the master's distribution, which holds the weights: none given to it
+    assert make_multiclass_oracle("stumps", X, y, K, sample_weight=w).n_samples == y.size
+    with pytest.raises(ValueError, match="max_iter"):
+        make_multiclass_oracle("gb-trees", X, y, K, max_iter=0)
+    with pytest.raises(ValueError, match="two classes"):
+        make_multiclass_oracle("gb-trees", X, np.zeros(y.size, dtype=int), K)
+
+
 def test_callable_receives_the_class_scores():
     K = 3
     X, y = data(3, n=25, K=K)
