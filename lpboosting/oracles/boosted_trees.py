@@ -43,7 +43,25 @@ ZERO_TREE = 1e-12
 WHOLE_FOREST = -2
 
 
-class BoostedForest:
+class RowsMemo:
+    """The answer for the last X asked for, remembered by its shape and bytes: a forest's
+    hypotheses each read one column of the same pass over X's stages."""
+
+    def __init__(self) -> None:
+        self._cache: tuple[tuple, np.ndarray] | None = None
+
+    def remembered(self, X: Any, compute: Any) -> np.ndarray:
+        X = np.ascontiguousarray(X, dtype=float)
+        key = (X.shape, hashlib.blake2b(X.tobytes(), digest_size=16).digest())
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, compute(X))
+        return self._cache[1]
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_cache": None}
+
+
+class BoostedForest(RowsMemo):
     """A fitted ``HistGradientBoostingClassifier`` on labels -1/+1 and its trees' outputs.
 
     ``outputs(X)`` is the (n, M) matrix of the M trees' outputs t_m(x) (the
@@ -53,31 +71,25 @@ class BoostedForest:
     """
 
     def __init__(self, model: Any, start: float) -> None:
+        super().__init__()
         self.model = model
         self.start = float(start)
-        self._cache: tuple[tuple, np.ndarray] | None = None
 
     @property
     def n_trees(self) -> int:
         return int(self.model.n_iter_)
 
     def outputs(self, X: Any) -> np.ndarray:
-        X = np.ascontiguousarray(X, dtype=float)
-        key = (X.shape, hashlib.blake2b(X.tobytes(), digest_size=16).digest())
-        if self._cache is not None and self._cache[0] == key:
-            return self._cache[1]
+        return self.remembered(X, self._outputs)
+
+    def _outputs(self, X: np.ndarray) -> np.ndarray:
         stages = np.column_stack([np.asarray(s, dtype=float).ravel()
                                   for s in self.model.staged_decision_function(X)])
-        trees = np.diff(stages, axis=1, prepend=self.start)
-        self._cache = (key, trees)
-        return trees
+        return np.diff(stages, axis=1, prepend=self.start)
 
     def decision(self, X: Any) -> np.ndarray:
         """The forest's decision function F(x) = b + sum_m t_m(x), from the remembered stages."""
         return self.start + self.outputs(X).sum(axis=1)
-
-    def __getstate__(self) -> dict:
-        return {**self.__dict__, "_cache": None}
 
 
 class BoostedTree:

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from lpboosting.oracles.base import Candidate, Oracle, check_features
+from lpboosting.oracles.boosted_trees import RowsMemo
 from lpboosting.oracles.columns import call_user_oracle
 from lpboosting.oracles.stumps import clean_threshold
 from lpboosting.pairs import check_class_codes, check_n_classes, class_scores, pair_column, pair_columns
@@ -353,35 +354,29 @@ class ClassTrees(MulticlassOracle):
         return self.candidate(hypothesis, hypothesis.leaf_class[leaves], d)
 
 
-class StagedVotes:
+class StagedVotes(RowsMemo):
     """A fitted multiclass ``HistGradientBoostingClassifier`` and the class codes its stages vote
-    for: ``votes(X)`` is the (n, M) matrix of argmax_k F_k^(m)(x) after m = 1..M iterations.  The
-    last X asked for is remembered (by its shape and bytes): the stages of one prediction read one
-    pass of the staged decision function."""
+    for: ``votes(X)`` is the (n, M) matrix of argmax_k F_k^(m)(x) after m = 1..M iterations (the
+    last X's remembered: the stages of one prediction read one pass of the staged decision
+    function)."""
 
     def __init__(self, model: Any) -> None:
+        super().__init__()
         self.model = model
-        self._cache: tuple[tuple, np.ndarray] | None = None
 
     @property
     def n_iter(self) -> int:
         return int(self.model.n_iter_)
 
     def votes(self, X: Any) -> np.ndarray:
-        X = np.ascontiguousarray(X, dtype=float)
-        key = (X.shape, hashlib.blake2b(X.tobytes(), digest_size=16).digest())
-        if self._cache is not None and self._cache[0] == key:
-            return self._cache[1]
-        codes = np.asarray(self.model.classes_, dtype=np.intp)
-        votes = np.column_stack([codes[np.asarray(F).reshape(X.shape[0], -1).argmax(axis=1)]
-                                 if np.ndim(F) == 2 and np.shape(F)[1] > 1
-                                 else codes[(np.asarray(F).ravel() > 0).astype(np.intp)]
-                                 for F in self.model.staged_decision_function(X)])
-        self._cache = (key, votes)
-        return votes
+        return self.remembered(X, self._votes)
 
-    def __getstate__(self) -> dict:
-        return {**self.__dict__, "_cache": None}
+    def _votes(self, X: np.ndarray) -> np.ndarray:
+        codes = np.asarray(self.model.classes_, dtype=np.intp)
+        return np.column_stack([codes[np.asarray(F).reshape(X.shape[0], -1).argmax(axis=1)]
+                                if np.ndim(F) == 2 and np.shape(F)[1] > 1
+                                else codes[(np.asarray(F).ravel() > 0).astype(np.intp)]
+                                for F in self.model.staged_decision_function(X)])
 
 
 class ForestStage:
