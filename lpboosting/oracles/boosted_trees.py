@@ -133,7 +133,9 @@ class BoostedTrees(Columns):
     :class:`~lpboosting.oracles.Columns` pool whose columns are the trees.
 
     The forest is scikit-learn's ``HistGradientBoostingClassifier`` with the
-    given parameters, without early stopping (``max_iter`` trees); the pool
+    given parameters, without early stopping (``max_iter`` trees) unless
+    ``early_stopping`` says otherwise (``"auto"``: as the forest's own
+    default, on more than 10 000 rows, a tenth of them held out); the pool
     is each tree and its negation, scaled to [-1, 1] on the training rows
     (see the module docstring).  ``min_samples_leaf=None`` is the forest's
     20 rows a leaf, fewer on fewer than 200 rows (a tenth of them, at least
@@ -152,7 +154,7 @@ class BoostedTrees(Columns):
     def __init__(self, X, y, *, max_iter: int = 200, learning_rate: float = 0.1, max_leaf_nodes: int | None = 31,
                  max_depth: int | None = None, min_samples_leaf: int | None = None, l2_regularization: float = 0.0,
                  max_bins: int = 255, random_state: int | None = 0, whole_forest: bool = False,
-                 sample_weight: Any = None) -> None:
+                 early_stopping: bool | str = False, sample_weight: Any = None) -> None:
         from sklearn.ensemble import HistGradientBoostingClassifier
 
         X = check_features(X, allow_nan=True, oracle=self.name)
@@ -162,6 +164,8 @@ class BoostedTrees(Columns):
         sample_weight = check_sample_weight(sample_weight)  # finite, >= 0, a positive sum
         if sample_weight is not None and sample_weight.shape != self.y.shape:
             raise ValueError(f"sample_weight must have one weight per row ({self.y.size}), got {sample_weight.size}")
+        if early_stopping not in (True, False, "auto"):
+            raise ValueError(f"early_stopping must be True, False or 'auto', got {early_stopping!r}")
         if not isinstance(whole_forest, (bool, np.bool_)):
             raise ValueError(f"whole_forest must be True or False, got {whole_forest!r}")
         self.whole_forest = bool(whole_forest)
@@ -174,7 +178,8 @@ class BoostedTrees(Columns):
         self.params = {"max_iter": int(max_iter), "learning_rate": learning_rate, "max_leaf_nodes": max_leaf_nodes,
                        "max_depth": max_depth, "min_samples_leaf": min_samples_leaf,
                        "l2_regularization": l2_regularization, "max_bins": max_bins, "random_state": random_state}
-        model = HistGradientBoostingClassifier(early_stopping=False, **self.params).fit(
+        self.early_stopping = early_stopping
+        model = HistGradientBoostingClassifier(early_stopping=early_stopping, **self.params).fit(
             X, self.y, sample_weight=sample_weight)
         share = float(weight[self.y > 0].sum() / weight.sum())
         self.forest = BoostedForest(model, np.log(share / (1.0 - share)))
@@ -203,7 +208,7 @@ class BoostedTrees(Columns):
     def relabel(self, y: Any) -> "BoostedTrees":
         """A forest fitted anew on the same X (and weights) with other labels (its trees depend on them)."""
         return BoostedTrees(self._X, y, sample_weight=self.sample_weight, whole_forest=self.whole_forest,
-                            **self.params)
+                            early_stopping=self.early_stopping, **self.params)
 
     def _candidate(self, edges: np.ndarray, m: int) -> Candidate:
         half = self.trees.size

@@ -147,13 +147,13 @@ def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them():
     X = rng.uniform(-1, 1, size=(160, 2))
     y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)  # XOR: no sum of stumps separates it
     clf = LPBoostCV(nus=[0.4, 0.2, 0.1]).fit(X, y)
-    forest = "gb-trees(whole_forest=True)"  # the forest's trees and the forest itself
-    assert clf.oracle_ == "gb-trees" and clf.oracle_params_ == {"whole_forest": True}
+    forest = "gb-trees(whole_forest=True, early_stopping='auto')"  # the forest's trees and the forest itself
+    assert clf.oracle_ == "gb-trees" and clf.oracle_params_ == {"whole_forest": True, "early_stopping": "auto"}
     assert set(clf.cv_scores_by_oracle_) == {"stumps", forest}
     stumps = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_["stumps"], axis=0))
     trees = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_[forest], axis=0))
     assert trees > stumps and np.array_equal(clf.cv_scores_, clf.cv_scores_by_oracle_[forest], equal_nan=True)
-    plain = LPBoostClassifier(nu=clf.nu_, oracle="gb-trees", oracle_params={"whole_forest": True}).fit(X, y)
+    plain = LPBoostClassifier(nu=clf.nu_, oracle="gb-trees", oracle_params=clf.oracle_params_).fit(X, y)
     np.testing.assert_array_equal(clf.decision_function(X), plain.decision_function(X))
     # on additive data the exact stumps win (or are within a standard error, and preferred)
     from lpboosting.estimators.cv import _se

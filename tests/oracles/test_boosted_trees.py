@@ -185,3 +185,19 @@ def test_the_whole_forest_is_one_more_hypothesis_when_asked():
     assert oracle.relabel(-y).trees[-1] == WHOLE_FOREST
     with pytest.raises(ValueError, match="whole_forest"):
         BoostedTrees(X, y, max_iter=5, whole_forest="yes")
+
+
+def test_the_forest_stops_early_as_asked():
+    # early_stopping goes to the forest: its trees (and the forest's hypothesis) are those of the
+    # forest scikit-learn fits with it; "auto" stops early only on more than 10 000 rows
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    X, y = data(n=600, seed=10, flip=0.2)
+    oracle = BoostedTrees(X, y, max_iter=150, early_stopping=True, whole_forest=True)
+    alone = HistGradientBoostingClassifier(early_stopping=True, **oracle.params).fit(X, y)
+    assert oracle.forest.n_trees == alone.n_iter_ < 150
+    np.testing.assert_allclose(oracle.forest.decision(X), alone.decision_function(X), atol=1e-9)
+    assert BoostedTrees(X, y, max_iter=30, early_stopping="auto").forest.n_trees == 30
+    assert oracle.relabel(-y).early_stopping is True
+    with pytest.raises(ValueError, match="early_stopping"):
+        BoostedTrees(X, y, max_iter=5, early_stopping="yes")
