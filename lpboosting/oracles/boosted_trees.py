@@ -23,7 +23,9 @@ Each tree's output is read from the forest's public staged decision
 function (the difference of consecutive stages), not from its private
 predictors; the first tree's output is the first stage less the forest's
 constant start b, the log-odds of the training labels' share of +1 (their
-weighted share when the fit has sample weights: the forest is fitted with them).
+weighted share when the fit has sample weights: the forest is fitted with them;
+a forest stopped early starts from the share among the rows it kept, and its
+first tree then carries the small difference as a constant).
 """
 
 from __future__ import annotations
