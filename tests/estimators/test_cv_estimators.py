@@ -147,8 +147,9 @@ def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them():
     X = rng.uniform(-1, 1, size=(160, 2))
     y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)  # XOR: no sum of stumps separates it
     clf = LPBoostCV(nus=[0.4, 0.2, 0.1]).fit(X, y)
-    forest = "gb-trees(whole_forest=True, early_stopping='auto')"  # the forest's trees and the forest itself
-    assert clf.oracle_ == "gb-trees" and clf.oracle_params_ == {"whole_forest": True, "early_stopping": "auto"}
+    # the forest's trees and the forest itself; no early stop on 160 rows (as HistGradientBoosting's "auto")
+    forest = "gb-trees(whole_forest=True, early_stopping=False)"
+    assert clf.oracle_ == "gb-trees" and clf.oracle_params_ == {"whole_forest": True, "early_stopping": False}
     assert set(clf.cv_scores_by_oracle_) == {"stumps", forest}
     stumps = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_["stumps"], axis=0))
     trees = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_[forest], axis=0))
@@ -358,6 +359,26 @@ def test_the_trees_path_stops_once_outscored_by_the_stumps_and_never_the_reverse
     assert np.isnan(got[:, stop:]).all()
     np.testing.assert_array_equal(early.cv_scores_by_oracle_["stumps"][:, :own], stumps[:, :own])
     assert np.isnan(early.cv_scores_by_oracle_["stumps"][:, own:]).all()  # the stumps: their own rule only
+
+
+def test_the_auto_familys_early_stopping_is_decided_on_the_fits_rows(monkeypatch):
+    from lpboosting.estimators import cv
+
+    family = (("stumps", {}), ("gb-trees", {"whole_forest": True, "early_stopping": "auto"}))
+    assert cv.auto_family(family, 10_000) == [("stumps", {}), ("gb-trees", {"whole_forest": True,
+                                                                           "early_stopping": False})]
+    assert cv.auto_family(family, 10_001)[1][1]["early_stopping"] is True
+    assert cv.auto_family((("trees", {"max_depth": 5}),), 50_000) == [("trees", {"max_depth": 5})]
+    # the folds' forests and the refit's are fitted alike: with the threshold below the folds' rows
+    # every forest of the fit stops early
+    monkeypatch.setattr(cv, "EARLY_STOPPING_ROWS", 100)
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, size=(300, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    clf = LPBoostCV(nus=[0.4, 0.2]).fit(X, y)
+    assert set(clf.cv_scores_by_oracle_) == {"stumps", "gb-trees(whole_forest=True, early_stopping=True)"}
+    if clf.oracle_ == "gb-trees":
+        assert clf.oracle_params_["early_stopping"] is True and clf._oracle.early_stopping is True
 
 
 def test_reach_carries_the_last_rise_per_unit_of_nu_to_the_smallest_nu():
