@@ -45,6 +45,25 @@ ZERO_TREE = 1e-12
 WHOLE_FOREST = -2
 
 
+def forest_setup(n_rows: int, labels: np.ndarray, sample_weight: Any, *, max_iter: int, learning_rate: float,
+                 max_leaf_nodes: int | None, max_depth: int | None, min_samples_leaf: int | None,
+                 l2_regularization: float, max_bins: int, random_state: int | None) -> tuple[dict, np.ndarray | None]:
+    """The forest's parameters for ``HistGradientBoostingClassifier`` (``min_samples_leaf=None``: 20
+    rows a leaf, a tenth of the rows on fewer than 200, at least 1) and the rows' checked weights
+    (None, or finite, >= 0, a positive sum, one per label); ValueError on a bad ``max_iter``."""
+    if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
+        raise ValueError(f"max_iter must be an integer >= 1 (the forest's iterations), got {max_iter!r}")
+    sample_weight = check_sample_weight(sample_weight)
+    if sample_weight is not None and sample_weight.shape != labels.shape:
+        raise ValueError(f"sample_weight must have one weight per row ({labels.size}), got {sample_weight.size}")
+    if min_samples_leaf is None:
+        min_samples_leaf = min(20, max(1, n_rows // 10))
+    params = {"max_iter": int(max_iter), "learning_rate": learning_rate, "max_leaf_nodes": max_leaf_nodes,
+              "max_depth": max_depth, "min_samples_leaf": min_samples_leaf, "l2_regularization": l2_regularization,
+              "max_bins": max_bins, "random_state": random_state}
+    return params, sample_weight
+
+
 class RowsMemo:
     """The answer for the last X asked for, remembered by its shape and bytes: a forest's
     hypotheses each read one column of the same pass over X's stages."""
@@ -161,11 +180,10 @@ class BoostedTrees(Columns):
 
         X = check_features(X, allow_nan=True, oracle=self.name)
         self.y = check_labels_pm(y, X.shape[0])
-        if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
-            raise ValueError(f"max_iter must be an integer >= 1 (the forest's trees), got {max_iter!r}")
-        sample_weight = check_sample_weight(sample_weight)  # finite, >= 0, a positive sum
-        if sample_weight is not None and sample_weight.shape != self.y.shape:
-            raise ValueError(f"sample_weight must have one weight per row ({self.y.size}), got {sample_weight.size}")
+        self.params, sample_weight = forest_setup(
+            X.shape[0], self.y, sample_weight, max_iter=max_iter, learning_rate=learning_rate,
+            max_leaf_nodes=max_leaf_nodes, max_depth=max_depth, min_samples_leaf=min_samples_leaf,
+            l2_regularization=l2_regularization, max_bins=max_bins, random_state=random_state)
         if early_stopping not in (True, False, "auto"):
             raise ValueError(f"early_stopping must be True, False or 'auto', got {early_stopping!r}")
         if not isinstance(whole_forest, (bool, np.bool_)):
@@ -175,11 +193,6 @@ class BoostedTrees(Columns):
         weight = np.ones_like(self.y) if sample_weight is None else sample_weight
         if not (np.any(weight[self.y > 0] > 0) and np.any(weight[self.y < 0] > 0)):
             raise ValueError("the gradient-boosted forest needs both classes among the labels (of weight > 0)")
-        if min_samples_leaf is None:
-            min_samples_leaf = min(20, max(1, X.shape[0] // 10))
-        self.params = {"max_iter": int(max_iter), "learning_rate": learning_rate, "max_leaf_nodes": max_leaf_nodes,
-                       "max_depth": max_depth, "min_samples_leaf": min_samples_leaf,
-                       "l2_regularization": l2_regularization, "max_bins": max_bins, "random_state": random_state}
         self.early_stopping = early_stopping
         model = HistGradientBoostingClassifier(early_stopping=early_stopping, **self.params).fit(
             X, self.y, sample_weight=sample_weight)

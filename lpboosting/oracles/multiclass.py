@@ -419,25 +419,19 @@ class ClassForest(ClassPool):
                  random_state: int | None = 0, sample_weight: Any = None) -> None:
         from sklearn.ensemble import HistGradientBoostingClassifier
 
-        from lpboosting.masters.base import check_sample_weight
+        from lpboosting.oracles.boosted_trees import forest_setup
 
         X = check_features(X, allow_nan=True, oracle=self.name)
         MulticlassOracle.__init__(self, y, n_classes)
         if X.shape[0] != self.n_samples:
             raise ValueError(f"y has {self.n_samples} labels but X has {X.shape[0]} rows; pass one label per row")
-        if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
-            raise ValueError(f"max_iter must be an integer >= 1 (the forest's iterations), got {max_iter!r}")
-        sample_weight = check_sample_weight(sample_weight)
-        if sample_weight is not None and sample_weight.shape != self.y.shape:
-            raise ValueError(f"sample_weight must have one weight per row ({self.y.size}), got {sample_weight.size}")
+        self.params, sample_weight = forest_setup(
+            X.shape[0], self.y, sample_weight, max_iter=max_iter, learning_rate=learning_rate,
+            max_leaf_nodes=max_leaf_nodes, max_depth=max_depth, min_samples_leaf=min_samples_leaf,
+            l2_regularization=l2_regularization, max_bins=max_bins, random_state=random_state)
         weight = np.ones(self.n_samples) if sample_weight is None else sample_weight
         if np.unique(self.y[weight > 0]).size < 2:
             raise ValueError("the gradient-boosted forest needs two classes or more among the labels (of weight > 0)")
-        if min_samples_leaf is None:
-            min_samples_leaf = min(20, max(1, X.shape[0] // 10))
-        self.params = {"max_iter": int(max_iter), "learning_rate": learning_rate, "max_leaf_nodes": max_leaf_nodes,
-                       "max_depth": max_depth, "min_samples_leaf": min_samples_leaf,
-                       "l2_regularization": l2_regularization, "max_bins": max_bins, "random_state": random_state}
         self.sample_weight = sample_weight
         model = HistGradientBoostingClassifier(early_stopping=False, **self.params).fit(
             X, self.y, sample_weight=sample_weight)
