@@ -206,12 +206,13 @@ class BoostedTrees(Columns):
             self.trees = kept  # forest index of each kept tree (-1: the constant, WHOLE_FOREST: the forest)
             self.scales = scale[kept]
             H = trees[:, kept] / self.scales
-            decision = self.forest.decision(X) if self.whole_forest else np.zeros(X.shape[0])
-            whole = float(np.abs(decision).max())
-            if whole > ZERO_TREE:
-                self.trees = np.append(self.trees, WHOLE_FOREST)
-                self.scales = np.append(self.scales, whole)
-                H = np.column_stack([H, decision / whole])
+            if self.whole_forest:
+                decision = self.forest.decision(X)
+                whole = float(np.abs(decision).max())
+                if whole > ZERO_TREE:
+                    self.trees = np.append(self.trees, WHOLE_FOREST)
+                    self.scales = np.append(self.scales, whole)
+                    H = np.column_stack([H, decision / whole])
         else:
             self.trees, self.scales, H = np.array([-1]), np.ones(1), np.ones((X.shape[0], 1))
         super().__init__(self.y[:, None] * np.hstack([H, -H]))

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from lpboosting.oracles.base import Candidate, Oracle, check_features
-from lpboosting.oracles.boosted_trees import RowsMemo
+from lpboosting.oracles.boosted_trees import RowsMemo, forest_setup
 from lpboosting.oracles.columns import call_user_oracle
 from lpboosting.oracles.stumps import clean_threshold
 from lpboosting.pairs import check_class_codes, check_n_classes, class_scores, pair_column, pair_columns
@@ -418,8 +418,6 @@ class ClassForest(ClassPool):
                  min_samples_leaf: int | None = None, l2_regularization: float = 0.0, max_bins: int = 255,
                  random_state: int | None = 0, sample_weight: Any = None) -> None:
         from sklearn.ensemble import HistGradientBoostingClassifier
-
-        from lpboosting.oracles.boosted_trees import forest_setup
 
         X = check_features(X, allow_nan=True, oracle=self.name)
         MulticlassOracle.__init__(self, y, n_classes)
