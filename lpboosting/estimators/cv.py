@@ -27,17 +27,22 @@ times the path.
 ``oracle="auto"`` (the CV classifiers' default) runs the same selection for
 exact decision stumps and for the trees of a gradient-boosted forest
 (``"gb-trees"``: a forest fitted once per fold, its trees a finite pool the
-LP weights, with ``whole_forest=True`` the forest's own decision function
-one more hypothesis of it, and the forest stopped early when ``fit`` is
-given more than 10 000 rows, as ``HistGradientBoostingClassifier``'s default
-is, in the folds too: :func:`auto_family`), side by side along the grid, and
-keeps the better: a sum of stumps is additive in the features and cannot
+LP weights, with ``whole_forest=True`` the forest's own expected label
+2p(x) - 1 one more hypothesis of it), the forest taken twice: with its 200
+trees, and stopped early on a tenth of the rows held out
+(``early_stopping=True``).  All three run side by side along the grid, and
+the best is kept: a sum of stumps is additive in the features and cannot
 follow an interaction (two features with a curved boundary, as in banana),
 the forest's trees can; under label noise the forest's trees follow the
-noise too, and the exact stumps do as well or better. Where the classes
-overlap (KEEL magic) the soft margin over the trees alone is a worse
-surrogate of the error than the forest's own log-loss fit; with the forest
-as a hypothesis the LP keeps that fit, alone or corrected by its trees. One
+noise too, and the exact stumps do as well or better.  Where the classes
+overlap (KEEL magic, banana) the soft margin over the trees alone is a
+worse surrogate of the error than the forest's own log-loss fit; with the
+forest as a hypothesis the LP keeps that fit, alone or corrected by its
+trees.  Neither forest is always the better: stopped early it follows
+noisy labels less (banana at 10 % noise), but on a few thousand rows its
+held-out tenth is small and it can stop too soon (make_classification at
+10 % noise); the folds' scores decide, and the folds' forests are fitted
+with the same setting as the refit's.  One
 multiclass LP over more than two classes chooses between class stumps and
 trees of depth 5
 (:data:`MULTICLASS_AUTO_ORACLES`).
@@ -91,18 +96,15 @@ from lpboosting.errors import SolverError
 from lpboosting.masters.pool import ColumnPool
 from lpboosting.oracles import make_oracle
 
-__all__ = ["AUTO_ORACLES", "DEFAULT_NUS", "EARLY_STOPPING_ROWS", "MULTICLASS_AUTO_ORACLES", "ERLPBoostCV", "LPBoostCV",
-           "Selection", "SoftBoostCV", "auto_family", "select"]
+__all__ = ["AUTO_ORACLES", "DEFAULT_NUS", "MULTICLASS_AUTO_ORACLES", "ERLPBoostCV", "LPBoostCV", "Selection",
+           "SoftBoostCV", "select"]
 
 #: the nu grid of ``nu="auto"`` and the CV classifiers, from large to small (the path's order)
 DEFAULT_NUS = (0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01)
 #: the oracles ``oracle="auto"`` chooses from (name, parameters), in order of preference (a later one is
 #: chosen only when it scores better by more than a standard error)
-AUTO_ORACLES = (("stumps", {}), ("gb-trees", {"whole_forest": True, "early_stopping": "auto"}))
-#: ``early_stopping="auto"`` of an oracle in the auto family is decided on the rows given to ``fit``: the
-#: forest stops early on more than this many (as HistGradientBoostingClassifier's "auto" does), in the
-#: folds' forests too, so that the folds score the forest the refit fits (:func:`auto_family`)
-EARLY_STOPPING_ROWS = 10_000
+AUTO_ORACLES = (("stumps", {}), ("gb-trees", {"whole_forest": True}),
+                ("gb-trees", {"whole_forest": True, "early_stopping": True}))
 #: the same for one multiclass LP over more than two classes, whose hypotheses vote for a class
 MULTICLASS_AUTO_ORACLES = (("stumps", {}), ("trees", {"max_depth": 5}))
 #: the path stops once the mean score has been below its best for this many nus in a row
@@ -426,20 +428,6 @@ def _best(tables: list[np.ndarray], rows: float = 0.0) -> tuple[int, int] | None
         if chosen is None or mean[k] > chosen[0] + chosen[1] + 1e-12:
             chosen = (float(mean[k]), _se(table[:, k], rows), o, k)
     return None if chosen is None else chosen[2:]
-
-
-def auto_family(family: Any, n_rows: int) -> list[tuple[Any, dict]]:
-    """The oracles of an auto family with ``early_stopping="auto"`` decided on the ``n_rows`` given
-    to ``fit``: True on more than :data:`EARLY_STOPPING_ROWS`.  Left to each forest, the folds'
-    forests (two thirds of the rows) would not stop early where the refit's does: on KEEL magic
-    at 20 % noise (13 314 training rows, 8 876 a fold) the folds' forests of 200 trees followed the
-    noise, and the stumps were chosen on 2 of 10 splits (test error 0.16 against the forest's 0.13)."""
-    out = []
-    for name, params in family:
-        if params.get("early_stopping") == "auto":
-            params = {**params, "early_stopping": bool(n_rows > EARLY_STOPPING_ROWS)}
-        out.append((name, params))
-    return out
 
 
 def oracle_name(oracle: Any, params: dict | None = None) -> str:

@@ -14,9 +14,13 @@ soft margin of the examples instead of equally; with nu chosen by
 cross-validation it keeps the forest's fit to interactions of features and
 the soft margin's robustness to label noise.
 
-With ``whole_forest=True`` the forest itself is one more hypothesis,
-h_F(x) = F(x) / max_n |F(x_n)| (and -h_F): the LP may then put its weight
-on the forest's own decision, correct it with its trees, or leave it.
+With ``whole_forest=True`` the forest itself is one more hypothesis: its
+expected label h_F(x) = 2 p(x) - 1 = tanh(F(x) / 2), p(x) the forest's
+probability of +1 (and -h_F).  The LP may then put its weight on the
+forest's own decision, correct it with its trees, or leave it.  The forest
+is confident (|h_F| near 1) on most rows it fits, so its soft margin
+competes with its trees'; scaled as a tree is (F / max_n |F(x_n)|), most of
+its margins would be small and the LP would leave it out.
 
 The pool is finite and priced exactly (the column of largest edge d . u).
 Each tree's output is read from the forest's public staged decision
@@ -62,6 +66,21 @@ def forest_setup(n_rows: int, labels: np.ndarray, sample_weight: Any, *, max_ite
               "max_depth": max_depth, "min_samples_leaf": min_samples_leaf, "l2_regularization": l2_regularization,
               "max_bins": max_bins, "random_state": random_state}
     return params, sample_weight
+
+
+def expected_label(decision: np.ndarray) -> np.ndarray:
+    """2 p - 1 = tanh(F / 2) for a forest's decision function F (log-odds of +1): the whole forest's
+    hypothesis, in [-1, 1]."""
+    return np.tanh(np.asarray(decision, dtype=float) / 2.0)
+
+
+def can_hold_out(labels: np.ndarray, fraction: float = 0.1) -> bool:
+    """Whether a forest can stop early on these labels: scikit-learn holds out a stratified
+    ``fraction`` of the rows (rounded up), which needs two rows of each class and a row of each
+    class on both sides."""
+    _, counts = np.unique(labels, return_counts=True)
+    held_out = int(np.ceil(fraction * labels.size))
+    return bool(counts.min() >= 2 and counts.size <= held_out <= labels.size - counts.size)
 
 
 class RowsMemo:
@@ -116,18 +135,17 @@ class BoostedForest(RowsMemo):
 class BoostedTree:
     """Tree ``index`` of a :class:`BoostedForest`, scaled: ``sign * t_m(x) / scale``, in [-1, 1].
     Index -1 is the constant ``sign`` (the pool of a forest none of whose trees splits), index
-    :data:`WHOLE_FOREST` the forest's decision function F(x) scaled the same way."""
+    :data:`WHOLE_FOREST` the forest's expected label ``sign * tanh(F(x) / 2)`` (its scale unused)."""
 
     def __init__(self, forest: BoostedForest, index: int, sign: float, scale: float) -> None:
         self.forest, self.index, self.sign, self.scale = forest, int(index), float(sign), float(scale)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         if self.index == WHOLE_FOREST:
-            out = self.forest.decision(X) / self.scale
-        elif self.index < 0:
+            return self.sign * expected_label(self.forest.decision(X))
+        if self.index < 0:
             return np.full(np.shape(X)[0], self.sign)
-        else:
-            out = self.forest.outputs(X)[:, self.index] / self.scale
+        out = self.forest.outputs(X)[:, self.index] / self.scale
         return self.sign * np.clip(out, -1.0, 1.0)
 
     def __repr__(self) -> str:
@@ -141,8 +159,8 @@ class BoostedTree:
     def describe(self, feature_names: Sequence[str] | None = None) -> str:
         minus = "minus " if self.sign < 0 else ""
         if self.index == WHOLE_FOREST:
-            return (f"{minus}the decision function of a gradient-boosted forest of {self.forest.n_trees} trees, "
-                    f"scaled by 1/{self.scale:.4g}")
+            return (f"{minus}the expected label 2p(x) - 1 of a gradient-boosted forest of {self.forest.n_trees} trees "
+                    f"(p its probability of +1)")
         if self.index < 0:
             return f"the constant {self.sign:+g} (no tree of the forest splits)"
         return (f"{minus}tree {self.index + 1} of a gradient-boosted forest of "
@@ -156,7 +174,8 @@ class BoostedTrees(Columns):
     The forest is scikit-learn's ``HistGradientBoostingClassifier`` with the
     given parameters, without early stopping (``max_iter`` trees) unless
     ``early_stopping`` says otherwise (``"auto"``: as the forest's own
-    default, on more than 10 000 rows, a tenth of them held out); the pool
+    default, on more than 10 000 rows; a tenth of the rows held out, and not on
+    rows too few to hold a tenth out with both classes); the pool
     is each tree and its negation, scaled to [-1, 1] on the training rows
     (see the module docstring).  ``min_samples_leaf=None`` is the forest's
     20 rows a leaf, fewer on fewer than 200 rows (a tenth of them, at least
@@ -164,8 +183,8 @@ class BoostedTrees(Columns):
     the two constants +1 and -1.  Missing values (NaN) go where the forest
     sends them.  ``sample_weight`` (the fit's weights of the rows) is the
     forest's: it fits the weighted rows, as the LP does.  ``whole_forest=True``
-    adds the forest's decision function, scaled to [-1, 1] on the training
-    rows, to the pool (and its negation).
+    adds the forest's expected label tanh(F(x) / 2) to the pool (and its
+    negation).
     """
 
     exact = True
@@ -194,7 +213,9 @@ class BoostedTrees(Columns):
         if not (np.any(weight[self.y > 0] > 0) and np.any(weight[self.y < 0] > 0)):
             raise ValueError("the gradient-boosted forest needs both classes among the labels (of weight > 0)")
         self.early_stopping = early_stopping
-        model = HistGradientBoostingClassifier(early_stopping=early_stopping, **self.params).fit(
+        # too few rows to hold a tenth out (a fold of a small set): the forest's max_iter trees
+        stops = early_stopping if early_stopping is not True or can_hold_out(self.y) else False
+        model = HistGradientBoostingClassifier(early_stopping=stops, **self.params).fit(
             X, self.y, sample_weight=sample_weight)
         share = float(weight[self.y > 0].sum() / weight.sum())
         self.forest = BoostedForest(model, np.log(share / (1.0 - share)))
@@ -207,12 +228,9 @@ class BoostedTrees(Columns):
             self.scales = scale[kept]
             H = trees[:, kept] / self.scales
             if self.whole_forest:
-                decision = self.forest.decision(X)
-                whole = float(np.abs(decision).max())
-                if whole > ZERO_TREE:
-                    self.trees = np.append(self.trees, WHOLE_FOREST)
-                    self.scales = np.append(self.scales, whole)
-                    H = np.column_stack([H, decision / whole])
+                self.trees = np.append(self.trees, WHOLE_FOREST)
+                self.scales = np.append(self.scales, 1.0)
+                H = np.column_stack([H, expected_label(self.forest.decision(X))])
         else:
             self.trees, self.scales, H = np.array([-1]), np.ones(1), np.ones((X.shape[0], 1))
         super().__init__(self.y[:, None] * np.hstack([H, -H]))

@@ -147,25 +147,31 @@ def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them():
     X = rng.uniform(-1, 1, size=(160, 2))
     y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)  # XOR: no sum of stumps separates it
     clf = LPBoostCV(nus=[0.4, 0.2, 0.1]).fit(X, y)
-    # the forest's trees and the forest itself; no early stop on 160 rows (as HistGradientBoosting's "auto")
-    forest = "gb-trees(whole_forest=True, early_stopping=False)"
-    assert clf.oracle_ == "gb-trees" and clf.oracle_params_ == {"whole_forest": True, "early_stopping": False}
-    assert set(clf.cv_scores_by_oracle_) == {"stumps", forest}
+    from lpboosting.estimators.cv import AUTO_ORACLES, _se, oracle_name
+
+    # stumps and the forest's trees (with the forest itself), the forest with its 200 trees and stopped early
+    names = [oracle_name(*o) for o in AUTO_ORACLES]
+    assert names == ["stumps", "gb-trees(whole_forest=True)", "gb-trees(whole_forest=True, early_stopping=True)"]
+    assert set(clf.cv_scores_by_oracle_) == set(names)
+    assert clf.oracle_ == "gb-trees" and ("gb-trees", clf.oracle_params_) in AUTO_ORACLES
+    chosen = oracle_name(clf.oracle_, clf.oracle_params_)
     stumps = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_["stumps"], axis=0))
-    trees = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_[forest], axis=0))
-    assert trees > stumps and np.array_equal(clf.cv_scores_, clf.cv_scores_by_oracle_[forest], equal_nan=True)
+    trees = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_[chosen], axis=0))
+    assert trees > stumps and np.array_equal(clf.cv_scores_, clf.cv_scores_by_oracle_[chosen], equal_nan=True)
     plain = LPBoostClassifier(nu=clf.nu_, oracle="gb-trees", oracle_params=clf.oracle_params_).fit(X, y)
     np.testing.assert_array_equal(clf.decision_function(X), plain.decision_function(X))
-    # on additive data the exact stumps win (or are within a standard error, and preferred)
-    from lpboosting.estimators.cv import _se
-
+    # on additive data the exact stumps win, or the first of the others whose best is above the one
+    # chosen so far by more than that one's standard error (the stumps are preferred)
     Xa, ya = DATASETS["cancer-80x5"]()
     additive = LPBoostCV(nus=[0.4, 0.2]).fit(Xa, ya)
-    stumps_table = additive.cv_scores_by_oracle_["stumps"]
-    k = int(np.nanargmax(np.nanmean(stumps_table, axis=0)))
-    s = np.nanmean(stumps_table, axis=0)[k]
-    t = np.nanmax(np.nanmean(additive.cv_scores_by_oracle_[forest], axis=0))
-    assert additive.oracle_ == ("gb-trees" if t > s + _se(stumps_table[:, k], rows=Xa.shape[0]) else "stumps")
+    best = None
+    for name, params in AUTO_ORACLES:
+        table = additive.cv_scores_by_oracle_[oracle_name(name, params)]
+        mean = np.nanmean(table, axis=0)
+        k = int(np.nanargmax(mean))
+        if best is None or mean[k] > best[0] + best[1]:
+            best = (mean[k], _se(table[:, k], rows=Xa.shape[0]), name, params)
+    assert (additive.oracle_, additive.oracle_params_) == (best[2], best[3])
     # one multiclass LP chooses between class stumps and class trees (a forest's trees do not vote)
     X3 = np.column_stack([X, rng.uniform(-1, 1, 160)])
     y3 = np.where(X[:, 0] * X[:, 1] > 0, 0, 1) + (X3[:, 2] > 0.5)
@@ -361,24 +367,30 @@ def test_the_trees_path_stops_once_outscored_by_the_stumps_and_never_the_reverse
     assert np.isnan(early.cv_scores_by_oracle_["stumps"][:, own:]).all()  # the stumps: their own rule only
 
 
-def test_the_auto_familys_early_stopping_is_decided_on_the_fits_rows(monkeypatch):
+def test_the_forest_stopped_early_is_stopped_early_in_the_folds_and_the_refit(monkeypatch):
     from lpboosting.estimators import cv
 
-    family = (("stumps", {}), ("gb-trees", {"whole_forest": True, "early_stopping": "auto"}))
-    assert cv.auto_family(family, 10_000) == [("stumps", {}), ("gb-trees", {"whole_forest": True,
-                                                                           "early_stopping": False})]
-    assert cv.auto_family(family, 10_001)[1][1]["early_stopping"] is True
-    assert cv.auto_family((("trees", {"max_depth": 5}),), 50_000) == [("trees", {"max_depth": 5})]
-    # the folds' forests and the refit's are fitted alike: with the threshold below the folds' rows
-    # every forest of the fit stops early
-    monkeypatch.setattr(cv, "EARLY_STOPPING_ROWS", 100)
+    # the family's forest stopped early alone: the folds score the forest the refit fits
+    stopped = ("gb-trees", {"whole_forest": True, "early_stopping": True})
+    monkeypatch.setattr(cv, "AUTO_ORACLES", (stopped,))
     rng = np.random.default_rng(3)
-    X = rng.uniform(-1, 1, size=(300, 2))
+    X = rng.uniform(-1, 1, size=(400, 2))
     y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    y[rng.random(400) < 0.2] *= -1  # noisy labels: the forest stops well before its 200 trees
+    seen = []
+    real = cv._FoldPath.__init__
+
+    def recorded(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        seen.extend(run[0].oracle for run in self.runs)
+
+    monkeypatch.setattr(cv._FoldPath, "__init__", recorded)
     clf = LPBoostCV(nus=[0.4, 0.2]).fit(X, y)
-    assert set(clf.cv_scores_by_oracle_) == {"stumps", "gb-trees(whole_forest=True, early_stopping=True)"}
-    if clf.oracle_ == "gb-trees":
-        assert clf.oracle_params_["early_stopping"] is True and clf._oracle.early_stopping is True
+    assert clf.oracle_ == "gb-trees" and clf.oracle_params_ == stopped[1]
+    assert len(seen) == 3 and all(o.early_stopping is True and o.forest.n_trees < 200 for o in seen)
+    assert clf._oracle.early_stopping is True and clf._oracle.forest.n_trees < 200
+    plain = LPBoostClassifier(nu=clf.nu_, oracle="gb-trees", oracle_params=stopped[1]).fit(X, y)
+    np.testing.assert_array_equal(clf.decision_function(X), plain.decision_function(X))
 
 
 def test_reach_carries_the_last_rise_per_unit_of_nu_to_the_smallest_nu():

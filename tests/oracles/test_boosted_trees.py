@@ -169,18 +169,20 @@ def test_the_whole_forest_is_one_more_hypothesis_when_asked():
     half = oracle.trees.size
     assert half == plain.trees.size + 1 and oracle.trees[-1] == WHOLE_FOREST
     np.testing.assert_array_equal(oracle.U[:, :half - 1], plain.U[:, :half - 1])  # the trees as before
-    F = oracle.forest.model.decision_function(X)
-    np.testing.assert_allclose(oracle.U[:, half - 1] * y, F / np.abs(F).max(), atol=1e-9)
+    # the forest's column is its expected label 2p - 1, p scikit-learn's probability of +1
+    p = oracle.forest.model.predict_proba(X)[:, list(oracle.forest.model.classes_).index(1.0)]
+    np.testing.assert_allclose(oracle.U[:, half - 1] * y, 2.0 * p - 1.0, atol=1e-9)
     np.testing.assert_array_equal(oracle.U[:, half:], -oracle.U[:, :half])
     # column generation over the pool reaches the LP over all of it
     result = column_generation(LPBoost(0.3), oracle, tol=1e-9)
     assert result.objective == pytest.approx(soft_margin_lp(oracle.U, 0.3)["value"], abs=1e-7)
     # the forest's hypothesis is its column on the training rows and the forest's classes elsewhere
     h = oracle._candidate(np.zeros(2 * half), half - 1).hypothesis
-    assert h.index == WHOLE_FOREST and "decision function" in h.describe()
+    assert h.index == WHOLE_FOREST and "expected label" in h.describe()
     np.testing.assert_allclose(y * h.predict(X), oracle.U[:, half - 1], atol=1e-12)
     X_new = data(n=80, seed=9)[0]
-    np.testing.assert_array_equal(h.predict(X_new) > 0, oracle.forest.model.predict(X_new) > 0)
+    p_new = oracle.forest.model.predict_proba(X_new)[:, list(oracle.forest.model.classes_).index(1.0)]
+    np.testing.assert_allclose(h.predict(X_new), 2.0 * p_new - 1.0, atol=1e-9)
     # one-vs-rest's relabelled pools keep it; the parameter is a flag
     assert oracle.relabel(-y).trees[-1] == WHOLE_FOREST
     with pytest.raises(ValueError, match="whole_forest"):
@@ -201,3 +203,13 @@ def test_the_forest_stops_early_as_asked():
     assert oracle.relabel(-y).early_stopping is True
     with pytest.raises(ValueError, match="early_stopping"):
         BoostedTrees(X, y, max_iter=5, early_stopping="yes")
+    # rows too few to hold a tenth out with both classes (scikit-learn would refuse): all the trees
+    from lpboosting.oracles.boosted_trees import can_hold_out
+
+    assert not can_hold_out(y[:10]) and not can_hold_out(np.array([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1]))
+    assert can_hold_out(np.array([1, -1] * 10)) and not can_hold_out(np.array([1, -1] * 5))
+    small = BoostedTrees(X[:10], y[:10], max_iter=8, early_stopping=True)
+    assert small.early_stopping is True and small.forest.n_trees == 8
+    assert not small.forest.model.get_params()["early_stopping"]
+    # where it can, scikit-learn's own split succeeds: two classes of at least two rows, 20 rows
+    HistGradientBoostingClassifier(early_stopping=True, max_iter=5).fit(X[:20], np.array([1, -1] * 10))
