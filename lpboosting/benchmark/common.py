@@ -36,8 +36,8 @@ def machine_info(*packages: str) -> dict[str, Any]:
 def fit_and_score(makers: dict[str, Callable[[], Any]], chosen: list[str], X_train: Any, y_train: Any,
                   X_test: Any, y_test: Any) -> dict[str, dict[str, Any]]:
     """Each chosen method made anew, fitted on the training rows (its warnings silenced) and
-    scored on the test rows: test error, fit seconds, and the nu and oracle it chose (NaN and
-    None for a method that chooses none)."""
+    scored on the test rows: test error, fit seconds, and the nu, oracle and oracle parameters it
+    chose (NaN and None for a method that chooses none)."""
     import time
     import warnings
 
@@ -53,5 +53,7 @@ def fit_and_score(makers: dict[str, Callable[[], Any]], chosen: list[str], X_tra
         out[method] = {"error": float(np.mean(model.predict(X_test) != y_test)),
                        "seconds": time.perf_counter() - start,
                        "nu": float(getattr(model, "nu_", np.nan)),
-                       "oracle": getattr(model, "oracle_", None)}
+                       "oracle": getattr(model, "oracle_", None),
+                       "oracle_params": (dict(model.oracle_params_)
+                                         if getattr(model, "oracle_params_", None) is not None else None)}
     return out

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from lpboosting.benchmark import accuracy
-from lpboosting.estimators.cv import DEFAULT_NUS
+from lpboosting.estimators.cv import AUTO_ORACLES, DEFAULT_NUS
 
 
 def _row(name, noise, split, errors):
@@ -41,7 +41,10 @@ def test_a_small_run_and_its_json_reloaded(tmp_path, capsys):
     data = json.loads(out.read_text())
     assert len(data["rows"]) == 2
     for row in data["rows"]:
-        assert 0 <= row["LPBoostCV"]["error"] <= 1 and row["LPBoostCV"]["oracle"] in ("stumps", "gb-trees")
+        assert 0 <= row["LPBoostCV"]["error"] <= 1
+        # which member of the auto family: the oracle and its parameters
+        assert (row["LPBoostCV"]["oracle"], row["LPBoostCV"]["oracle_params"]) in AUTO_ORACLES
+        assert row["AdaBoost"]["oracle"] is None and row["AdaBoost"]["oracle_params"] is None
         assert row["LPBoostCV"]["nu"] in DEFAULT_NUS
     (entry,) = data["table"]
     assert entry["LPBoostCV"]["error"] == pytest.approx(np.mean([r["LPBoostCV"]["error"] for r in data["rows"]]))
