@@ -49,7 +49,8 @@ trees of depth 5
 Each oracle's path stops early by its own scores, and the trees' path also
 stops once its best mean score so far has been below the stumps' best so
 far by more than the standard error of that best, at two nus in a row, and
-its own score has stopped rising.  The trees are chosen only when their
+its own score has stopped rising, or once every fold's score has stayed
+the same over three nus (the LP on the forest alone, as on banana).  The trees are chosen only when their
 best score is above the stumps' best by more than its standard error (the
 one-standard-error rule).  The standard errors are the folds', and at least
 an accuracy's binomial error on the validation rows: three folds estimate
@@ -333,6 +334,19 @@ def _rising(scores: np.ndarray) -> bool:
     return bool(mean.size and mean[-1] >= mean.max() - 1e-12)
 
 
+def _flat(scores: np.ndarray) -> bool:
+    """Whether every fold's score (folds x nus so far) is the same over the last PATIENCE + 1 nus.
+
+    A later oracle's path that stays flat holds the same model: the forest's LP puts all its weight
+    on the forest itself at the largest nus (KEEL banana, ring), and the runs at the smaller nus
+    cost the most.  Its best is already scored at the largest of those nus, which wins the tie.
+    The first oracle's path is not stopped so (on wdbc the stumps stay flat, then climb)."""
+    if scores.shape[1] <= PATIENCE:
+        return False
+    last = scores[:, -(PATIENCE + 1):]
+    return bool(np.all(np.abs(last - last[:, -1:]) <= 1e-12))
+
+
 def _reach(scores: np.ndarray, nus: np.ndarray) -> float:
     """The most the first oracle's mean score may still reach further down the nu grid (``scores``:
     folds x the nus scored so far, ``nus``: the whole grid, large to small): its best so far, or its
@@ -445,7 +459,8 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     to the next nu and the folds' validation scores are taken.  With
     ``early_stopping`` an oracle's path stops as :func:`_stop_early` says,
     and a later oracle's also once :func:`_outscored` by the first at
-    PATIENCE nus in a row with its own score no longer rising; the first's
+    PATIENCE nus in a row with its own score no longer rising, or once its
+    scores have stayed the same over PATIENCE + 1 nus (:func:`_flat`); the first's
     once another has outscored it at PATIENCE nus in a row and is
     :func:`_overtaken` (beyond the first's reach further down the grid).
     The chosen (oracle, nu) is :func:`_best`'s: per oracle the nu of largest
@@ -511,7 +526,8 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                     for o in list(paths):
                         if o > 0:
                             behind[o] = behind[o] + 1 if _outscored(tables[0], tables[o], rows) else 0
-                            outscored = behind[o] >= PATIENCE and not _rising(tables[o][:, :k + 1])
+                            outscored = ((behind[o] >= PATIENCE and not _rising(tables[o][:, :k + 1]))
+                                         or _flat(tables[o][:, :k + 1]))
                         else:  # the first: led by another at PATIENCE nus in a row, and out of reach
                             later = tables[1:]
                             behind[0] = behind[0] + 1 if any(_outscored(t, tables[0], rows) for t in later) else 0

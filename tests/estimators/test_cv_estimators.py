@@ -393,6 +393,32 @@ def test_the_forest_stopped_early_is_stopped_early_in_the_folds_and_the_refit(mo
     np.testing.assert_array_equal(clf.decision_function(X), plain.decision_function(X))
 
 
+def test_a_later_oracles_flat_path_stops_and_the_choice_stays():
+    from lpboosting.estimators.cv import PATIENCE, _flat
+
+    assert _flat(np.array([[0.8, 0.8, 0.8], [0.7, 0.7, 0.7]]))
+    assert not _flat(np.array([[0.8, 0.8], [0.7, 0.7]]))  # fewer than PATIENCE + 1 nus
+    assert not _flat(np.array([[0.8, 0.8, 0.8], [0.7, 0.6, 0.7]]))  # one fold moved (the mean did too)
+    assert not _flat(np.array([[0.8, 0.7, 0.8], [0.7, 0.8, 0.7]]))  # the mean stayed, the folds did not
+    # XOR with noisy labels: the LP puts all its weight on a forest, whose path stays flat
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(300, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    y[rng.random(300) < 0.1] *= -1
+    nus = [0.8, 0.6, 0.4, 0.3, 0.2, 0.1]
+    full = LPBoostCV(nus=nus, early_stopping=False).fit(X, y)
+    early = LPBoostCV(nus=nus).fit(X, y)
+    flat = [name for name, t in full.cv_scores_by_oracle_.items()
+            if name != "stumps" and (t[:, :PATIENCE + 1] == t[:, :1]).all()]
+    assert flat  # the rule has something to stop here
+    for name in flat:  # scored down to the third nu, then stopped (and not by another rule before)
+        got = early.cv_scores_by_oracle_[name]
+        np.testing.assert_array_equal(got[:, :PATIENCE + 1], full.cv_scores_by_oracle_[name][:, :PATIENCE + 1])
+        assert np.isnan(got[:, PATIENCE + 1:]).all()
+    assert (early.oracle_, early.oracle_params_, early.nu_) == (full.oracle_, full.oracle_params_, full.nu_)
+    np.testing.assert_array_equal(early.decision_function(X), full.decision_function(X))
+
+
 def test_reach_carries_the_last_rise_per_unit_of_nu_to_the_smallest_nu():
     from lpboosting.estimators.cv import _reach
 
