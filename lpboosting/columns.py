@@ -64,9 +64,15 @@ def is_array(U: object) -> bool:
 
 
 def take_rows(U: np.ndarray, rows: np.ndarray, index: "np.ndarray | slice") -> np.ndarray:
-    """U[rows, index] as a numpy array (only those rows fetched from a matrix kept elsewhere)."""
+    """U[rows, index] as a numpy array (only those rows fetched from a matrix kept elsewhere).
+
+    When ``rows`` are all of U's rows in order (a session whose working set
+    holds every example) a slice of columns is a view of U, not a copy: the
+    callers only read it."""
     rows = np.asarray(rows, dtype=np.intp)
     if is_array(U):
+        if rows.size == U.shape[0] and (rows.size == 0 or bool(np.all(rows == np.arange(rows.size)))):
+            return U[:, index] if isinstance(index, slice) else U[:, np.asarray(index, dtype=np.intp)]
         return U[rows, index] if isinstance(index, slice) else U[np.ix_(rows, np.asarray(index, dtype=np.intp))]
     if isinstance(index, slice):
         index = np.arange(U.shape[1])[index]

@@ -17,7 +17,8 @@ from lpboosting import column_generation
 from lpboosting.backends import HighspyBackend, RecordingBackend, get_backend
 from lpboosting.backends.highs.sifting import FIXED_CAP, WORKING, HighsSiftingLP
 import lpboosting.columns as columns
-from lpboosting.columns import approximate_sum, column_dots, compact, gram, screened_sum, stack, weighted_sum
+from lpboosting.columns import (approximate_sum, column_dots, compact, gram, screened_sum, stack, take_rows,
+                                weighted_sum)
 from lpboosting.masters import ColumnPool, LPBoost
 from lpboosting.masters.base import MasterSolution
 from lpboosting.oracles import Columns, Stumps, Trees
@@ -228,6 +229,20 @@ def test_column_dots_over_the_support_of_d_equal_the_dense_sums(support):
     dense = U.astype(float).T @ d
     np.testing.assert_allclose(column_dots(U, d), dense, rtol=0, atol=1e-15)
     np.testing.assert_allclose(column_dots(U.astype(float), d, np.array([1, 5])), dense[[1, 5]], rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("rows", ["all", "all but one", "reversed", "repeated"])
+def test_take_rows_equals_fancy_indexing_and_reads_all_rows_in_place(rows):
+    """Every row in order (a working set that holds every example) is read in place: a view for a
+    slice of columns, the same entries as U[rows, index] whatever the rows."""
+    U = np.asfortranarray(np.random.default_rng(2).choice([-1, 1], size=(40, 9)).astype(np.int8))
+    rows = {"all": np.arange(40), "all but one": np.delete(np.arange(40), 7),
+            "reversed": np.arange(40)[::-1], "repeated": np.r_[np.arange(39), 38]}[rows]
+    index = np.array([0, 4, 8])
+    np.testing.assert_array_equal(take_rows(U, rows, slice(2, 6)), U[rows, 2:6])
+    np.testing.assert_array_equal(take_rows(U, rows, index), U[np.ix_(rows, index)])
+    in_order = rows.size == 40 and bool(np.all(rows == np.arange(40)))
+    assert np.shares_memory(take_rows(U, rows, slice(2, 6)), U) == in_order
 
 
 def test_a_column_key_depends_on_its_values_not_its_dtype():
