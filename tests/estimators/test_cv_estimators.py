@@ -512,7 +512,7 @@ def test_a_nu_that_runs_out_of_its_time_budget_ends_the_path_and_is_not_chosen(m
     budgeted = fit()
     # the folds run one after the other: the first that runs out ends nu = 0.05 for all
     assert runs.count(0.8) == 3 and runs.count(0.05) == 1
-    # at nu = 0.8 a fold's path takes a round or two; nu = 0.05 needs more than three times that
+    # at nu = 0.8 a fold's path takes a round or two; nu = 0.05 needs more than BUDGET_FACTOR times that
     assert np.isnan(budgeted.cv_scores_[:, 1]).all() and budgeted.cv_budget_stops_ == {"stumps": 0.05}
     assert budgeted.nu_ == 0.8 and budgeted.status_ == "converged"
     np.testing.assert_array_equal(budgeted.cv_scores_[:, 0], full.cv_scores_[:, 0])
