@@ -339,6 +339,9 @@ class _WatchedSession(MasterSession):
             watch.timed_out = True
         return solution
 
+    def time_limited(self, seconds: float):
+        return self.inner.time_limited(seconds)
+
     def __getattr__(self, name: str) -> Any:  # the inner session's extras (model, projector, ...)
         return getattr(self.inner, name)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,15 @@ class MasterSession(ABC):
     @abstractmethod
     def solve(self) -> MasterSolution:
         """Solve the master over the columns added so far."""
+
+    def time_limited(self, seconds: float) -> AbstractContextManager:
+        """A context in which the session's solves stop after ``seconds`` more of its solver's time.
+
+        For a live model whose solver keeps its own clock (HiGHS's, which
+        counts every run of the model): the loop's clock is read only between
+        rounds, and one long solve (a degenerate master) ran on past a run's
+        time limit.  Other sessions: nothing (the loop's clock stops them)."""
+        return nullcontext()
 
     def refresh_caps(self) -> None:
         """Take the master's caps again (its ``nu`` changed) and keep everything else.

@@ -30,6 +30,9 @@ class RecordingSession(MasterSession):
     def refresh_caps(self) -> None:
         self.inner.refresh_caps()
 
+    def time_limited(self, seconds: float):
+        return self.inner.time_limited(seconds)
+
     def solve(self) -> MasterSolution:
         solution = self.backend.before_solve(self)
         if solution is None:

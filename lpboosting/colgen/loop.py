@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -376,7 +377,12 @@ class Rounds:
         (``status`` and ``message`` say why; the failed round is recorded)."""
         self.add_pending()
         state = self.state
-        solution = state.session.solve()
+        # a long solve stops at the run's time limit too (a round's master is kept only once there
+        # is one: the first round of a run, or of a nu on the path, is not cut short)
+        limited = self.deadline.limited and state.best is not None
+        with (state.session.time_limited(self.deadline.remaining(SOLVER_TIME_FLOOR)) if limited
+              else nullcontext()):
+            solution = state.session.solve()
         self.notes: dict[str, Any] = {}
         if solution.ok:
             solution = self._checked(rnd, solution)

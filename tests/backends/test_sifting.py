@@ -245,6 +245,33 @@ def test_take_rows_equals_fancy_indexing_and_reads_all_rows_in_place(rows):
     assert np.shares_memory(take_rows(U, rows, slice(2, 6)), U) == in_order
 
 
+@pytest.mark.parametrize("own", [None, 0.5])
+def test_a_time_limited_solve_stops_at_highs_clock_and_the_model_keeps_its_own_limit(own):
+    """Inside ``time_limited(s)`` HiGHS's time_limit is its run time so far plus s (or the model's own
+    limit, when smaller), and afterwards the model's own again; with s = 0 the solve stops at once."""
+    from lpboosting.datasets import breast_cancer
+
+    X, y = breast_cancer()
+    backend = HighspyBackend() if own is None else HighspyBackend(time_limit=own)
+    session = backend.open(LPBoost(0.2), X.shape[0])
+    candidates = Stumps(X, y).price_many(np.full(X.shape[0], 1.0 / X.shape[0]), 3)
+    session.add_column(candidates[0].column)
+    assert session.solve().status is SolveStatus.OPTIMAL
+    h = session._h
+    own_limit = h.getOptionValue("time_limit")[1]
+    assert own_limit == (np.inf if own is None else own)
+    with session.time_limited(100.0):
+        assert h.getOptionValue("time_limit")[1] == min(own_limit, h.getRunTime() + 100.0)
+        session.add_column(candidates[1].column)
+        assert session.solve().status is SolveStatus.OPTIMAL
+    assert h.getOptionValue("time_limit")[1] == own_limit
+    with session.time_limited(0.0):
+        session.add_column(candidates[2].column)
+        assert session.solve().status is SolveStatus.TIME_LIMIT
+    assert h.getOptionValue("time_limit")[1] == own_limit
+    assert session.solve().status is SolveStatus.OPTIMAL  # the same model, solved on
+
+
 def test_a_column_key_depends_on_its_values_not_its_dtype():
     from lpboosting.colgen.loop import column_key
 

@@ -116,6 +116,36 @@ def test_the_deadline_is_one_clock_for_the_loop_and_its_caller(data):
     assert result.history[-1].status == "time_limit"
 
 
+def test_a_limited_run_gives_the_solver_the_time_left_after_its_first_round(data, monkeypatch):
+    """HiGHS's clock stops one long solve at the run's limit (the loop's own is read between rounds
+    only); the first round of a run, or of a nu on the path, has no master to keep and is not cut."""
+    from lpboosting.backends.highs.model import HighsClock
+    from lpboosting.colgen import NuPathRun
+    from lpboosting.colgen.loop import SOLVER_TIME_FLOOR
+
+    X, y = data
+    given = []
+    real = HighsClock.time_limited
+
+    def spy(self, seconds):
+        given.append(seconds)
+        return real(self, seconds)
+
+    monkeypatch.setattr(HighsClock, "time_limited", spy)
+    free = column_generation(LPBoost(0.1), Stumps(X, y), max_rounds=4)
+    assert given == [] and len(free.history) == 4
+    limited = column_generation(LPBoost(0.1), Stumps(X, y), max_rounds=4, time_limit=1000.0)
+    assert len(given) == len(limited.history) - 1 == 3
+    assert all(SOLVER_TIME_FLOOR <= s <= 1000.0 for s in given) and given == sorted(given, reverse=True)
+    # the limit is the run's: the same rounds, the same answer
+    np.testing.assert_array_equal(limited.weights, free.weights)
+    given.clear()
+    path = NuPathRun(Stumps(X, y), max_rounds=3)
+    path.solve(0.3)
+    path.solve(0.2, time_limit=500.0)
+    assert len(given) == 2 and all(s <= 500.0 for s in given)
+
+
 def test_the_steps_are_named_methods_of_rounds():
     for step in ("start", "solve", "price", "record", "stop", "run", "result"):
         assert callable(getattr(Rounds, step))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
-from lpboosting.backends.highs.model import import_highspy, run_model
+from lpboosting.backends.highs.model import HighsClock, import_highspy, run_model
 from lpboosting.columns import gram
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.lpboost import LPBoost
@@ -47,7 +47,7 @@ def set_d_bounds(h, caps: np.ndarray) -> None:
     h.changeColsBounds(n, np.arange(n, dtype=np.int32), np.zeros(n), np.asarray(caps, dtype=float))
 
 
-class HighsEdgeLP(ColumnStoreSession):
+class HighsEdgeLP(HighsClock, ColumnStoreSession):
     """The LPBoost dual in one live HiGHS model; a new hypothesis is a new row.
 
     Columns of the HiGHS model: d_n in [0, c_n], gamma free (cost 1).
@@ -100,7 +100,7 @@ class HighsEdgeLP(ColumnStoreSession):
         return self._h
 
 
-class HighsDeltaEdgeLP(ColumnStoreSession):
+class HighsDeltaEdgeLP(HighsClock, ColumnStoreSession):
     """LPBoost's dual in one live HiGHS model, each +-1 hypothesis written as a *difference*.
 
     Stump and tree columns are dense (every example has a margin +-1), so

@@ -71,7 +71,7 @@ from typing import Any
 import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
-from lpboosting.backends.highs.model import HighspyBackend, SiftingRuns, import_highspy
+from lpboosting.backends.highs.model import HighsClock, HighspyBackend, SiftingRuns, import_highspy
 from lpboosting.backends.highs.rmboost import read_pairs
 from lpboosting.columns import closest_references, weighted_sum
 from lpboosting.masters.base import MasterSolution
@@ -87,7 +87,7 @@ MAX_TIGHT = 5000
 NORM = np.iinfo(np.intp).min
 
 
-class HighsMinimaxSifting(ColumnStoreSession):
+class HighsMinimaxSifting(HighsClock, ColumnStoreSession):
     """RMBoost's primal (16) over the margin rows of a working set W of examples, checked on all n.
 
     Model columns are mu+_j, mu-_j and z_j for every column written (mu+_j

@@ -14,7 +14,8 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from lpboosting.backends.base import Backend
@@ -218,6 +219,26 @@ def _rescued(h: Any, rescues: tuple[tuple[str, dict[str, Any]], ...], answered: 
         if answered():
             return {"rescued_by": name}
     return {}
+
+
+class HighsClock:
+    """:meth:`~lpboosting.backends.base.MasterSession.time_limited` of the sessions over one live
+    HiGHS model ``_h``."""
+
+    _h: Any
+
+    @contextmanager
+    def time_limited(self, seconds: float) -> Iterator[None]:
+        """HiGHS's ``time_limit`` counts the run time of every run of the model (``getRunTime``): set
+        to that so far plus ``seconds`` (or the model's own limit, when smaller) for the context's
+        solves, and back to the model's own after them."""
+        h = self._h
+        own = float(h.getOptionValue("time_limit")[1])
+        h.setOptionValue("time_limit", min(own, float(h.getRunTime()) + float(seconds)))
+        try:
+            yield
+        finally:
+            h.setOptionValue("time_limit", own)
 
 
 class SiftingRuns:

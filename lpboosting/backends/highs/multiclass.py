@@ -38,7 +38,7 @@ import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
 from lpboosting.backends.highs.lpboost import delete_edge_rows
-from lpboosting.backends.highs.model import import_highspy, run_model
+from lpboosting.backends.highs.model import HighsClock, import_highspy, run_model
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.multiclass import MulticlassLPBoost
 
@@ -60,7 +60,7 @@ def vote_codes(u: np.ndarray, n_examples: int, per: int) -> np.ndarray | None:
     return np.where(right, RIGHT, np.argmax(minus, axis=1)).astype(np.int32)
 
 
-class HighsPairEdgeLP(ColumnStoreSession):
+class HighsPairEdgeLP(HighsClock, ColumnStoreSession):
     """The multiclass dual in one live HiGHS model, each vote written as its difference from the
     closest earlier one (see the module docstring).
 

@@ -61,7 +61,7 @@ from __future__ import annotations
 import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
-from lpboosting.backends.highs.model import SiftingRuns, import_highspy
+from lpboosting.backends.highs.model import HighsClock, SiftingRuns, import_highspy
 from lpboosting.columns import take_rows, weighted_sum
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.multiclass import MulticlassLPBoost
@@ -70,7 +70,7 @@ from lpboosting.masters.multiclass import MulticlassLPBoost
 GAMMA = -1
 
 
-class HighsPairSiftingLP(ColumnStoreSession):
+class HighsPairSiftingLP(HighsClock, ColumnStoreSession):
     """The multiclass dual over a working set of pairs, the others fixed at 0 (module docstring).
 
     ``working_size`` (default 2000, or the backend's ``session_options``) is

@@ -20,6 +20,7 @@ import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
 from lpboosting.backends.highs.model import (
+    HighsClock,
     HighspyBackend,
     import_highspy,
     iteration_counts,
@@ -74,7 +75,7 @@ def read_pairs(master: RMBoost, status: SolveStatus, U: np.ndarray, col_value: A
     return master.read_back(status, U, x[0::2] - x[1::2], np.maximum(-y, 0.0), np.maximum(y, 0.0), lam)
 
 
-class HighsMinimaxLP(ColumnStoreSession):
+class HighsMinimaxLP(HighsClock, ColumnStoreSession):
     """The RMBoost primal (16) in one live HiGHS model; a new base rule is a new column PAIR.
 
     Columns are stored as consecutive pairs in the order of the active

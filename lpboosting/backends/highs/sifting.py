@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 
 from lpboosting.backends.base import ColumnStoreSession, check_column
-from lpboosting.backends.highs.model import SiftingRuns, import_highspy
+from lpboosting.backends.highs.model import HighsClock, SiftingRuns, import_highspy
 from lpboosting.columns import (closest_references, column_dots, is_sign_column, screened_sum, take_rows,
                                 weighted_sum)
 from lpboosting.masters.base import MasterSolution
@@ -71,7 +71,7 @@ def default_working_size(n_samples: int) -> int:
     return max(WORKING_SIZE, int(n_samples) // WORKING_FRACTION)
 
 
-class HighsSiftingLP(ColumnStoreSession):
+class HighsSiftingLP(HighsClock, ColumnStoreSession):
     """LPBoost's dual over a working set of examples, the rest fixed at 0 or the cap.
 
     ``working_size`` (default :func:`default_working_size`: 2000, or N / 125
