@@ -53,6 +53,7 @@ import csv
 import math
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -339,7 +340,7 @@ class _WatchedSession(MasterSession):
             watch.timed_out = True
         return solution
 
-    def time_limited(self, seconds: float):
+    def time_limited(self, seconds: float) -> AbstractContextManager:
         return self.inner.time_limited(seconds)
 
     def __getattr__(self, name: str) -> Any:  # the inner session's extras (model, projector, ...)

@@ -7,6 +7,7 @@ every solve (distribution, weights, slacks, ...).
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any
 
 from lpboosting.backends.base import Backend, MasterSession
@@ -30,7 +31,7 @@ class RecordingSession(MasterSession):
     def refresh_caps(self) -> None:
         self.inner.refresh_caps()
 
-    def time_limited(self, seconds: float):
+    def time_limited(self, seconds: float) -> AbstractContextManager:
         return self.inner.time_limited(seconds)
 
     def solve(self) -> MasterSolution:
