@@ -76,6 +76,7 @@ them go.  The default grid spans 0.01 to 0.8.
 
 from __future__ import annotations
 
+import math
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -125,6 +126,17 @@ MULTICLASS_FIRST_NUS = 5
 #: whose path had taken 2.5 s)
 BUDGET_FACTOR = 2.0
 BUDGET_FLOOR = 5.0
+#: a budgeted run is given up before its budget ends (:class:`_Forecast`) when its certified gap,
+#: falling at its rate so far, would reach GIVE_UP_GAP (or the run's tol if that is larger) only
+#: after GIVE_UP_FACTOR times its budget; judged from the GIVE_UP_ROUNDS-th round with a gap on.
+#: The rate is the gap's fall since the run's first round, taken as geometric in time: a pessimistic
+#: guess for runs that converge (the last rounds, priced at the master's own duals, close the gap
+#: from about 1e-4 to the tol at once), whose guesses stayed below 1.13 times their budget on the
+#: benchmark's sets, while every run that went on to exhaust its budget there was guessed above
+#: twice it within 1.8 to 5.7 seconds of budgets of 5 to 11 seconds (docs/accuracy.md)
+GIVE_UP_GAP = 1e-4
+GIVE_UP_FACTOR = 2.0
+GIVE_UP_ROUNDS = 3
 
 
 class _Frozen(ClassifierMixin, BaseEstimator):
@@ -159,6 +171,51 @@ class _Frozen(ClassifierMixin, BaseEstimator):
         return adaboost_proba(self._known(X), len(self.classes))
 
 
+class _Forecast:
+    """The loop's callback on a fold's runs: gives up a run that would not converge within its budget.
+
+    :meth:`arm` starts a run's watch with its time ``limit`` (None: no watch).  After each round
+    with a certified gap g_t (at t seconds into the run), from the GIVE_UP_ROUNDS-th on, the
+    gap's fall since the first round (g_1 at t_1) is taken as geometric in time and carried on:
+
+        finish = t + (t - t_1) log(g_t / target) / log(g_1 / g_t),   target = max(tol, GIVE_UP_GAP)
+
+    (infinite when the gap has not fallen).  The run stops (``gave_up``) when finish is above
+    GIVE_UP_FACTOR times the limit: a degenerate master (soft margin near 0, rounds of seconds
+    each) is seen within a few rounds, not after its whole budget.
+    """
+
+    def __init__(self, tol: float) -> None:
+        self.target = max(float(tol), GIVE_UP_GAP)
+        self.limit: float | None = None
+        self.start = 0.0
+        self.gaps: list[tuple[float, float]] = []
+        self.gave_up = False
+
+    def arm(self, limit: float | None) -> None:
+        """Watch the run that starts now with ``limit`` seconds (None: do not watch it)."""
+        self.limit, self.start, self.gaps, self.gave_up = limit, time.perf_counter(), [], False
+
+    def finish(self) -> float:
+        """When the run would reach the target at its rate so far (seconds into the run)."""
+        (t1, g1), (t, g) = self.gaps[0], self.gaps[-1]
+        if g <= self.target:
+            return t
+        if not (g < g1 and t > t1):
+            return math.inf
+        return t + (t - t1) * math.log(g / self.target) / math.log(g1 / g)
+
+    def __call__(self, record: Any) -> bool:
+        gap = record.gap
+        if self.limit is None or gap is None or not math.isfinite(gap) or gap < 0:
+            return False
+        self.gaps.append((time.perf_counter() - self.start, float(gap)))
+        if len(self.gaps) < GIVE_UP_ROUNDS:
+            return False
+        self.gave_up = self.finish() > GIVE_UP_FACTOR * self.limit
+        return self.gave_up
+
+
 class _FoldPath:
     """One fold at one oracle: the decisions on the fold's validation rows at each nu asked for.
 
@@ -176,7 +233,9 @@ class _FoldPath:
         self.X_val, self.given = np.asarray(X_val, dtype=float), (X, y, w)
         self.runs: list[Any] = []  # per class: [NuPathRun, {id of a hypothesis: (it, its predictions on X_val)}]
         self.seconds = 0.0  # the path's time so far on this fold
-        self.exhausted = False  # the last nu's run stopped at its budget (not the user's time limit)
+        # the last nu's run stopped at its budget (not the user's time limit), or was given up as
+        # one that would not converge within it (:class:`_Forecast`)
+        self.exhausted = False
         if not estimator._choose_on_path:
             return
         X, y, w, _ = merge_rows(X, y, w)
@@ -184,6 +243,8 @@ class _FoldPath:
             options, backend = LoopOptions.from_params(estimator, callback=None, verbose=0), estimator.backend
         else:  # an entropy master's nu, chosen on LPBoost's path with the path's defaults
             options, backend = PATH_OPTIONS.replace(time_limit=estimator.time_limit), None
+        self.forecast = _Forecast(options.tol)  # watches the budgeted runs
+        options = options.replace(callback=self.forecast)
         self.native = classes.size > 2 and estimator._native
         if self.native:  # one multiclass LP over all classes, on its own warm nu path
             from lpboosting.oracles.multiclass import make_multiclass_oracle
@@ -214,7 +275,8 @@ class _FoldPath:
 
         ``budgeted``: on LPBoost's path, the run at ``nu`` may take at most
         BUDGET_FACTOR times the path's time so far (at least BUDGET_FLOOR
-        seconds); ``exhausted`` says whether it stopped there."""
+        seconds), and is given up sooner when :class:`_Forecast` sees that it
+        would not converge within that; ``exhausted`` says whether it stopped so."""
         if not self.estimator._choose_on_path:
             model = at_nu(self.estimator, nu, self.oracle, self.oracle_params).set_params(
                 warm_start=False, verbose=0, callback=None)
@@ -234,6 +296,7 @@ class _FoldPath:
                 return np.tile(run, (self.X_val.shape[0], 1))
             path, predictions = run
             left = None if budget is None else max(budget - (time.perf_counter() - started), 1e-3)
+            self.forecast.arm(left)
             result = path.solve(nu, time_limit=left)
             if result.status == "interrupted":  # the loop caught a Ctrl-C and kept its rounds: stop here
                 raise KeyboardInterrupt
@@ -241,8 +304,9 @@ class _FoldPath:
                 raise SolverError(f"{type(self.estimator).__name__}: choosing nu by cross-validation, at "
                                   f"nu={nu:g}: {result.message}; no model was fitted")
             limit = path.options.time_limit
-            self.exhausted |= bool(result.status == "time_limit" and left is not None
-                                   and (limit is None or left < limit))
+            self.exhausted |= bool((result.status == "time_limit" and left is not None
+                                    and (limit is None or left < limit))
+                                   or (result.status == "stopped" and self.forecast.gave_up))
             weights = result.weights
             hypotheses = path.hypotheses
             n_val = self.X_val.shape[0]
