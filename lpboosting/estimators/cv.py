@@ -210,7 +210,7 @@ class _Forecast:
         if self.limit is None or gap is None or not math.isfinite(gap) or gap < 0:
             return False
         self.gaps.append((time.perf_counter() - self.start, float(gap)))
-        if len(self.gaps) < GIVE_UP_ROUNDS:
+        if len(self.gaps) < GIVE_UP_ROUNDS or gap <= self.target:  # too soon to tell, or about done
             return False
         self.gave_up = self.finish() > GIVE_UP_FACTOR * self.limit
         return self.gave_up
