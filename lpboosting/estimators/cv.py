@@ -661,7 +661,10 @@ _SELECTION_DOC = """    nus : array-like of floats in (0, 1], default None
         may also take at most twice what that fold's path has taken
         so far (and at least 5 seconds: ``BUDGET_FACTOR``, ``BUDGET_FLOOR``):
         one that runs out (a degenerate LP below the labels' noise rate) is
-        not chosen and ends its oracle's path.  False scores every nu, each
+        not chosen and ends its oracle's path.  A run whose certified gap,
+        falling at its rate so far, would reach 1e-4 only after twice that
+        budget is given up as soon as that is seen, a few rounds in
+        (``GIVE_UP_GAP``, ``GIVE_UP_FACTOR``).  False scores every nu, each
         to convergence.
 """
 #: the numpydoc entries of the oracle's parameters of a CV classifier
