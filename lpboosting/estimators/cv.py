@@ -128,7 +128,9 @@ BUDGET_FACTOR = 2.0
 BUDGET_FLOOR = 5.0
 #: a budgeted run is given up before its budget ends (:class:`_Forecast`) when its certified gap,
 #: falling at its rate so far, would reach GIVE_UP_GAP (or the run's tol if that is larger) only
-#: after GIVE_UP_FACTOR times its budget; judged from the GIVE_UP_ROUNDS-th round with a gap on.
+#: after GIVE_UP_FACTOR times its budget; judged from the GIVE_UP_ROUNDS-th round with a gap on,
+#: once the run has taken GIVE_UP_AFTER of its budget (a cheap run is left to finish: on small
+#: sets a gap may stay flat over a few rounds of milliseconds).
 #: The rate is the gap's fall since the run's first round, taken as geometric in time: a pessimistic
 #: guess for runs that converge (the last rounds, priced at the master's own duals, close the gap
 #: from about 1e-4 to the tol at once), whose guesses stayed below 1.13 times their budget on the
@@ -137,6 +139,7 @@ BUDGET_FLOOR = 5.0
 GIVE_UP_GAP = 1e-4
 GIVE_UP_FACTOR = 2.0
 GIVE_UP_ROUNDS = 3
+GIVE_UP_AFTER = 0.25
 
 
 class _Frozen(ClassifierMixin, BaseEstimator):
@@ -180,9 +183,10 @@ class _Forecast:
 
         finish = t + (t - t_1) log(g_t / target) / log(g_1 / g_t),   target = max(tol, GIVE_UP_GAP)
 
-    (infinite when the gap has not fallen).  The run stops (``gave_up``) when finish is above
-    GIVE_UP_FACTOR times the limit: a degenerate master (soft margin near 0, rounds of seconds
-    each) is seen within a few rounds, not after its whole budget.
+    (infinite when the gap has not fallen).  From GIVE_UP_AFTER times the limit into the run on,
+    the run stops (``gave_up``) when finish is above GIVE_UP_FACTOR times the limit: a degenerate
+    master (soft margin near 0, rounds of seconds each) is seen within a few rounds, not after its
+    whole budget.
     """
 
     def __init__(self, tol: float) -> None:
@@ -209,9 +213,10 @@ class _Forecast:
         gap = record.gap
         if self.limit is None or gap is None or not math.isfinite(gap) or gap < 0:
             return False
-        self.gaps.append((time.perf_counter() - self.start, float(gap)))
-        if len(self.gaps) < GIVE_UP_ROUNDS or gap <= self.target:  # too soon to tell, or about done
-            return False
+        now = time.perf_counter() - self.start
+        self.gaps.append((now, float(gap)))
+        if len(self.gaps) < GIVE_UP_ROUNDS or now < GIVE_UP_AFTER * self.limit or gap <= self.target:
+            return False  # too soon to tell, or about done
         self.gave_up = self.finish() > GIVE_UP_FACTOR * self.limit
         return self.gave_up
 

@@ -36,15 +36,22 @@ def test_a_run_without_a_budget_is_never_given_up():
 
 
 def test_a_gap_that_does_not_fall_is_given_up_at_the_first_round_judged():
-    answers = _watch([1e-2] * 10, 0.1, 100.0)
+    answers = _watch([1e-2] * 10, 1.0, 1.0)
     assert answers[:cv.GIVE_UP_ROUNDS - 1] == [False] * (cv.GIVE_UP_ROUNDS - 1)
     assert answers[cv.GIVE_UP_ROUNDS - 1]
 
 
+def test_a_run_is_judged_only_once_it_has_taken_a_share_of_its_budget():
+    # rounds of 0.1 s against a limit of 100 s: judged from round 250 on (GIVE_UP_AFTER = 0.25)
+    first = math.ceil(cv.GIVE_UP_AFTER * 100.0 / 0.1 - 1e-9)
+    answers = _watch([1e-2] * (first + 1), 0.1, 100.0)
+    assert not any(answers[:first - 1]) and answers[first - 1]
+
+
 def test_rounds_without_a_finite_gap_are_not_counted():
     gaps = [None, math.inf, 1e-2, None, 1e-2, math.nan]
-    assert not any(_watch(gaps, 0.1, 100.0))  # two gaps only
-    assert _watch(gaps + [1e-2], 0.1, 100.0)[-1]
+    assert not any(_watch(gaps, 1.0, 1.0))  # two gaps only
+    assert _watch(gaps + [1e-2], 1.0, 1.0)[-1]
 
 
 def test_a_gap_at_the_target_is_not_given_up():
@@ -67,15 +74,17 @@ def test_a_gap_that_halves_every_second_reaches_its_target_and_goes_on():
 def test_a_geometric_gap_is_given_up_exactly_when_it_reaches_its_target_after_twice_the_budget(
         g1, ratio, seconds, limit, rounds):
     """For a gap g_1 ratio^(k-1) at round k (k seconds-long rounds) the forecast is exact: the run is
-    given up at the first round judged iff the gap reaches the target after GIVE_UP_FACTOR times
-    the limit, counted from the run's start."""
+    given up at the first round judged (the GIVE_UP_ROUNDS-th on, from GIVE_UP_AFTER times the
+    limit on) iff the gap reaches the target after GIVE_UP_FACTOR times the limit, counted from
+    the run's start."""
     gaps = [g1 * ratio ** k for k in range(rounds)]
     target = cv.GIVE_UP_GAP
     reached = seconds * (1 + math.log(target / g1) / math.log(ratio))  # when g_1 ratio^x = target
     late = reached > cv.GIVE_UP_FACTOR * limit
     if abs(reached - cv.GIVE_UP_FACTOR * limit) < 1e-6 * max(reached, 1.0):
         return  # on the boundary: round-off decides
-    judged = [k for k in range(cv.GIVE_UP_ROUNDS - 1, rounds) if gaps[k] > target]
+    judged = [k for k in range(cv.GIVE_UP_ROUNDS - 1, rounds)
+              if gaps[k] > target and (k + 1) * seconds >= cv.GIVE_UP_AFTER * limit]
     answers = _watch(gaps, seconds, limit)
     if not judged:  # the target was reached before a round was judged
         assert not any(answers)
