@@ -135,7 +135,7 @@ BUDGET_FLOOR = 5.0
 #: guess for runs that converge (the last rounds, priced at the master's own duals, close the gap
 #: from about 1e-4 to the tol at once), whose guesses stayed below 1.13 times their budget on the
 #: benchmark's sets, while every run that went on to exhaust its budget there was guessed above
-#: twice it within 1.8 to 5.7 seconds of budgets of 5 to 11 seconds (docs/accuracy.md)
+#: twice it within 1.9 to 5.7 seconds of budgets of 5 to 11 seconds (docs/accuracy.md)
 GIVE_UP_GAP = 1e-4
 GIVE_UP_FACTOR = 2.0
 GIVE_UP_ROUNDS = 3
@@ -281,7 +281,9 @@ class _FoldPath:
         ``budgeted``: on LPBoost's path, the run at ``nu`` may take at most
         BUDGET_FACTOR times the path's time so far (at least BUDGET_FLOOR
         seconds), and is given up sooner when :class:`_Forecast` sees that it
-        would not converge within that; ``exhausted`` says whether it stopped so."""
+        would not converge within that; ``exhausted`` says whether it stopped so
+        (then the decisions are NaN, and the classes after it in one-vs-rest
+        are not run)."""
         if not self.estimator._choose_on_path:
             model = at_nu(self.estimator, nu, self.oracle, self.oracle_params).set_params(
                 warm_start=False, verbose=0, callback=None)
@@ -294,6 +296,8 @@ class _FoldPath:
         started = time.perf_counter()
         self.exhausted = False
         for run in self.runs:
+            if self.exhausted:  # one class's run is out of the budget: this nu is not scored
+                break
             if isinstance(run, float):
                 out.append(np.full(self.X_val.shape[0], run))
                 continue
@@ -328,6 +332,9 @@ class _FoldPath:
                     f += weights[m] * predictions[key][1]
             out.append(f)
         self.seconds += time.perf_counter() - started
+        if self.exhausted:  # not scored (the path ends here): no decisions
+            return np.full((self.X_val.shape[0],) if self.classes.size == 2
+                           else (self.X_val.shape[0], self.classes.size), np.nan)
         return out[0] if self.classes.size == 2 or self.native else np.stack(out, axis=1)
 
 

@@ -139,3 +139,37 @@ def test_lpboostcv_gives_up_a_run_before_its_budget_and_does_not_choose_it(monke
 @pytest.mark.parametrize("tol", [1e-6, 1e-3])
 def test_the_target_is_the_larger_of_tol_and_give_up_gap(tol):
     assert cv._Forecast(tol).target == max(tol, cv.GIVE_UP_GAP)
+
+
+def test_one_vs_rest_stops_a_nu_at_the_first_class_out_of_its_budget(monkeypatch):
+    """One-vs-rest on three classes: a fold's budget is shared by its classes' runs; once one of
+    them is out of it (given up or at its limit) the nu is not scored, and the later classes'
+    runs at that nu are not started."""
+    from sklearn.datasets import load_iris
+
+    from lpboosting.colgen.path import NuPathRun
+
+    X, y = load_iris(return_X_y=True)
+    clock = VirtualClock()
+    monkeypatch.setattr("time.perf_counter", clock)
+    monkeypatch.setattr(cv, "BUDGET_FLOOR", 0.5)
+    solves: list[tuple[float, str]] = []  # (nu, the run's status) of every class's run
+    solve = NuPathRun.solve
+
+    def recorded(self, nu, time_limit=None):
+        result = solve(self, nu, time_limit=time_limit)
+        solves.append((nu, result.status))
+        return result
+
+    monkeypatch.setattr(NuPathRun, "solve", recorded)
+    clf = LPBoostCV(oracle="stumps", nus=[0.8, 0.02], multiclass="one-vs-rest", columns_per_round=1,
+                    stabilization=None, backend=SlowBackend("highspy", 1.0, sleep=clock.sleep))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X, y)
+    assert clf.cv_budget_stops_ == {"stumps": 0.02} and clf.nu_ == 0.8
+    # every fold ran its three classes at nu = 0.8; at 0.02 the first fold's classes ran until one
+    # was out of its budget, and none after it
+    assert [s for nu, s in solves if nu == 0.8] == ["converged"] * 9
+    last = [s for nu, s in solves if nu == 0.02]
+    assert last[-1] in ("stopped", "time_limit") and set(last[:-1]) <= {"converged"} and len(last) < 3
