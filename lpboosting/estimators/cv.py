@@ -203,8 +203,6 @@ class _Forecast:
     def finish(self) -> float:
         """When the run would reach the target at its rate so far (seconds into the run)."""
         (t1, g1), (t, g) = self.gaps[0], self.gaps[-1]
-        if g <= self.target:
-            return t
         if not (g < g1 and t > t1):
             return math.inf
         return t + (t - t1) * math.log(g / self.target) / math.log(g1 / g)
