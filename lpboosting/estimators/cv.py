@@ -193,16 +193,18 @@ class _Forecast:
         self.target = max(float(tol), GIVE_UP_GAP)
         self.limit: float | None = None
         self.start = 0.0
-        self.gaps: list[tuple[float, float]] = []
+        self.first: tuple[float, float] | None = None  # (t_1, g_1)
+        self.rounds = 0  # rounds with a gap so far
         self.gave_up = False
 
     def arm(self, limit: float | None) -> None:
         """Watch the run that starts now with ``limit`` seconds (None: do not watch it)."""
-        self.limit, self.start, self.gaps, self.gave_up = limit, time.perf_counter(), [], False
+        self.limit, self.start, self.first, self.rounds, self.gave_up = limit, time.perf_counter(), None, 0, False
 
-    def finish(self) -> float:
-        """When the run would reach the target at its rate so far (seconds into the run)."""
-        (t1, g1), (t, g) = self.gaps[0], self.gaps[-1]
+    def finish(self, t: float, g: float) -> float:
+        """When the run would reach the target at its rate from its first round to gap ``g`` at ``t``
+        seconds into it (seconds into the run)."""
+        t1, g1 = self.first
         if not (g < g1 and t > t1):
             return math.inf
         return t + (t - t1) * math.log(g / self.target) / math.log(g1 / g)
@@ -211,11 +213,13 @@ class _Forecast:
         gap = record.gap
         if self.limit is None or gap is None or not math.isfinite(gap) or gap < 0:
             return False
-        now = time.perf_counter() - self.start
-        self.gaps.append((now, float(gap)))
-        if len(self.gaps) < GIVE_UP_ROUNDS or now < GIVE_UP_AFTER * self.limit or gap <= self.target:
+        now, gap = time.perf_counter() - self.start, float(gap)
+        self.rounds += 1
+        if self.first is None:
+            self.first = (now, gap)
+        if self.rounds < GIVE_UP_ROUNDS or now < GIVE_UP_AFTER * self.limit or gap <= self.target:
             return False  # too soon to tell, or about done
-        self.gave_up = self.finish() > GIVE_UP_FACTOR * self.limit
+        self.gave_up = self.finish(now, gap) > GIVE_UP_FACTOR * self.limit
         return self.gave_up
 
 
