@@ -121,8 +121,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--nus", nargs="+", type=float, help="nu per set (default: twonorm/ring 0.1, banana 0.2, "
                    "magic 0.5)")
     p.add_argument("--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS[:-1]))
-    p.add_argument("--alpha", type=float, default=Smoothing.alpha,
-                   help="smoothing weight on the centre (default %(default)s, Smoothing's)")
+    p.add_argument("--alpha", type=float, default=0.5, help="smoothing weight on the centre (default 0.5)")
     p.add_argument("--k", type=int, default=20, help="columns per round of the k configs (default 20)")
     p.add_argument("--tol", type=float, default=1e-6)
     p.add_argument("--time-limit", type=float, default=600.0, help="seconds per run (default 600)")

@@ -41,12 +41,10 @@ __all__ = ["Smoothing", "make_stabilization"]
 class Smoothing:
     """Wentges smoothing of the priced dual with weight ``alpha`` on the stability centre.
 
-    ``alpha`` in [0, 1): 0 prices at the master's dual (no smoothing).  The
-    default 0.3 was measured against 0.5 on LPBoost's nu paths over exact
-    stumps (KEEL ring, twonorm, banana) and its single fits (docs/defaults.md).
+    ``alpha`` in [0, 1): 0 prices at the master's dual (no smoothing).
     """
 
-    alpha: float = 0.3
+    alpha: float = 0.5
     center: np.ndarray | None = field(default=None, repr=False)
     best: float = field(default=np.inf, repr=False)
 
@@ -76,7 +74,7 @@ class Smoothing:
 
 
 def make_stabilization(spec: Any) -> Smoothing | None:
-    """None / "none" (price at the master's dual), "smoothing" (:class:`Smoothing`'s default alpha), or a Smoothing."""
+    """None / "none" (price at the master's dual), "smoothing" (alpha = 0.5), or a Smoothing."""
     if spec is None or (isinstance(spec, str) and spec.strip().lower() in ("none", "off")):
         return None
     if isinstance(spec, Smoothing):

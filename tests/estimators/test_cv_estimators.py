@@ -11,7 +11,6 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lpboosting import ERLPBoostCV, LPBoostClassifier, LPBoostCV, SoftBoostClassifier, SoftBoostCV
-from lpboosting.colgen import Smoothing
 from lpboosting.datasets.noise import flip_labels
 from tests.helpers import DATASETS
 
@@ -346,11 +345,8 @@ def test_the_trees_path_stops_once_outscored_by_the_stumps_and_never_the_reverse
     X = rng.normal(size=(240, 10))
     y = np.where(X.sum(axis=1) > 0, 1, -1)  # additive: the stumps' sum follows it, a few trees cannot
     nus = [0.8, 0.6, 0.4, 0.3, 0.2, 0.1, 0.05]
-    # an instance where the rule acts before the trees' own stop: the trees' columns (an inexact
-    # oracle) depend on the point priced, so the smoothing weight is that of the instance's choice
-    smoothing = Smoothing(0.5)
-    full = LPBoostCV(nus=nus, early_stopping=False, stabilization=smoothing).fit(X, y)
-    early = LPBoostCV(nus=nus, stabilization=smoothing).fit(X, y)
+    full = LPBoostCV(nus=nus, early_stopping=False).fit(X, y)
+    early = LPBoostCV(nus=nus).fit(X, y)
     stumps, trees = (full.cv_scores_by_oracle_[k] for k in ("stumps", "trees(max_depth=5)"))
     # where each path stops by the rules, from the full tables
     rows = _accuracy_rows(None, [None], [X.shape[0]])  # the three folds' validation rows
