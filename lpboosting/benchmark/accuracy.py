@@ -150,7 +150,7 @@ def summarise(rows: list[dict[str, Any]], chosen: list[str]) -> list[dict[str, A
             entry[method] = {"error": float(errors.mean()), "std": float(errors.std(ddof=1)) if errors.size > 1 else 0.0,
                              "seconds": float(np.mean([r[method]["seconds"] for r in part])),
                              "nu": _median([r[method]["nu"] for r in part]),
-                             "trees": sum(r[method].get("oracle") not in (None, "stumps") for r in part)}
+                             "trees": sum(r[method].get("oracle") not in (None, "stumps", "binned-stumps") for r in part)}
         theirs = [m for m in THEIRS if m in chosen]
         if theirs:
             best = min(theirs, key=lambda m: entry[m]["error"])

@@ -147,20 +147,22 @@ def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them():
     X = rng.uniform(-1, 1, size=(160, 2))
     y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)  # XOR: no sum of stumps separates it
     clf = LPBoostCV(nus=[0.4, 0.2, 0.1]).fit(X, y)
-    from lpboosting.estimators.cv import AUTO_ORACLES, _se, oracle_name
+    from lpboosting.estimators.cv import AUTO_ORACLES, STUMP_BINS, _se, oracle_name
 
-    # stumps and the forest's trees (with the forest itself), the forest with its 200 trees and stopped early
+    # binned stumps and the forest's trees (with the forest itself), the forest with its 200 trees and
+    # stopped early
     names = [oracle_name(*o) for o in AUTO_ORACLES]
-    assert names == ["stumps", "gb-trees(whole_forest=True)", "gb-trees(whole_forest=True, early_stopping=True)"]
+    assert names == [f"binned-stumps(max_bins={STUMP_BINS})", "gb-trees(whole_forest=True)",
+                     "gb-trees(whole_forest=True, early_stopping=True)"]
     assert set(clf.cv_scores_by_oracle_) == set(names)
     assert clf.oracle_ == "gb-trees" and ("gb-trees", clf.oracle_params_) in AUTO_ORACLES
     chosen = oracle_name(clf.oracle_, clf.oracle_params_)
-    stumps = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_["stumps"], axis=0))
+    stumps = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_[names[0]], axis=0))
     trees = np.nanmax(np.nanmean(clf.cv_scores_by_oracle_[chosen], axis=0))
     assert trees > stumps and np.array_equal(clf.cv_scores_, clf.cv_scores_by_oracle_[chosen], equal_nan=True)
     plain = LPBoostClassifier(nu=clf.nu_, oracle="gb-trees", oracle_params=clf.oracle_params_).fit(X, y)
     np.testing.assert_array_equal(clf.decision_function(X), plain.decision_function(X))
-    # on additive data the exact stumps win, or the first of the others whose best is above the one
+    # on additive data the stumps win, or the first of the others whose best is above the one
     # chosen so far by more than that one's standard error (the stumps are preferred)
     Xa, ya = DATASETS["cancer-80x5"]()
     additive = LPBoostCV(nus=[0.4, 0.2]).fit(Xa, ya)
