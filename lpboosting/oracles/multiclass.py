@@ -10,7 +10,8 @@ candidates' columns are pair columns (int8, N (K - 1) entries).
 
 - :class:`ClassStumps`: every threshold of every feature with the best class
   on each side, exact (cumulative sums of S along each presorted feature,
-  one pass per feature over all K classes);
+  one pass per feature over all K classes); :class:`BinnedClassStumps` the
+  same at the binned stumps' thresholds;
 - :class:`ClassPool`: a finite pool, an N x M matrix of predicted classes, exact;
 - :class:`ClassTrees`: CART regression trees on the scores, leaves voting the
   class of largest summed score; inexact;
@@ -30,13 +31,14 @@ from typing import Any
 import numpy as np
 
 from lpboosting.oracles.base import Candidate, Oracle, check_features
+from lpboosting.oracles.binned import bin_thresholds, check_max_bins
 from lpboosting.oracles.boosted_trees import RowsMemo, forest_setup
 from lpboosting.oracles.columns import call_user_oracle
 from lpboosting.oracles.stumps import clean_threshold
 from lpboosting.pairs import check_class_codes, check_n_classes, class_scores, pair_column, pair_columns
 
-__all__ = ["ClassCallable", "ClassForest", "ClassPool", "ClassStump", "ClassStumps", "ClassTree", "ClassTrees",
-           "ForestStage", "MulticlassOracle", "MULTICLASS_ORACLES", "make_multiclass_oracle"]
+__all__ = ["BinnedClassStumps", "ClassCallable", "ClassForest", "ClassPool", "ClassStump", "ClassStumps", "ClassTree",
+           "ClassTrees", "ForestStage", "MulticlassOracle", "MULTICLASS_ORACLES", "make_multiclass_oracle"]
 
 
 class MulticlassOracle(Oracle):
@@ -141,20 +143,40 @@ class ClassStumps(MulticlassOracle):
     max_a L[t, a] + max_b (T - L[t])_b, T the total.  Missing values (NaN)
     go to the side of larger edge: their scores are added to one side or
     the other.  Cost per pricing: O(N K) per feature.
+
+    ``max_bins`` (None: every threshold) keeps the thresholds of the binned
+    stumps (:func:`~lpboosting.oracles.binned.bin_thresholds`: at most
+    ``max_bins`` bins of equal counts a feature, every threshold of a feature
+    with fewer distinct values); the oracle is exact over that class.
     """
 
     exact = True
     name = "stumps"
 
-    def __init__(self, X: Any, y: Any, n_classes: int | None = None) -> None:
+    def __init__(self, X: Any, y: Any, n_classes: int | None = None, max_bins: int | None = None) -> None:
         X = check_features(X, allow_nan=True)
         super().__init__(y, n_classes)
         if X.shape[0] != self.n_samples:
             raise ValueError(f"y has {self.n_samples} labels but X has {X.shape[0]} rows; pass one label per row")
+        if max_bins is not None:
+            check_max_bins(max_bins)
         self.X = X
+        self.max_bins = None if max_bins is None else int(max_bins)
         self._order = np.argsort(X, axis=0, kind="stable")  # NaN last
         self._sorted = np.take_along_axis(X, self._order, axis=0)
         self._present = np.count_nonzero(~np.isnan(X), axis=0)
+        #: per feature with bins: the splits t = 0..n_j at a bin edge (None: every split)
+        self._splits: list[np.ndarray | None] = [None] * X.shape[1]
+        if self.max_bins is not None:
+            for j in range(X.shape[1]):
+                n_j = int(self._present[j])
+                xs = self._sorted[:n_j, j]
+                at_edge = np.zeros(n_j + 1, dtype=bool)
+                at_edge[[0, n_j]] = True  # the constant, and every present value on the left
+                if n_j:
+                    # split t puts xs[:t] left: a threshold theta has xs[t - 1] <= theta < xs[t]
+                    at_edge[np.searchsorted(xs, bin_thresholds(xs, self.max_bins), side="right")] = True
+                self._splits[j] = at_edge
 
     def _feature_edges(self, S: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per split t = 0..n_j of feature j (n_j its present values) and per side of the missing
@@ -169,6 +191,8 @@ class ClassStumps(MulticlassOracle):
         xs = self._sorted[:n_j, j]
         tie = np.zeros(n_j + 1, dtype=bool)
         tie[1:n_j] = xs[1:] <= xs[:-1]
+        if self._splits[j] is not None:  # binned: only the splits at a bin edge
+            tie |= ~self._splits[j]
         edges, lefts, rights = [], [], []
         for side in ((0, 1) if n_j < self.n_samples else (1,)):
             left = L + (missing if side == 0 else 0.0)
@@ -227,6 +251,17 @@ class ClassStumps(MulticlassOracle):
             if len(candidates) >= 4 * k:
                 break
         return distinct(candidates, k)
+
+
+class BinnedClassStumps(ClassStumps):
+    """:class:`ClassStumps` at the thresholds of the binned stumps (``oracle="binned-stumps"`` over
+    more than two classes): at most ``max_bins`` (default 255) bins of equal counts a feature, as
+    :class:`~lpboosting.oracles.binned.BinnedStumps` cuts them; exact over that class."""
+
+    name = "binned-stumps"
+
+    def __init__(self, X: Any, y: Any, n_classes: int | None = None, max_bins: int = 255) -> None:
+        super().__init__(X, y, n_classes, max_bins=max_bins)
 
 
 class ClassPool(MulticlassOracle):
@@ -473,8 +508,8 @@ class ClassCallable(MulticlassOracle):
 
 
 #: the multiclass oracles by name (the classifiers' ``oracle=`` with more than two classes)
-MULTICLASS_ORACLES: dict[str, type[MulticlassOracle]] = {"stumps": ClassStumps, "trees": ClassTrees,
-                                                         "gb-trees": ClassForest}
+MULTICLASS_ORACLES: dict[str, type[MulticlassOracle]] = {"stumps": ClassStumps, "binned-stumps": BinnedClassStumps,
+                                                         "trees": ClassTrees, "gb-trees": ClassForest}
 
 
 def make_multiclass_oracle(spec: Any, X: Any, y: np.ndarray, n_classes: int, sample_weight: Any = None,

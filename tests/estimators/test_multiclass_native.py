@@ -133,9 +133,24 @@ def test_trees_and_a_callable_oracle():
     assert clf.n_estimators_ >= 1
 
 
+def test_binned_stumps_fit_one_lp_at_the_bin_edges():
+    from lpboosting.oracles.binned import bin_thresholds
+
+    clf = fit(nu=0.2, oracle="binned-stumps", oracle_params={"max_bins": 8})
+    assert not hasattr(clf, "one_vs_rest_") and clf.status_ == "converged"
+    X = X_IRIS[::2]
+    for h in clf.hypotheses_:  # each stump splits the rows where a bin edge does
+        if h.constant is None and np.isfinite(h.threshold):
+            x = X[:, h.feature]
+            assert any(np.array_equal(x > h.threshold, x > t) for t in bin_thresholds(x, 8))
+    wide = fit(nu=0.2, oracle="binned-stumps")  # 255 bins: more than iris's distinct values, every stump
+    assert wide.objective_ == pytest.approx(fit(nu=0.2).objective_, abs=1e-9)
+    assert clf.objective_ <= wide.objective_ + 1e-9  # fewer stumps, a soft margin at most as large
+
+
 def test_oracles_without_a_multiclass_form_say_what_to_do():
     with pytest.raises(UnknownOracleError, match="multiclass='one-vs-rest'"):
-        fit(nu=0.1, oracle="binned-stumps")
+        fit(nu=0.1, oracle="features")
     with pytest.raises(ValueError, match="multiclass"):
         fit(nu=0.1, multiclass="ovr")
 

@@ -31,12 +31,16 @@ def data(seed: int, n: int = 30, f: int = 3, K: int = 4, missing: bool = False):
     return X, y
 
 
-def every_stump(X: np.ndarray, K: int) -> list[ClassStump]:
-    """Every stump of the class ClassStumps searches, listed one by one."""
+def every_stump(X: np.ndarray, K: int, max_bins: int | None = None) -> list[ClassStump]:
+    """Every stump of the class ClassStumps searches, listed one by one (with ``max_bins``: the
+    thresholds of the binned stumps only)."""
+    from lpboosting.oracles.binned import bin_thresholds
+
     stumps = []
     for j in range(X.shape[1]):
         values = np.unique(X[~np.isnan(X[:, j]), j])
-        thresholds = [-np.inf, *((values[1:] + values[:-1]) / 2), np.inf]
+        cuts = (values[1:] + values[:-1]) / 2 if max_bins is None else bin_thresholds(X[~np.isnan(X[:, j]), j], max_bins)
+        thresholds = [-np.inf, *cuts, np.inf]
         sides = (False, True) if np.isnan(X[:, j]).any() else (False,)
         for t in thresholds:
             for a in range(K):
@@ -85,6 +89,35 @@ def test_stumps_are_exact(seed, missing):
         many = oracle.price_many(d, 7)
         assert many[0].edge == pytest.approx(best.edge, abs=1e-12)
         assert len({c.column.tobytes() for c in many}) == len(many) == 7
+
+
+@pytest.mark.parametrize("missing", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_binned_stumps_are_exact_over_the_binned_class(seed, missing):
+    K = 4
+    X, y = data(seed, n=60, missing=missing)
+    X[:, 0] = np.random.default_rng(seed).normal(size=60)  # many distinct values: cut into bins
+    binned = ClassStumps(X, y, K, max_bins=6)
+    stumps = every_stump(X, K, max_bins=6)
+    U = pair_columns(np.column_stack([h.predict(X) for h in stumps]), y, K)
+    exact = ClassStumps(X, y, K)
+    wide = ClassStumps(X, y, K, max_bins=256)  # more bins than values: every stump
+    rng = np.random.default_rng(seed)
+    for _ in range(5):
+        d = random_pair_distribution(rng, X.shape[0], K)
+        best = binned.price(d)
+        assert best.edge == pytest.approx(float(np.max(U.T @ d)), abs=1e-12)
+        np.testing.assert_array_equal(best.column, pair_columns(best.hypothesis.predict(X), y, K))
+        assert best.edge == pytest.approx(float(d @ best.column), abs=1e-15)
+        top = exact.price(d).edge
+        assert best.edge <= top + 1e-12 and wide.price(d).edge == pytest.approx(top, abs=1e-12)
+    with pytest.raises(ValueError, match="max_bins"):
+        ClassStumps(X, y, K, max_bins=1)
+    # oracle="binned-stumps" over more than two classes: the same class (255 bins unless given)
+    named = make_multiclass_oracle("binned-stumps", X, y, K, max_bins=6)
+    assert named.name == "binned-stumps" and make_multiclass_oracle("binned-stumps", X, y, K).max_bins == 255
+    d = random_pair_distribution(rng, X.shape[0], K)
+    assert named.price(d).edge == pytest.approx(binned.price(d).edge, abs=1e-15)
 
 
 def test_stumps_column_generation_equals_the_lp_over_every_stump():
@@ -210,7 +243,7 @@ def test_callable_receives_the_class_scores():
 def test_errors_say_what_to_do():
     X, y = data(0)
     with pytest.raises(UnknownOracleError, match="one-vs-rest"):
-        make_multiclass_oracle("binned-stumps", X, y, 4)
+        make_multiclass_oracle("features", X, y, 4)
     oracle = ClassStumps(X, y, 4)
     with pytest.raises(ValueError, match=r"one entry per \(example, wrong class\) pair"):
         oracle.price(np.full(30, 1 / 30))
