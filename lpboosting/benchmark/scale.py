@@ -13,9 +13,9 @@ LPBoost (nu = ``--nu``, 0.1) with exact stumps on ``lpboosting.datasets.twonorm`
     written as its difference from the closest earlier one, certified on
     all N);
 ``binned``
-    the same with the histogram oracle ``BinnedStumps`` (255 bins a
-    feature; the gap is certified over that class); run from ``--binned-min``
-    rows;
+    the same with the histogram oracle ``BinnedStumps`` (``--max-bins``
+    bins a feature, 255 unless given; the gap is certified over that
+    class); run from ``--binned-min`` rows;
 ``delta``
     the same loop on the difference model over all N examples, without
     sifting (``backend="highspy:delta"``); run up to ``--delta-max`` rows;
@@ -88,7 +88,7 @@ def _reporter(config: str, n: int, progress: int, start: float) -> Any:
 
 
 def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: int, progress: int,
-         columns_per_round: int = 20, working_size: int | None = None) -> dict[str, Any]:
+         columns_per_round: int = 20, working_size: int | None = None, max_bins: int = 255) -> dict[str, Any]:
     """One run, in a child process: the figures of the table row."""
     from lpboosting import column_generation
     from lpboosting.backends import get_backend
@@ -107,7 +107,7 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
     start = time.perf_counter()
     report = _reporter(config, n, progress, start)
     setup = time.perf_counter()
-    oracle = BinnedStumps(X, y) if config == "binned" else Stumps(X, y)
+    oracle = BinnedStumps(X, y, max_bins=max_bins) if config == "binned" else Stumps(X, y)
     setup = time.perf_counter() - setup
     res = column_generation(LPBoost(nu), oracle, tol=tol, max_rounds=1_000_000, time_limit=time_limit,
                             callback=report, **options)
@@ -115,6 +115,7 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
     history = res.history
     return {
         "config": config, "n": n, "status": res.status, "rounds": len(history),
+        **({"max_bins": max_bins} if config == "binned" else {}),
         "columns": int(res.columns.shape[1]), "objective": float(res.objective),
         "gap": history[-1].gap if len(history) else None, "seconds": seconds,
         "setup_seconds": setup,
@@ -243,6 +244,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="largest N the difference model over all N runs at (default 50000)")
     p.add_argument("--binned-min", type=int, default=1_000_000,
                    help="smallest N the binned oracle runs at (default 1000000)")
+    p.add_argument("--max-bins", type=int, default=255, help="bins a feature of the binned oracle (default 255)")
     p.add_argument("--dask", action="store_true",
                    help="run the Dask fit on a LocalCluster (only it, unless --configs names others)")
     p.add_argument("--workers", type=int, default=2, help="Dask workers (default 2)")
@@ -282,7 +284,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
             if ((config == "rows" and n > args.rows_max) or (config == "delta" and n > args.delta_max)
                     or (config == "binned" and n < args.binned_min)):
                 continue
-            extra = (args.workers, args.chunk) if config == "dask" else (args.working_size,)
+            extra = (args.workers, args.chunk) if config == "dask" else (args.working_size, args.max_bins)
             r = run_in_child(config, n, args.nu, args.tol, args.time_limit, args.seed, args.progress,
                              args.columns_per_round, *extra)
             print(format_row(r), flush=True)

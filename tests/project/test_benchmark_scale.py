@@ -42,3 +42,12 @@ def test_columns_per_round_and_working_size_reach_each_run_and_not_the_optimum()
     # 3000 rows are within 4 default working sets (every example in the model); 500 sift
     sifted = scale._run("default", 3000, 0.2, tol, 300.0, 0, 0, 10, 500)
     assert sifted["status"] == "converged" and abs(sifted["objective"] - many["objective"]) <= 2 * tol
+
+
+def test_max_bins_reaches_the_binned_run():
+    assert scale.parse_args([]).max_bins == 255 and scale.parse_args(["--max-bins", "16"]).max_bins == 16
+    coarse = scale._run("binned", 3000, 0.2, 1e-6, 300.0, 0, 0, 10, None, 4)
+    fine = scale._run("binned", 3000, 0.2, 1e-6, 300.0, 0, 0, 10, None, 255)
+    assert coarse["max_bins"] == 4 and coarse["status"] == fine["status"] == "converged"
+    # 4 bins hold 3 thresholds a feature: a smaller class of stumps, a soft margin no larger
+    assert coarse["objective"] < fine["objective"] - 1e-6
