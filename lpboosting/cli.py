@@ -770,7 +770,7 @@ def compare(data: str | None, instance: str | None, whole_catalog: bool, models_
 def _multiclass_compared(master: Any, oracle: str, X: Any, y: Any, labels: Any) -> tuple[Any, Any]:
     """The multiclass LP over (example, wrong class) pairs at ``master``'s nu (LPBoost's or
     multiclass-lpboost's; ERLPBoost over those pairs for multiclass-erlpboost), and the multiclass
-    oracle of that name (stumps or trees)."""
+    oracle of that name (one of :data:`~lpboosting.oracles.multiclass.MULTICLASS_ORACLES`)."""
     import numpy as np
 
     from lpboosting.masters import MulticlassERLPBoost, MulticlassLPBoost

@@ -496,7 +496,8 @@ def test_cli_compare_on_more_than_two_classes_compares_the_multiclass_lp(capsys,
     for run in runs:
         assert run["objective"] == pytest.approx(optimum, abs=1e-6)
     assert main(["compare", "--data", "sklearn:iris", "--oracle", "features", "-b", "highspy"]) == 2
-    assert "priced by stumps or trees" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "priced by stumps or binned-stumps or trees or gb-trees, not 'features'" in err
     # --master multiclass-lpboost names the same LP; on two classes (--positive) it is LPBoost's
     assert main(["compare", "--data", "sklearn:iris", "--master", "multiclass-lpboost", "--nu", "0.2",
                  "-b", "highspy", "--no-replay", "--json", str(out_json)]) == 0
