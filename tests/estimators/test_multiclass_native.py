@@ -143,9 +143,11 @@ def test_binned_stumps_fit_one_lp_at_the_bin_edges():
         if h.constant is None and np.isfinite(h.threshold):
             x = X[:, h.feature]
             assert any(np.array_equal(x > h.threshold, x > t) for t in bin_thresholds(x, 8))
+    # each fit is certified within its tol (1e-6, the gap) of the LP over its class of stumps
+    tol = clf.tol
     wide = fit(nu=0.2, oracle="binned-stumps")  # 255 bins: more than iris's distinct values, every stump
-    assert wide.objective_ == pytest.approx(fit(nu=0.2).objective_, abs=1e-9)
-    assert clf.objective_ <= wide.objective_ + 1e-9  # fewer stumps, a soft margin at most as large
+    assert wide.objective_ == pytest.approx(fit(nu=0.2).objective_, abs=2 * tol)
+    assert clf.objective_ <= wide.objective_ + tol  # fewer stumps, a soft margin at most as large
 
 
 def test_oracles_without_a_multiclass_form_say_what_to_do():
