@@ -11,6 +11,23 @@ from typing import Any, Callable
 from lpboosting.jsonfile import write_json  # noqa: F401 (the benchmarks' writer)
 
 
+def key_values(items: Any) -> dict[str, Any]:
+    """``["max_depth=5", "criterion=gini"]`` -> ``{"max_depth": 5, "criterion": "gini"}``: each value a
+    Python literal where it reads as one, else the string; ValueError on an item without ``=``."""
+    import ast
+
+    out: dict[str, Any] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"write each as key=value, got {item!r}")
+        try:
+            out[key.strip()] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            out[key.strip()] = value.strip()
+    return out
+
+
 def package_version(package: str) -> str:
     """Installed version of ``package``, or "not installed"."""
     try:

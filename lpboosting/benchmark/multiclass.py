@@ -2,6 +2,7 @@
 
     python -m lpboosting.benchmark.multiclass                          # iris wine segment letter, noise 0/20 %, 10 splits
     python -m lpboosting.benchmark.multiclass --sets iris wine --splits 3 --json multiclass.json
+    python -m lpboosting.benchmark.multiclass --sets segment --noise 0.2 --fold-path stumps trees:max_depth=5
 
 For every set, noise rate and split: a stratified 70/30 split (seeded by the
 split's number), uniform noise on the *training* labels only (a label
@@ -19,6 +20,14 @@ error at most the best's plus the larger of the two standard deviations) and
 its fit time against one-vs-rest's.  Sets: KEEL's iris, wine, segment and
 letter (``pip install "lpboosting[data]"``); letter is drawn down to
 ``--max-rows`` rows (seeded).
+
+``--fold-path`` says where a fit's time goes: on split 0, the first of
+``LPBoostCV``'s three folds (its repeated rows merged, as ``LPBoostCV``
+merges them), the one LP's warm nu path with each oracle
+named (``name`` or ``name:key=value,...``, a multiclass oracle's
+parameters), nu by nu: seconds, rounds, the master's and the oracle's
+seconds, simplex iterations, hypotheses found and of positive weight, and
+the accuracy on the fold's validation rows.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from lpboosting.benchmark.common import fit_and_score, machine_info, write_json
+from lpboosting.benchmark.common import fit_and_score, key_values, machine_info, write_json
 
 SETS = ("iris", "wine", "segment", "letter")
 NOISE = (0.0, 0.2)
@@ -134,6 +143,71 @@ def format_markdown(table: list[dict[str, Any]], chosen: list[str]) -> str:
     return "\n".join(lines)
 
 
+def parse_oracle(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"trees:max_depth=5,min_samples_leaf=2"`` -> ``("trees", {"max_depth": 5, "min_samples_leaf": 2})``."""
+    name, _, rest = spec.partition(":")
+    try:
+        return name.strip(), key_values(filter(None, rest.split(",")))
+    except ValueError as exc:
+        raise ValueError(f"oracle {spec!r}: its parameters as name:key=value,key=value ({exc})") from None
+
+
+def fold_path(name: str, X: np.ndarray, y: np.ndarray, noise: float, spec: str, nus: Any,
+              backend: Any = None, columns_per_round: int | None = None) -> list[dict[str, Any]]:
+    """The one LP's warm nu path with oracle ``spec`` on the first of LPBoostCV's folds of split 0:
+    per nu its seconds, rounds, master and pricing seconds, iterations, hypotheses and the accuracy on
+    the fold's validation rows."""
+    import time
+
+    from sklearn.model_selection import StratifiedKFold, train_test_split
+
+    from lpboosting import LPBoostCV
+    from lpboosting.colgen.options import LoopOptions
+    from lpboosting.colgen.path import NuPathRun
+    from lpboosting.datasets import flip_classes
+    from lpboosting.estimators.base import merge_rows
+    from lpboosting.oracles.multiclass import make_multiclass_oracle
+
+    X_tr, _, y_tr, _ = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+    if noise > 0:
+        y_tr = flip_classes(y_tr, noise, random_state=0)
+    classes = np.unique(y_tr)
+    train, val = next(iter(StratifiedKFold(3).split(X_tr, y_tr)))  # LPBoostCV's cv=3 on these labels
+    X_fit, y_fit, weights, _ = merge_rows(X_tr[train], y_tr[train], None)  # repeated rows, as LPBoostCV's folds
+    codes, val_codes = np.searchsorted(classes, y_fit), np.searchsorted(classes, y_tr[val])
+    oracle_name, params = parse_oracle(spec)
+    oracle = make_multiclass_oracle(oracle_name, X_fit, codes, classes.size, **params)
+    options = LoopOptions.from_params(LPBoostCV(), callback=None, verbose=0)
+    if columns_per_round is not None:
+        options = options.replace(columns_per_round=columns_per_round)
+    run = NuPathRun(oracle, options, sample_weight=weights, backend=backend)
+    out = []
+    for nu in nus:
+        start = time.perf_counter()
+        result = run.solve(float(nu))
+        seconds = time.perf_counter() - start
+        votes = np.zeros((val.size, classes.size))
+        for weight, hypothesis in zip(result.weights, run.hypotheses):
+            if weight > 0:
+                votes[np.arange(val.size), hypothesis.predict(X_tr[val])] += weight
+        history = result.history
+        out.append({"set": name, "noise": noise, "oracle": spec, "nu": float(nu), "seconds": seconds,
+                    "rounds": len(history), "status": result.status,
+                    "master_seconds": float(sum(r.master_seconds for r in history)),
+                    "pricing_seconds": float(sum(r.pricing_seconds for r in history)),
+                    "iterations": int(sum(r.iterations or 0 for r in history)),
+                    "hypotheses": len(run.hypotheses), "positive": int(np.count_nonzero(result.weights > 0)),
+                    "accuracy": float(np.mean(votes.argmax(axis=1) == val_codes))})
+        r = out[-1]
+        print(f"  {name} {noise:.2f} {spec:20s} nu {nu:<5g} {seconds:7.1f} s  {r['rounds']:4d} rounds  master "
+              f"{r['master_seconds']:7.1f} s  oracle {r['pricing_seconds']:5.1f} s  {r['iterations']:7d} iterations  "
+              f"{r['hypotheses']:5d} hypotheses ({r['positive']} > 0)  validation accuracy {r['accuracy']:.4f}"
+              f"{'' if r['status'] == 'converged' else '  ' + r['status']}", flush=True)
+        if result.status != "converged":
+            break
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lpboosting.benchmark.multiclass", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -144,9 +218,48 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-rows", type=int, default=20000, help="rows drawn from a larger set (default 20000)")
     parser.add_argument("--json", help="also write the rows, the table and the machine here")
     parser.add_argument("--markdown", action="store_true", help="also print the table as markdown")
+    parser.add_argument("--fold-path", nargs="+", metavar="ORACLE",
+                        help="instead of the table: the one LP's nu path on one fold with each oracle "
+                             "(name or name:key=value,...), nu by nu")
+    parser.add_argument("--nus", nargs="+", type=float, help="the nus of --fold-path (default: LPBoostCV's grid)")
+    parser.add_argument("--backend", help="the master's backend of --fold-path (default: the master's)")
+    parser.add_argument("--backend-options", nargs="+", metavar="KEY=VALUE", default=[],
+                        help="options of --backend (HiGHS options for highspy)")
+    parser.add_argument("--columns-per-round", type=int,
+                        help="columns added a round on --fold-path (default: LPBoostCV's)")
     args = parser.parse_args(argv)
     if args.splits < 1 or any(not 0 <= r < 0.5 for r in args.noise):
         parser.error("--splits must be >= 1 and every --noise rate in [0, 0.5)")
+    if args.columns_per_round is not None and args.columns_per_round < 1:
+        parser.error("--columns-per-round must be >= 1")
+    if args.fold_path:
+        from lpboosting.estimators.cv import DEFAULT_NUS
+
+        for spec in args.fold_path:  # a malformed one is said before any fit
+            try:
+                parse_oracle(spec)
+            except ValueError as exc:
+                parser.error(str(exc))
+        backend = args.backend
+        if args.backend_options:
+            from lpboosting.backends import get_backend
+
+            try:
+                backend = get_backend(backend or "highspy", **key_values(args.backend_options))
+                if hasattr(backend, "new_model"):  # HiGHS says which option it rejects before any fit
+                    backend.new_model()
+            except ValueError as exc:
+                parser.error(f"--backend-options: {exc}")
+        paths = []
+        for name in args.sets:
+            X, y = load(name, args.max_rows)
+            for noise in args.noise:
+                for spec in args.fold_path:
+                    paths.extend(fold_path(name, X, y, noise, spec, args.nus or DEFAULT_NUS, backend,
+                                            args.columns_per_round))
+        if args.json:
+            write_json(args.json, {"fold_paths": paths, "machine": machine_info("scikit-learn", "highspy")})
+        return 0
     rows: list[dict[str, Any]] = []
     for name in args.sets:
         X, y = load(name, args.max_rows)

