@@ -28,6 +28,17 @@ def key_values(items: Any) -> dict[str, Any]:
     return out
 
 
+def checked_backend(name: str, options: dict[str, Any]) -> Any:
+    """``get_backend(name, **options)``, with a HiGHS model made at once so that an option HiGHS
+    rejects is said (ValueError) before any run, not in the first solve."""
+    from lpboosting.backends import get_backend
+
+    backend = get_backend(name, **options)
+    if hasattr(backend, "new_model"):
+        backend.new_model()
+    return backend
+
+
 def package_version(package: str) -> str:
     """Installed version of ``package``, or "not installed"."""
     try:

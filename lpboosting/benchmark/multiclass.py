@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from lpboosting.benchmark.common import fit_and_score, key_values, machine_info, write_json
+from lpboosting.benchmark.common import checked_backend, fit_and_score, key_values, machine_info, write_json
 
 SETS = ("iris", "wine", "segment", "letter")
 NOISE = (0.0, 0.2)
@@ -242,12 +242,8 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error(str(exc))
         backend = args.backend
         if args.backend_options:
-            from lpboosting.backends import get_backend
-
             try:
-                backend = get_backend(backend or "highspy", **key_values(args.backend_options))
-                if hasattr(backend, "new_model"):  # HiGHS says which option it rejects before any fit
-                    backend.new_model()
+                backend = checked_backend(backend or "highspy", key_values(args.backend_options))
             except ValueError as exc:
                 parser.error(f"--backend-options: {exc}")
         paths = []

@@ -67,7 +67,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from lpboosting.benchmark.common import key_values, machine_info, write_json
+from lpboosting.benchmark.common import checked_backend, key_values, machine_info, write_json
 
 SIZES = (5_000, 50_000, 500_000, 1_000_000)
 CONFIGS = ("default", "binned", "delta", "rows", "dask")
@@ -270,10 +270,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     try:
         args.highs_options = key_values(args.highs_options)
-        if args.highs_options:  # HiGHS says which option it rejects before any run
-            from lpboosting.backends import get_backend
-
-            get_backend("highspy", **args.highs_options).new_model()
+        if args.highs_options:
+            checked_backend("highspy", args.highs_options)
     except ValueError as exc:
         p.error(f"--highs-options: {exc}")
     if args.configs is None:
