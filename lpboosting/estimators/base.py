@@ -381,6 +381,7 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         if nu == "auto":
             self.nu_, self.nus_, self.cv_scores_ = chosen.nu, chosen.nus, chosen.chosen_scores
             self.cv_budget_stops_ = chosen.exhausted  # {oracle: the nu whose run ran out of its budget}
+            self.cv_degenerate_stops_ = chosen.degenerate  # {oracle: the nu its one multiclass LP was 0 at}
         if self._oracle_auto():
             self.oracle_, self.oracle_params_ = chosen.oracle, chosen.oracle_params
             self.cv_scores_by_oracle_ = chosen.scores
@@ -550,7 +551,9 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         if seed is not None:
             self.history_.meta["random_state"] = seed if isinstance(seed, int) else repr(seed)
         self._store_extra(result)
-        if self._second_stage and not self._native_fit:
+        if self._second_stage and self._native_fit:
+            self._warn_degenerate_pairs(result)
+        elif self._second_stage:
             self._choose_on_the_optimal_face(result)
         return self
 
@@ -565,6 +568,26 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
     #: whether the fit's weights come from LPBoost's LP (LPBoost; the entropy masters' final LP),
     #: which a second stage may re-choose on a degenerate optimum
     _second_stage = False
+
+    def _warn_degenerate_pairs(self, result) -> None:
+        """One multiclass LP whose soft margin is at or below :attr:`degenerate_margin`: a warning
+        says what the optimum is and what to change.  There is no second stage: the examples' least
+        margins are at most the soft margin's rho on most of them, so the largest mean of those
+        margins among the optimal combinations is about 0 too and would choose nothing (on KEEL
+        led7digit at 20 % label noise, nu 0.8: -1.5e-8 against -5e-14 at the solver's vertex, an
+        equal vote for every class, which predicts the first class everywhere)."""
+        value = float(result.objective)
+        if result.solution is None or value > self.degenerate_margin:
+            return
+        nu = self._nu()
+        warnings.warn(f"{type(self).__name__}: the multiclass soft margin's optimum is {value:.3g}, at or near 0 "
+                      f"(nu={nu:.3g}: for every combination of the hypotheses the mean of the lowest nu share of the "
+                      "examples' margins, the true class's vote minus the best other class's, is at most 0, as when "
+                      "nu is below the labels' noise or overlap rate), and many "
+                      "combinations are optimal, the solver's perhaps an equal vote for several classes (a tie "
+                      "goes to the first class). A larger nu (up to 1, where the LP maximises the mean of the "
+                      "examples' least margins), or LPBoostCV, which goes on above its grid when this happens",
+                      ConvergenceWarning, stacklevel=caller_level())
 
     def _choose_on_the_optimal_face(self, result) -> None:
         """A degenerate optimum (soft margin at or below :attr:`degenerate_margin`, or a vote that is

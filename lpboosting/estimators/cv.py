@@ -73,7 +73,11 @@ in docs/accuracy.md ("What the CV classifiers do, and what it costs").
 Why nu matters: at most a fraction nu of the examples can have a margin
 below the soft margin rho (Warmuth, Glocer, Rätsch 2007), so a nu below the
 fraction of flipped labels makes the booster fit them; a nu above it lets
-them go.  The default grid spans 0.01 to 0.8.
+them go.  The default grid spans 0.01 to 0.8.  The LP's value only falls
+as nu does, so when the soft margin at 0.8 is at or near 0 on a fold (more
+wrong or overlapping labels than that grid allows for, as with many classes
+and noisy labels), every nu of the grid is degenerate there, and the path
+goes on above it first, from 1 down (:data:`UPPER_NUS`).
 """
 
 from __future__ import annotations
@@ -122,6 +126,13 @@ PATIENCE = 2
 #: up and down (KEEL wine, split 0: 0.864, 0.912, 0.815, 0.904 at nu 0.8 to 0.5, then up to 0.96 at
 #: 0.2; stopped at the fourth nu it chose 0.7, test error 0.13; scored on, 0.2, error 0)
 MULTICLASS_FIRST_NUS = 5
+#: the nus above the default grid's largest that the path goes on to when the soft margin at that
+#: largest nu is at or below the estimator's ``degenerate_margin`` on a fold: the LP's value
+#: only falls with nu (at a smaller nu fewer examples share the slack), so the rest of the grid is
+#: degenerate too, each of its optima a vote the solver picked among many (on KEEL led7digit at 20 %
+#: label noise, 10 classes, a constant vote: test error 0.91).  At nu = 1 the LP maximises the mean
+#: of the examples' least margins
+UPPER_NUS = (1.0, 0.95, 0.9, 0.85)
 #: with early stopping, a nu's run on a fold may take at most BUDGET_FACTOR times the time that
 #: fold's path has taken so far, and at least BUDGET_FLOOR seconds (each nu at most triples the
 #: path's cost).  A nu that runs out of it ends its oracle's path and is not chosen (its refit on
@@ -247,6 +258,7 @@ class _FoldPath:
         self.X_val, self.given = np.asarray(X_val, dtype=float), (X, y, w)
         self.runs: list[Any] = []  # per class: [NuPathRun, {id of a hypothesis: (it, its predictions on X_val)}]
         self.seconds = 0.0  # the path's time so far on this fold
+        self.value: float | None = None  # the LP's optimum at the last nu (one LP: binary or native)
         # the last nu's run stopped at its budget (not the user's time limit), or was given up as
         # one that would not converge within it (:class:`_Forecast`)
         self.exhausted = False
@@ -325,6 +337,8 @@ class _FoldPath:
             self.exhausted |= bool((result.status == "time_limit" and left is not None
                                     and (limit is None or left < limit))
                                    or (result.status == "stopped" and self.forecast.gave_up))
+            if len(self.runs) == 1:
+                self.value = float(result.objective)
             weights = result.weights
             hypotheses = path.hypotheses
             n_val = self.X_val.shape[0]
@@ -376,6 +390,12 @@ def _score(scorer: Any, classes: np.ndarray, decision: np.ndarray, X_val: np.nda
     if w_val is None:
         return float(scorer(frozen, X_val, y_val))
     return float(scorer(frozen, X_val, y_val, sample_weight=w_val))
+
+
+def _degenerate(paths: dict[int, list[_FoldPath]], margin: float) -> bool:
+    """Whether some fold's LP (one per fold: binary or native multiclass) had a soft margin at or
+    below ``margin`` at the last nu."""
+    return any(p.value is not None and p.value <= margin for folds in paths.values() for p in folds)
 
 
 def _stop_early(scores: np.ndarray, first_nus: int = 1, rows: float = 0.0) -> bool:
@@ -507,6 +527,9 @@ class Selection:
     scores: dict[str, np.ndarray]
     #: per oracle name: the nu whose run ran out of its time budget on a fold (its path ended there)
     exhausted: dict[str, float] = field(default_factory=dict)
+    #: per oracle name: the nu at which one multiclass LP's soft margin was at or near 0 on a fold
+    #: (not scored; its path ended there)
+    degenerate: dict[str, float] = field(default_factory=dict)
 
     @property
     def chosen_scores(self) -> np.ndarray:
@@ -557,7 +580,11 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     The chosen (oracle, nu) is :func:`_best`'s: per oracle the nu of largest
     mean score (the larger nu on a tie: more of the examples count), and a
     later oracle only when its best is above the earlier's by more than a
-    standard error.  ``n_jobs`` moves the folds in threads.
+    standard error.  ``n_jobs`` moves the folds in threads.  With the default
+    grid (``nus`` None), when some fold's LP at its largest nu has a soft
+    margin at or below the estimator's ``degenerate_margin``, the scoring
+    starts again from the larger :data:`UPPER_NUS` (the live paths go up to
+    them and down again): the whole grid is degenerate on that fold.
     """
     import warnings
 
@@ -569,7 +596,9 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     if grid.size == 0:
         raise ValueError("nus is empty; give the nu values to choose from, in (0, 1]")
     classes = np.unique(y)
-    first_nus = MULTICLASS_FIRST_NUS if classes.size > 2 and estimator._native else 1
+    native = bool(classes.size > 2 and estimator._native)  # one multiclass LP
+    first_nus = MULTICLASS_FIRST_NUS if native else 1
+    margin = float(getattr(estimator, "degenerate_margin", 1e-3))
     folds = list(check_cv(cv, y, classifier=True).split(X, y))
     scorer = get_scorer(scoring if scoring is not None else "accuracy")
     weights = (lambda rows: None) if sample_weight is None else (lambda rows: sample_weight[rows])
@@ -577,6 +606,8 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     rows = _accuracy_rows(scoring, [weights(test) for _, test in folds], [test.size for _, test in folds])
     behind = [0] * len(oracles)  # nus in a row a later oracle's best was below the first's (the first: above)
     exhausted: dict[str, float] = {}
+    degenerate: dict[str, float] = {}  # per oracle: the nu a native LP was degenerate at on a fold
+    extendable = nus is None and grid[0] < max(UPPER_NUS)  # the default grid: UPPER_NUS may come first
     try:
         # the fold threads share the cores with BLAS's and OpenMP's own threads (the forest's), which
         # gain little on a fold's small products and spin: one BLAS thread (a process-wide setting)
@@ -590,44 +621,63 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
             paths = {o: parallel(delayed(run)(_FoldPath, estimator, oracle, X[train], y[train], weights(train),
                                               X[test], classes) for train, test in folds)
                      for o, oracle in enumerate(oracles)}
-            for k, nu in enumerate(grid):
-                order = sorted(paths)
-                if not threads:
-                    decided = {}
+            while True:  # once more, from UPPER_NUS, when the grid's largest nu is degenerate
+                extend = False
+                for k, nu in enumerate(grid):
+                    order = sorted(paths)
+                    if not threads:
+                        decided = {}
+                        for o in order:
+                            # one fold after the other: a fold that runs out of its budget ends this nu
+                            # for all (it is not chosen), so the others are not run to theirs too
+                            decided[o] = []
+                            for path in paths[o]:
+                                decided[o].append(path.decisions(float(nu), early_stopping))
+                                if path.exhausted:
+                                    break
+                    else:  # every oracle's folds at once: more runs than threads keep the threads busy
+                        tasks = [(o, path) for o in order for path in paths[o]]
+                        done = parallel(delayed(run)(path.decisions, float(nu), early_stopping) for _, path in tasks)
+                        decided = {o: [f for (t, _), f in zip(tasks, done) if t == o] for o in order}
                     for o in order:
-                        # one fold after the other: a fold that runs out of its budget ends this nu
-                        # for all (it is not chosen), so the others are not run to theirs too
-                        decided[o] = []
-                        for path in paths[o]:
-                            decided[o].append(path.decisions(float(nu), early_stopping))
-                            if path.exhausted:
-                                break
-                else:  # every oracle's folds at once: more runs than threads keep the threads busy
-                    tasks = [(o, path) for o in order for path in paths[o]]
-                    done = parallel(delayed(run)(path.decisions, float(nu), early_stopping) for _, path in tasks)
-                    decided = {o: [f for (t, _), f in zip(tasks, done) if t == o] for o in order}
-                for o in order:
-                    if any(path.exhausted for path in paths[o]):  # not chosen, and the path ends here
-                        exhausted[oracle_name(*oracles[o])] = float(nu)
-                        del paths[o]
-                        continue
-                    for f, ((_, test), decision) in enumerate(zip(folds, decided[o])):
-                        tables[o][f, k] = _score(scorer, classes, decision, X[test], y[test], weights(test))
-                if early_stopping and k + 1 < grid.size:
-                    for o in list(paths):
-                        if o > 0:
-                            behind[o] = behind[o] + 1 if _outscored(tables[0], tables[o], rows) else 0
-                            outscored = ((behind[o] >= PATIENCE and not _rising(tables[o][:, :k + 1]))
-                                         or _flat(tables[o][:, :k + 1]))
-                        else:  # the first: led by another at PATIENCE nus in a row, and out of reach
-                            later = tables[1:]
-                            behind[0] = behind[0] + 1 if any(_outscored(t, tables[0], rows) for t in later) else 0
-                            outscored = (behind[0] >= PATIENCE and k + 1 >= first_nus
-                                         and _overtaken(tables[0][:, :k + 1], later, grid, rows))
-                        if _stop_early(tables[o][:, :k + 1], first_nus, rows) or outscored:
-                            del paths[o]  # this oracle's fold sessions
-                if not paths:
+                        if any(path.exhausted for path in paths[o]):  # not chosen, and the path ends here
+                            exhausted[oracle_name(*oracles[o])] = float(nu)
+                            del paths[o]
+                            continue
+                        if (native and not (k == 0 and extendable) and _degenerate({o: paths[o]}, margin)
+                                and np.isfinite(tables[o][:, :k]).all(axis=0).any()):
+                            # one multiclass LP at or near 0 on a fold (no second stage chooses among
+                            # its optima): not chosen, and every smaller nu is degenerate there too
+                            degenerate[oracle_name(*oracles[o])] = float(nu)
+                            del paths[o]
+                            continue
+                        for f, ((_, test), decision) in enumerate(zip(folds, decided[o])):
+                            tables[o][f, k] = _score(scorer, classes, decision, X[test], y[test], weights(test))
+                    if early_stopping and k + 1 < grid.size:
+                        for o in list(paths):
+                            if o > 0:
+                                behind[o] = behind[o] + 1 if _outscored(tables[0], tables[o], rows) else 0
+                                outscored = ((behind[o] >= PATIENCE and not _rising(tables[o][:, :k + 1]))
+                                             or _flat(tables[o][:, :k + 1]))
+                            else:  # the first: led by another at PATIENCE nus in a row, and out of reach
+                                later = tables[1:]
+                                behind[0] = behind[0] + 1 if any(_outscored(t, tables[0], rows) for t in later) else 0
+                                outscored = (behind[0] >= PATIENCE and k + 1 >= first_nus
+                                             and _overtaken(tables[0][:, :k + 1], later, grid, rows))
+                            if _stop_early(tables[o][:, :k + 1], first_nus, rows) or outscored:
+                                del paths[o]  # this oracle's fold sessions
+                    if k == 0 and extendable and _degenerate(paths, margin):
+                        extend = True  # the whole grid is degenerate: the paths go on above its largest nu
+                        break
+                    if not paths:
+                        break
+                if not extend:
                     break
+                extendable = False
+                # the scores start again, from the largest of UPPER_NUS (the live masters go up to it)
+                grid = np.concatenate([sorted((nu for nu in UPPER_NUS if nu > grid[0]), reverse=True), grid])
+                tables = [np.full((len(folds), grid.size), np.nan) for _ in oracles]
+                behind = [0] * len(oracles)
     except KeyboardInterrupt:
         best = _best(tables, rows)
         if best is None:
@@ -642,7 +692,7 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     scores = {oracle_name(*oracle): table for oracle, table in zip(oracles, tables)}
     o, k = _best(tables, rows)
     return Selection(nu=float(grid[k]), oracle=oracles[o][0], oracle_params=oracles[o][1], nus=grid,
-                     scores=scores, exhausted=exhausted)
+                     scores=scores, exhausted=exhausted, degenerate=degenerate)
 
 
 # -- the classifiers -----------------------------------------------------------------------------
@@ -667,7 +717,9 @@ def _cv_constraints(plain: type) -> dict[str, Any]:
 
 #: the numpydoc entries of the selection's parameters (every CV classifier's)
 _SELECTION_DOC = """    nus : array-like of floats in (0, 1], default None
-        The nu values to choose from (None: :data:`DEFAULT_NUS`, 0.8 down to 0.01).
+        The nu values to choose from (None: :data:`DEFAULT_NUS`, 0.8 down to 0.01, and
+        :data:`UPPER_NUS`, 1 down to 0.85, before them when the soft margin at 0.8 is at or
+        near 0 on a fold).
     cv : int, cross-validation generator or iterable, default 3
         scikit-learn's ``cv`` (an int is stratified k-fold).
     scoring : str or callable, default None
@@ -712,7 +764,10 @@ _CV_NOTES = """
     oracle_params_ : the oracle chosen (``oracle="auto"``); cv_scores_ : scores of the chosen
     oracle, shape (n_folds, n_nus), NaN where the path stopped early;
     cv_scores_by_oracle_ : the same for every oracle tried; cv_budget_stops_ : per oracle
-    name, the nu whose run on a fold ran out of its time budget (``early_stopping``); and the fitted
+    name, the nu whose run on a fold ran out of its time budget (``early_stopping``);
+    cv_degenerate_stops_ : per oracle name, the nu at which one multiclass LP's soft margin was at
+    or near 0 on a fold (not chosen: its optimum is one of many, and so are those of the smaller
+    nus, where its path ended); and the fitted
     attributes of the plain classifier at ``nu_``, refitted on all the data:
     {shared_attributes}
 """

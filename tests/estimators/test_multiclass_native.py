@@ -7,7 +7,10 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.datasets import load_iris, load_wine
+from sklearn.exceptions import ConvergenceWarning
 
 from lpboosting import LPBoostClassifier, LPBoostCV
 from lpboosting.errors import UnknownOracleError
@@ -224,3 +227,67 @@ def test_erlpboost_cv_chooses_nu_on_the_multiclass_path_and_refits_one_master():
     assert clf.nu_ in (0.5, 0.2, 0.05) and clf.cv_scores_.shape == (3, 3)
     assert not hasattr(clf, "one_vs_rest_") and isinstance(clf.result_.state.master, MulticlassERLPBoost)
     assert exact.objective_ - clf.delta <= clf.objective_ <= exact.objective_ + 1e-8
+
+
+def discrete_noisy(K: int = 5, noise: float = 0.5, n: int = 300, seed: int = 0):
+    """One feature of K levels that is the class, two coin flips, and half the labels redrawn: many
+    equal rows with different labels, so the multiclass soft margin is 0 at nu = 0.8."""
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.integers(0, K, n), rng.integers(0, 2, (n, 2))]).astype(float)
+    y = X[:, 0].astype(int)
+    flip = rng.random(n) < noise
+    y[flip] = rng.integers(0, K, flip.sum())
+    return X, y
+
+
+def test_cv_goes_above_the_grid_when_its_largest_nu_is_degenerate():
+    from lpboosting.estimators.cv import DEFAULT_NUS, UPPER_NUS
+
+    X, y = discrete_noisy()
+    at_top = fit_quietly(LPBoostClassifier(nu=DEFAULT_NUS[0], oracle="stumps"), X, y)
+    assert at_top.objective_ <= at_top.degenerate_margin  # the grid's largest nu is degenerate here
+    clf = fit_quietly(LPBoostCV(oracle="stumps"), X, y)
+    assert clf.nus_.tolist() == [*UPPER_NUS, *DEFAULT_NUS]
+    assert np.all(np.isfinite(clf.cv_scores_[:, 0]))  # every fold scored at nu = 1
+    # a nu whose LP is degenerate on a fold is not chosen, and ends the path: so are the smaller ones
+    stop = clf.cv_degenerate_stops_["stumps"]
+    assert clf.nu_ > stop and np.isnan(clf.cv_scores_[:, clf.nus_ <= stop]).all()
+    assert clf.objective_ > clf.degenerate_margin
+    # a grid given is the grid
+    given = fit_quietly(LPBoostCV(oracle="stumps", nus=[0.8, 0.5]), X, y)
+    assert given.nus_.tolist() == [0.8, 0.5]
+
+
+def test_cv_keeps_its_grid_when_the_largest_nu_is_not_degenerate():
+    from lpboosting.estimators.cv import DEFAULT_NUS
+
+    clf = fit_quietly(LPBoostCV(oracle="stumps"), X_IRIS, NAMES)
+    assert clf.nus_.tolist() == list(DEFAULT_NUS) and clf.cv_degenerate_stops_ == {}
+
+
+def fit_quietly(clf, X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return clf.fit(X, y)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 5), st.integers(1, 30), st.integers(0, 2**32 - 1))
+def test_the_soft_margin_falls_with_nu(K, n, seed):
+    # why a degenerate largest nu sends the path up: for fixed w the value is the mean of the
+    # lowest nu share of the examples' least margins, so it (and its maximum over w) falls with nu
+    rng = np.random.default_rng(seed)
+    margins = rng.uniform(-1, 1, n * (K - 1))
+    values = [MulticlassLPBoost(nu=nu, n_classes=K).value_at(margins) for nu in (1.0, 0.9, 0.8, 0.5, 0.1)]
+    assert all(a >= b - 1e-12 for a, b in zip(values, values[1:]))
+
+
+def test_a_degenerate_multiclass_optimum_is_said():
+    X, y = discrete_noisy()
+    with pytest.warns(ConvergenceWarning, match="multiclass soft margin's optimum .* at or near 0") as caught:
+        clf = LPBoostClassifier(nu=0.8, oracle="stumps").fit(X, y)
+    assert clf.objective_ <= clf.degenerate_margin
+    assert "LPBoostCV" in str(caught[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)  # not degenerate at nu = 1 here: no warning
+        assert LPBoostClassifier(nu=1.0, oracle="stumps").fit(X, y).objective_ > 1e-3
