@@ -445,10 +445,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         X, y, sample_weight, rows = merge_rows(X, y, sample_weight)
         if rows is not None and self._folds_fit(y):
             # nu is chosen by cross-validation (nu="auto") over the merged rows when they can be split
-            # into folds: a repeated row is then one row of one fold (not split between training and
-            # validation), and a row of weight s gives the same choice as s copies.  The folds take
-            # them in the order the rows were given (merge_rows sorts them: folds of sorted rows
-            # would each hold one range of x)
+            # into folds: a row of weight s gives the same choice as s copies (with whole weights, its
+            # copies are spread over the folds: :func:`lpboosting.estimators.cv.cv_folds`).  The
+            # folds take them in the order the rows were given (merge_rows sorts them: folds of
+            # sorted rows would each hold one range of x)
             order = rows.given_order()
             given = (X[order], y[order], sample_weight[order])
         classes = encode_classes(self, y)

@@ -392,6 +392,42 @@ def _score(scorer: Any, classes: np.ndarray, decision: np.ndarray, X_val: np.nda
     return float(scorer(frozen, X_val, y_val, sample_weight=w_val))
 
 
+def cv_folds(cv: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None
+             ) -> list[tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray | None]]:
+    """The folds of the selection: (training rows, their weights, validation rows, their weights).
+
+    ``cv`` is scikit-learn's (an int: stratified k-fold) and splits the rows.
+    With an int and whole-number weights, some above 1 (a row repeated,
+    merged by :func:`~lpboosting.estimators.base.merge_rows`, or a weight
+    given), a row of weight s counts as s copies, as if repeated: its first
+    copy is in the validation rows of the fold scikit-learn's split puts the
+    row in, and copy j in those of the j-th fold after it (mod k); each fold
+    holds the row with the copies that fell in it, and trains on the others.
+    So a row of weight s is split between training and validation as s
+    copies spread over the folds are, not held out whole: on rows repeated
+    with different labels (KEEL led7digit: 7 binary features, 146 distinct
+    (row, label) pairs of 500) a row's most frequent label held out whole
+    leaves only its other labels to train on, and every nu scored below a
+    constant vote.  Without repeated rows the folds are scikit-learn's as
+    they are.  Other weights, and a splitter or given splits, split the rows
+    whole.
+    """
+    split = list(check_cv(cv, y, classifier=True).split(X, y))
+    if (isinstance(cv, (int, np.integer)) and sample_weight is not None
+            and np.all(sample_weight == np.round(sample_weight)) and sample_weight.max() > 1):
+        k, counts = len(split), np.round(sample_weight).astype(np.int64)
+        fold = np.empty(y.size, dtype=np.int64)  # the fold of each row's first copy
+        for f, (_, test) in enumerate(split):
+            fold[test] = f
+        # copy j of a row goes to fold (fold + j) mod k: the number of j < s that land in fold f
+        test = np.stack([np.maximum(0, (counts - (f - fold) % k + k - 1) // k) for f in range(k)])
+        train = counts[None, :] - test
+        return [(np.flatnonzero(train[f]), train[f][train[f] > 0].astype(float),
+                 np.flatnonzero(test[f]), test[f][test[f] > 0].astype(float)) for f in range(k)]
+    weights = (lambda rows: None) if sample_weight is None else (lambda rows: sample_weight[rows])
+    return [(train, weights(train), test, weights(test)) for train, test in split]
+
+
 def _degenerate(paths: dict[int, list[_FoldPath]], margin: float) -> bool:
     """Whether some fold's LP (one per fold: binary or native multiclass) had a soft margin at or
     below ``margin`` at the last nu."""
@@ -599,11 +635,10 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     native = bool(classes.size > 2 and estimator._native)  # one multiclass LP
     first_nus = MULTICLASS_FIRST_NUS if native else 1
     margin = float(getattr(estimator, "degenerate_margin", 1e-3))
-    folds = list(check_cv(cv, y, classifier=True).split(X, y))
+    folds = cv_folds(cv, X, y, sample_weight)
     scorer = get_scorer(scoring if scoring is not None else "accuracy")
-    weights = (lambda rows: None) if sample_weight is None else (lambda rows: sample_weight[rows])
     tables = [np.full((len(folds), grid.size), np.nan) for _ in oracles]
-    rows = _accuracy_rows(scoring, [weights(test) for _, test in folds], [test.size for _, test in folds])
+    rows = _accuracy_rows(scoring, [w_test for *_, w_test in folds], [test.size for _, _, test, _ in folds])
     behind = [0] * len(oracles)  # nus in a row a later oracle's best was below the first's (the first: above)
     exhausted: dict[str, float] = {}
     degenerate: dict[str, float] = {}  # per oracle: the nu a native LP was degenerate at on a fold
@@ -618,8 +653,8 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
         with warnings.catch_warnings(), limits, Parallel(n_jobs=n_jobs, backend="threading") as parallel:
             warnings.simplefilter("ignore", ConvergenceWarning)  # the refit says what it has to
             warnings.filterwarnings("ignore", message=".*float32", category=RuntimeWarning)  # the refit, too
-            paths = {o: parallel(delayed(run)(_FoldPath, estimator, oracle, X[train], y[train], weights(train),
-                                              X[test], classes) for train, test in folds)
+            paths = {o: parallel(delayed(run)(_FoldPath, estimator, oracle, X[train], y[train], w_train,
+                                              X[test], classes) for train, w_train, test, _ in folds)
                      for o, oracle in enumerate(oracles)}
             while True:  # once more, from UPPER_NUS, when the grid's largest nu is degenerate
                 extend = False
@@ -651,8 +686,8 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                             degenerate[oracle_name(*oracles[o])] = float(nu)
                             del paths[o]
                             continue
-                        for f, ((_, test), decision) in enumerate(zip(folds, decided[o])):
-                            tables[o][f, k] = _score(scorer, classes, decision, X[test], y[test], weights(test))
+                        for f, ((_, _, test, w_test), decision) in enumerate(zip(folds, decided[o])):
+                            tables[o][f, k] = _score(scorer, classes, decision, X[test], y[test], w_test)
                     if early_stopping and k + 1 < grid.size:
                         for o in list(paths):
                             if o > 0:

@@ -6,6 +6,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -518,3 +520,40 @@ def test_a_nu_that_runs_out_of_its_time_budget_ends_the_path_and_is_not_chosen(m
     assert np.isnan(budgeted.cv_scores_[:, 1]).all() and budgeted.cv_budget_stops_ == {"stumps": 0.05}
     assert budgeted.nu_ == 0.8 and budgeted.status_ == "converged"
     np.testing.assert_array_equal(budgeted.cv_scores_[:, 0], full.cv_scores_[:, 0])
+
+
+def test_cv_folds_without_repeated_rows_are_scikit_learns():
+    from lpboosting.estimators.cv import cv_folds
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(40, 2)), rng.integers(0, 2, 40)
+    for w in (None, np.ones(40), rng.uniform(0.5, 2.0, 40)):  # no weight above 1 that is whole: rows whole
+        ours = cv_folds(3, X, y, w)
+        for (train, w_train, test, w_test), (train_s, test_s) in zip(ours, StratifiedKFold(3).split(X, y)):
+            assert train.tolist() == train_s.tolist() and test.tolist() == test_s.tolist()
+            assert (w_test is None) == (w is None) and (w is None or np.array_equal(w_test, w[test]))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=8, max_size=30), st.integers(2, 4), st.integers(0, 2**32 - 1))
+def test_cv_folds_spread_a_repeated_rows_copies(counts, k, seed):
+    # a row of weight s is s copies spread over the folds, as the rows repeated would be: the first
+    # in scikit-learn's fold for the row, the others in the folds after it
+    from lpboosting.estimators.cv import cv_folds
+
+    counts = np.array(counts)
+    y = np.random.default_rng(seed).permutation(np.arange(counts.size) % 2)
+    X = np.arange(counts.size, dtype=float)[:, None]
+    folds = cv_folds(k, X, y, counts.astype(float))
+    test = np.zeros((k, counts.size))
+    for f, (train, w_train, val, w_val) in enumerate(folds):
+        test[f, val] = w_val
+        whole = np.zeros(counts.size)
+        whole[train] = w_train
+        assert np.array_equal(whole + test[f], counts)  # each copy is in training or validation
+    assert np.array_equal(test.sum(axis=0), counts)  # each copy is validated once
+    assert np.all(test.max(axis=0) - test.min(axis=0) <= 1)  # evenly over the folds
+    first = np.empty(counts.size, dtype=int)
+    for f, (_, val) in enumerate(StratifiedKFold(k).split(X, y)):
+        first[val] = f
+    assert np.all(test[first, np.arange(counts.size)] >= 1)

@@ -291,3 +291,13 @@ def test_a_degenerate_multiclass_optimum_is_said():
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)  # not degenerate at nu = 1 here: no warning
         assert LPBoostClassifier(nu=1.0, oracle="stumps").fit(X, y).objective_ > 1e-3
+
+
+def test_cv_on_repeated_rows_scores_them_as_copies():
+    # 300 rows, 20 distinct: held out whole, a row's most frequent label leaves only its other labels
+    # to train on, and every nu scored below the constant vote for the most frequent class
+    X, y = discrete_noisy()
+    clf = fit_quietly(LPBoostCV(oracle="stumps"), X, y)
+    constant = np.bincount(y).max() / y.size
+    assert np.nanmax(clf.cv_scores_.mean(axis=0)) > constant + 0.1
+    assert clf.score(X, y) > constant + 0.1
