@@ -23,8 +23,8 @@ vehicle; a set larger than ``--max-rows`` rows (letter) is drawn down to it
 (seeded).
 
 ``--fold-path`` says where a fit's time goes: on split 0, the first of
-``LPBoostCV``'s three folds (its repeated rows merged, as ``LPBoostCV``
-merges them), the one LP's warm nu path with each oracle
+three stratified folds, as ``LPBoostCV``'s (its repeated rows merged, as
+``LPBoostCV`` merges them), the one LP's warm nu path with each oracle
 named (``name`` or ``name:key=value,...``, a multiclass oracle's
 parameters), nu by nu: seconds, rounds, the master's and the oracle's
 seconds, simplex iterations, hypotheses found and of positive weight, and
@@ -158,7 +158,7 @@ def parse_oracle(spec: str) -> tuple[str, dict[str, Any]]:
 
 def fold_path(name: str, X: np.ndarray, y: np.ndarray, noise: float, spec: str, nus: Any,
               backend: Any = None, columns_per_round: int | None = None) -> list[dict[str, Any]]:
-    """The one LP's warm nu path with oracle ``spec`` on the first of LPBoostCV's folds of split 0:
+    """The one LP's warm nu path with oracle ``spec`` on the first of three folds of split 0 (LPBoostCV's cv):
     per nu its seconds, rounds, master and pricing seconds, iterations, hypotheses and the accuracy on
     the fold's validation rows."""
     import time
@@ -176,8 +176,10 @@ def fold_path(name: str, X: np.ndarray, y: np.ndarray, noise: float, spec: str, 
     if noise > 0:
         y_tr = flip_classes(y_tr, noise, random_state=0)
     classes = np.unique(y_tr)
-    train, val = next(iter(StratifiedKFold(3).split(X_tr, y_tr)))  # LPBoostCV's cv=3 on these labels
-    X_fit, y_fit, weights, _ = merge_rows(X_tr[train], y_tr[train], None)  # repeated rows, as LPBoostCV's folds
+    # LPBoostCV's cv=3 on these labels: stratified folds of the rows, a repeated row's copies spread over
+    # them (as LPBoostCV's folds spread them, not always into the same folds: lpboosting.estimators.cv.cv_folds)
+    train, val = next(iter(StratifiedKFold(3).split(X_tr, y_tr)))
+    X_fit, y_fit, weights, _ = merge_rows(X_tr[train], y_tr[train], None)  # repeated rows merged, as LPBoostCV's
     codes, val_codes = np.searchsorted(classes, y_fit), np.searchsorted(classes, y_tr[val])
     oracle_name, params = parse_oracle(spec)
     oracle = make_multiclass_oracle(oracle_name, X_fit, codes, classes.size, **params)

@@ -445,10 +445,11 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         X, y, sample_weight, rows = merge_rows(X, y, sample_weight)
         if rows is not None and self._folds_fit(y):
             # nu is chosen by cross-validation (nu="auto") over the merged rows when they can be split
-            # into folds: a row of weight s gives the same choice as s copies (with whole weights, its
-            # copies are spread over the folds: :func:`lpboosting.estimators.cv.cv_folds`).  The
-            # folds take them in the order the rows were given (merge_rows sorts them: folds of
-            # sorted rows would each hold one range of x)
+            # into folds: a repeated row is then one row of one fold (not split between training and
+            # validation; unless its features come with another label too, and the copies are
+            # spread: :func:`lpboosting.estimators.cv.cv_folds`), and a row of weight s gives the same
+            # choice as s copies.  The folds take them in the order the rows were given (merge_rows
+            # sorts them: folds of sorted rows would each hold one range of x)
             order = rows.given_order()
             given = (X[order], y[order], sample_weight[order])
         classes = encode_classes(self, y)
@@ -571,11 +572,11 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
 
     def _warn_degenerate_pairs(self, result) -> None:
         """One multiclass LP whose soft margin is at or below :attr:`degenerate_margin`: a warning
-        says what the optimum is and what to change.  There is no second stage: the examples' least
-        margins are at most the soft margin's rho on most of them, so the largest mean of those
-        margins among the optimal combinations is about 0 too and would choose nothing (on KEEL
-        led7digit at 20 % label noise, nu 0.8: -1.5e-8 against -5e-14 at the solver's vertex, an
-        equal vote for every class, which predicts the first class everywhere)."""
+        says what the optimum is and what to change.  There is no second stage as for two classes:
+        the largest mean of the examples' least margins among the optimal combinations is about 0
+        too, so it would choose nothing (on KEEL led7digit at 20 % label noise, nu 0.8: -1.5e-8
+        against -5e-14 at the solver's vertex, an equal vote for every class, which predicts the
+        first class everywhere)."""
         value = float(result.objective)
         if result.solution is None or value > self.degenerate_margin:
             return

@@ -396,35 +396,43 @@ def cv_folds(cv: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
              ) -> list[tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray | None]]:
     """The folds of the selection: (training rows, their weights, validation rows, their weights).
 
-    ``cv`` is scikit-learn's (an int: stratified k-fold) and splits the rows.
-    With an int and whole-number weights, some above 1 (a row repeated,
-    merged by :func:`~lpboosting.estimators.base.merge_rows`, or a weight
-    given), a row of weight s counts as s copies, as if repeated: its first
-    copy is in the validation rows of the fold scikit-learn's split puts the
-    row in, and copy j in those of the j-th fold after it (mod k); each fold
-    holds the row with the copies that fell in it, and trains on the others.
-    So a row of weight s is split between training and validation as s
-    copies spread over the folds are, not held out whole: on rows repeated
-    with different labels (KEEL led7digit: 7 binary features, 146 distinct
-    (row, label) pairs of 500) a row's most frequent label held out whole
-    leaves only its other labels to train on, and every nu scored below a
-    constant vote.  Without repeated rows the folds are scikit-learn's as
-    they are.  Other weights, and a splitter or given splits, split the rows
+    ``cv`` is scikit-learn's (an int: stratified k-fold) and splits the rows
+    (merged: :func:`~lpboosting.estimators.base.merge_rows`), a repeated row
+    whole, as one draw.  One exception, with an int ``cv`` and whole-number
+    weights: a row of weight s > 1 whose features also come with another
+    label counts as s copies, its first in the validation rows of the fold
+    scikit-learn's split puts it in and copy j in those of the j-th fold
+    after it (mod k); each fold holds the row with the copies that fell in
+    it, and trains on the others.  Held out whole, such a row's most frequent
+    label leaves only its other labels to train on: on KEEL led7digit (7
+    binary features, 146 distinct (row, label) pairs of 500) every nu scored
+    below a constant vote.  Spread, a row of weight s is split between
+    training and validation as s copies spread over the folds are.  Rows
+    whose features come with one label stay whole (repeated rows of KEEL
+    segment, spread too, made the stumps at nu 0.02 score 0.969 against
+    0.961 and win over the forest on split 0: test error 0.033 against
+    0.016).  Other weights, and a splitter or given splits, split every row
     whole.
     """
     split = list(check_cv(cv, y, classifier=True).split(X, y))
+    weights = (lambda rows: None) if sample_weight is None else (lambda rows: sample_weight[rows])
     if (isinstance(cv, (int, np.integer)) and sample_weight is not None
             and np.all(sample_weight == np.round(sample_weight)) and sample_weight.max() > 1):
-        k, counts = len(split), np.round(sample_weight).astype(np.int64)
-        fold = np.empty(y.size, dtype=np.int64)  # the fold of each row's first copy
-        for f, (_, test) in enumerate(split):
-            fold[test] = f
-        # copy j of a row goes to fold (fold + j) mod k: the number of j < s that land in fold f
-        test = np.stack([np.maximum(0, (counts - (f - fold) % k + k - 1) // k) for f in range(k)])
-        train = counts[None, :] - test
-        return [(np.flatnonzero(train[f]), train[f][train[f] > 0].astype(float),
-                 np.flatnonzero(test[f]), test[f][test[f] > 0].astype(float)) for f in range(k)]
-    weights = (lambda rows: None) if sample_weight is None else (lambda rows: sample_weight[rows])
+        # the rows whose features come with more than one label (merged rows differ in X or y)
+        _, same_x, many = np.unique(np.where(np.isnan(X), np.inf, X + 0.0), axis=0, return_inverse=True,
+                                    return_counts=True)
+        spread = many[same_x.ravel()] > 1
+        if spread.any():
+            k, counts = len(split), np.round(sample_weight).astype(np.int64)
+            fold = np.empty(y.size, dtype=np.int64)  # the fold of each row (of its first copy)
+            for f, (_, test) in enumerate(split):
+                fold[test] = f
+            # copy j of a spread row goes to fold (fold + j) mod k: the number of j < s that land in f
+            test = np.stack([np.where(spread, np.maximum(0, (counts - (f - fold) % k + k - 1) // k),
+                                      np.where(fold == f, counts, 0)) for f in range(k)])
+            train = counts[None, :] - test
+            return [(np.flatnonzero(train[f]), train[f][train[f] > 0].astype(float),
+                     np.flatnonzero(test[f]), test[f][test[f] > 0].astype(float)) for f in range(k)]
     return [(train, weights(train), test, weights(test)) for train, test in split]
 
 

@@ -522,12 +522,13 @@ def test_a_nu_that_runs_out_of_its_time_budget_ends_the_path_and_is_not_chosen(m
     np.testing.assert_array_equal(budgeted.cv_scores_[:, 0], full.cv_scores_[:, 0])
 
 
-def test_cv_folds_without_repeated_rows_are_scikit_learns():
+def test_cv_folds_without_conflicting_repeated_rows_are_scikit_learns():
     from lpboosting.estimators.cv import cv_folds
 
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(40, 2)), rng.integers(0, 2, 40)
-    for w in (None, np.ones(40), rng.uniform(0.5, 2.0, 40)):  # no weight above 1 that is whole: rows whole
+    # no weights; weights 1; weights that are not whole; whole weights on rows of one label each
+    for w in (None, np.ones(40), rng.uniform(0.5, 2.0, 40), rng.integers(1, 5, 40).astype(float)):
         ours = cv_folds(3, X, y, w)
         for (train, w_train, test, w_test), (train_s, test_s) in zip(ours, StratifiedKFold(3).split(X, y)):
             assert train.tolist() == train_s.tolist() and test.tolist() == test_s.tolist()
@@ -535,15 +536,21 @@ def test_cv_folds_without_repeated_rows_are_scikit_learns():
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.integers(1, 12), min_size=8, max_size=30), st.integers(2, 4), st.integers(0, 2**32 - 1))
-def test_cv_folds_spread_a_repeated_rows_copies(counts, k, seed):
-    # a row of weight s is s copies spread over the folds, as the rows repeated would be: the first
-    # in scikit-learn's fold for the row, the others in the folds after it
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(1, 12)), min_size=8, max_size=30),
+       st.integers(2, 4), st.integers(0, 2**32 - 1))
+def test_cv_folds_spread_the_copies_of_rows_whose_features_have_two_labels(rows, k, seed):
+    # a row of weight s whose features also come with another label is s copies spread over the
+    # folds, as repeated rows would be: the first in scikit-learn's fold for the row, the others in
+    # the folds after it; any other row is held out whole, in scikit-learn's fold
     from lpboosting.estimators.cv import cv_folds
 
-    counts = np.array(counts)
+    features, counts = (np.array(v) for v in zip(*rows))
     y = np.random.default_rng(seed).permutation(np.arange(counts.size) % 2)
-    X = np.arange(counts.size, dtype=float)[:, None]
+    X = features[:, None].astype(float)
+    keep = np.unique(np.column_stack([features, y]), axis=0, return_index=True)[1]  # merged rows are distinct
+    X, y, counts = X[np.sort(keep)], y[np.sort(keep)], counts[np.sort(keep)]
+    if np.bincount(y, minlength=2).min() < k:
+        return
     folds = cv_folds(k, X, y, counts.astype(float))
     test = np.zeros((k, counts.size))
     for f, (train, w_train, val, w_val) in enumerate(folds):
@@ -552,8 +559,13 @@ def test_cv_folds_spread_a_repeated_rows_copies(counts, k, seed):
         whole[train] = w_train
         assert np.array_equal(whole + test[f], counts)  # each copy is in training or validation
     assert np.array_equal(test.sum(axis=0), counts)  # each copy is validated once
-    assert np.all(test.max(axis=0) - test.min(axis=0) <= 1)  # evenly over the folds
     first = np.empty(counts.size, dtype=int)
     for f, (_, val) in enumerate(StratifiedKFold(k).split(X, y)):
         first[val] = f
-    assert np.all(test[first, np.arange(counts.size)] >= 1)
+    two_labels = np.array([np.unique(y[X[:, 0] == x]).size > 1 for x in X[:, 0]])
+    if two_labels.any() and counts.max() > 1:
+        spread = test[:, two_labels]
+        assert np.all(spread.max(axis=0) - spread.min(axis=0) <= 1)  # evenly over the folds
+        assert np.all(test[first, np.arange(counts.size)][two_labels] >= 1)
+    one = ~two_labels if counts.max() > 1 else np.ones(counts.size, dtype=bool)
+    assert np.array_equal(test[first, np.arange(counts.size)][one], counts[one])  # whole, in its fold
