@@ -664,7 +664,7 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
             paths = {o: parallel(delayed(run)(_FoldPath, estimator, oracle, X[train], y[train], w_train,
                                               X[test], classes) for train, w_train, test, _ in folds)
                      for o, oracle in enumerate(oracles)}
-            while True:  # once more, from UPPER_NUS, when the grid's largest nu is degenerate
+            while True:  # once more, from UPPER_NUS, when the grid's largest nu is degenerate on a fold
                 extend = False
                 for k, nu in enumerate(grid):
                     order = sorted(paths)
@@ -710,7 +710,7 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                             if _stop_early(tables[o][:, :k + 1], first_nus, rows) or outscored:
                                 del paths[o]  # this oracle's fold sessions
                     if k == 0 and extendable and _degenerate(paths, margin):
-                        extend = True  # the whole grid is degenerate: the paths go on above its largest nu
+                        extend = True  # on that fold the whole grid is degenerate: go on above its largest nu
                         break
                     if not paths:
                         break
