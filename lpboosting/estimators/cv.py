@@ -664,8 +664,10 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
             paths = {o: parallel(delayed(run)(_FoldPath, estimator, oracle, X[train], y[train], w_train,
                                               X[test], classes) for train, w_train, test, _ in folds)
                      for o, oracle in enumerate(oracles)}
-            while True:  # once more, from UPPER_NUS, when the grid's largest nu is degenerate on a fold
-                extend = False
+
+            def score_grid() -> bool:
+                """Every oracle's folds along the grid, nu by nu, into the tables; True when the grid's
+                largest nu is degenerate on a fold and the scoring must start again from UPPER_NUS."""
                 for k, nu in enumerate(grid):
                     order = sorted(paths)
                     if not threads:
@@ -710,12 +712,12 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                             if _stop_early(tables[o][:, :k + 1], first_nus, rows) or outscored:
                                 del paths[o]  # this oracle's fold sessions
                     if k == 0 and extendable and _degenerate(paths, margin):
-                        extend = True  # on that fold the whole grid is degenerate: go on above its largest nu
-                        break
+                        return True  # on that fold the whole grid is degenerate: go on above its largest nu
                     if not paths:
                         break
-                if not extend:
-                    break
+                return False
+
+            while score_grid():
                 extendable = False
                 # the scores start again, from the largest of UPPER_NUS (the live masters go up to it)
                 grid = np.concatenate([sorted((nu for nu in UPPER_NUS if nu > grid[0]), reverse=True), grid])
