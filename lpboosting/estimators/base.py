@@ -163,6 +163,12 @@ def check_no_infinity(estimator: BaseEstimator, X: np.ndarray) -> np.ndarray:
     return X
 
 
+def row_keys(X: np.ndarray) -> np.ndarray:
+    """X with the values that compare equal as rows made equal: -0.0 becomes 0.0 (+ 0.0) and NaN
+    (missing) becomes inf, which X has not, so equal missing values match."""
+    return np.where(np.isnan(X), np.inf, X + 0.0)
+
+
 def merge_rows(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, RowMap | None]:
     """Drop rows of weight 0, merge equal rows and sort them (see :class:`RowMap`).
@@ -174,8 +180,7 @@ def merge_rows(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None
     keep = np.ones(n, dtype=bool) if sample_weight is None else sample_weight > 0
     kept = np.flatnonzero(keep)
     _, codes = np.unique(y[kept], return_inverse=True)
-    # + 0.0: -0.0 becomes 0.0; NaN (missing) becomes inf, which X has not: equal missing values merge
-    rows = np.column_stack([np.where(np.isnan(X[kept]), np.inf, X[kept] + 0.0), codes.astype(float)])
+    rows = np.column_stack([row_keys(X[kept]), codes.astype(float)])
     _, first, merged_of_kept = np.unique(rows, axis=0, return_index=True, return_inverse=True)
     merged_of_kept = merged_of_kept.ravel()
     w_kept = np.ones(kept.size) if sample_weight is None else sample_weight[kept]

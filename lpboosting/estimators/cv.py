@@ -82,6 +82,7 @@ goes on above it first, from 1 down (:data:`UPPER_NUS`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from contextlib import nullcontext
@@ -419,8 +420,9 @@ def cv_folds(cv: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     if (isinstance(cv, (int, np.integer)) and sample_weight is not None
             and np.all(sample_weight == np.round(sample_weight)) and sample_weight.max() > 1):
         # the rows whose features come with more than one label (merged rows differ in X or y)
-        _, same_x, many = np.unique(np.where(np.isnan(X), np.inf, X + 0.0), axis=0, return_inverse=True,
-                                    return_counts=True)
+        from lpboosting.estimators.base import row_keys
+
+        _, same_x, many = np.unique(row_keys(X), axis=0, return_inverse=True, return_counts=True)
         spread = many[same_x.ravel()] > 1
         if spread.any():
             k, counts = len(split), np.round(sample_weight).astype(np.int64)
@@ -436,10 +438,10 @@ def cv_folds(cv: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     return [(train, weights(train), test, weights(test)) for train, test in split]
 
 
-def _degenerate(paths: dict[int, list[_FoldPath]], margin: float) -> bool:
+def _degenerate(folds: Any, margin: float) -> bool:
     """Whether some fold's LP (one per fold: binary or native multiclass) had a soft margin at or
     below ``margin`` at the last nu."""
-    return any(p.value is not None and p.value <= margin for folds in paths.values() for p in folds)
+    return any(p.value is not None and p.value <= margin for p in folds)
 
 
 def _stop_early(scores: np.ndarray, first_nus: int = 1, rows: float = 0.0) -> bool:
@@ -689,7 +691,7 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                             exhausted[oracle_name(*oracles[o])] = float(nu)
                             del paths[o]
                             continue
-                        if (native and not (k == 0 and extendable) and _degenerate({o: paths[o]}, margin)
+                        if (native and not (k == 0 and extendable) and _degenerate(paths[o], margin)
                                 and np.isfinite(tables[o][:, :k]).all(axis=0).any()):
                             # one multiclass LP at or near 0 on a fold (no second stage chooses among
                             # its optima): not chosen, and every smaller nu is degenerate there too
@@ -711,7 +713,7 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                                              and _overtaken(tables[0][:, :k + 1], later, grid, rows))
                             if _stop_early(tables[o][:, :k + 1], first_nus, rows) or outscored:
                                 del paths[o]  # this oracle's fold sessions
-                    if k == 0 and extendable and _degenerate(paths, margin):
+                    if k == 0 and extendable and _degenerate(itertools.chain(*paths.values()), margin):
                         return True  # on that fold the whole grid is degenerate: go on above its largest nu
                     if not paths:
                         break
