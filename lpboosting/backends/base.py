@@ -57,6 +57,13 @@ class MasterSession(ABC):
     def solve(self) -> MasterSolution:
         """Solve the master over the columns added so far."""
 
+    def solve_round(self) -> MasterSolution:
+        """A column-generation round's solve: :meth:`solve`, unless the session may answer
+        earlier with a feasible primal-dual pair that is not yet the optimum (``control.optimal``
+        False; LPBoost's sifting session).  The loop calls this, and :meth:`solve` before it
+        ends a run converged on such an answer."""
+        return self.solve()
+
     def time_limited(self, seconds: float) -> AbstractContextManager:
         """A context in which the session's solves stop after ``seconds`` more of its solver's time.
 

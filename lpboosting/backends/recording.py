@@ -35,9 +35,16 @@ class RecordingSession(MasterSession):
         return self.inner.time_limited(seconds)
 
     def solve(self) -> MasterSolution:
+        return self._recorded(self.inner.solve)
+
+    def solve_round(self) -> MasterSolution:
+        """The inner session's round answer (an early one where it gives one), recorded."""
+        return self._recorded(self.inner.solve_round)
+
+    def _recorded(self, solve) -> MasterSolution:
         solution = self.backend.before_solve(self)
         if solution is None:
-            solution = self.inner.solve()
+            solution = solve()
         self.backend.solutions.append(solution)
         return solution
 

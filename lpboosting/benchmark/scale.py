@@ -11,7 +11,12 @@ LPBoost (nu = ``--nu``, 0.1) with exact stumps on ``lpboosting.datasets.twonorm`
     (smoothing, 20 columns a round) on the default ``highspy`` session
     (sifting: a model over a working set of examples, each hypothesis
     written as its difference from the closest earlier one, certified on
-    all N);
+    all N; a round answers early, with the feasible pair of its first run,
+    while examples remain to enter the working set);
+``optimal``
+    the same with every round solved to the restricted master's optimum
+    (``HighspyBackend(early_answers=False)``, the rounds before early
+    answers); run up to ``--optimal-max`` rows;
 ``binned``
     the same with the histogram oracle ``BinnedStumps`` (``--max-bins``
     bins a feature, 255 unless given; the gap is certified over that
@@ -39,16 +44,16 @@ LPBoost (nu = ``--nu``, 0.1) with exact stumps on ``lpboosting.datasets.twonorm`
 ``--columns-per-round`` (20, the classifiers' default) changes the columns
 a round of every config but ``rows``; ``--working-size`` the working set of
 the sifting session (by default 2000, or N / 125 from 250 000 rows) in
-``default`` and ``binned``; ``--highs-options key=value ...`` HiGHS's
-options of their sessions (``simplex_dual_edge_weight_strategy=1``: Devex
+``default``, ``optimal`` and ``binned``; ``--highs-options key=value ...``
+HiGHS's options of their sessions (``simplex_dual_edge_weight_strategy=1``: Devex
 pricing).
 
 Every run is a separate process (so its peak resident memory is its own,
 read from ``getrusage`` of the child), started one after the other. Per run:
 status, rounds, columns, the final gap (certified: the best bound of an
 exact oracle minus the master's value), seconds in all, in the master and in
-pricing, and the peak memory; per size, the time ratios of ``rows`` and
-``delta`` to ``default`` where both ran.  Progress lines go to stderr while a run works.
+pricing, and the peak memory; per size, the time ratios of ``optimal``,
+``rows`` and ``delta`` to ``default`` where both ran.  Progress lines go to stderr while a run works.
 
 Run::
 
@@ -70,7 +75,7 @@ from typing import Any
 from lpboosting.benchmark.common import checked_backend, key_values, machine_info, write_json
 
 SIZES = (5_000, 50_000, 500_000, 1_000_000)
-CONFIGS = ("default", "binned", "delta", "rows", "dask")
+CONFIGS = ("default", "optimal", "binned", "delta", "rows", "dask")
 
 
 def _peak_gb() -> float:
@@ -103,8 +108,11 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
     options = {"columns_per_round": columns_per_round, "stabilization": "smoothing"}
     if config == "delta":
         options["backend"] = "highspy:delta"
-    elif config in ("default", "binned") and (working_size is not None or highs_options):
+    elif config in ("default", "optimal", "binned") and (
+            working_size is not None or highs_options or config == "optimal"):
         session = {} if working_size is None else {"working_size": working_size}
+        if config == "optimal":
+            session["early_answers"] = False
         options["backend"] = get_backend("highspy", **session, **(highs_options or {}))
     elif config == "rows":
         options = {"backend": "highspy:rows"}
@@ -121,6 +129,7 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
         "config": config, "n": n, "status": res.status, "rounds": len(history),
         **({"max_bins": max_bins} if config == "binned" else {}),
         "columns": int(res.columns.shape[1]), "objective": float(res.objective),
+        "early_rounds": sum(1 for r in history if r.extra.get("optimal") is False),
         "gap": history[-1].gap if len(history) else None, "seconds": seconds,
         "setup_seconds": setup,
         "master_seconds": float(sum(r.master_seconds for r in history)),
@@ -246,6 +255,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="largest N the dense-row baseline runs at (default 20000)")
     p.add_argument("--delta-max", type=int, default=50_000,
                    help="largest N the difference model over all N runs at (default 50000)")
+    p.add_argument("--optimal-max", type=int, default=200_000,
+                   help="largest N the rounds solved to their optimum run at (default 200000)")
     p.add_argument("--binned-min", type=int, default=1_000_000,
                    help="smallest N the binned oracle runs at (default 1000000)")
     p.add_argument("--max-bins", type=int, default=255, help="bins a feature of the binned oracle (default 255)")
@@ -259,8 +270,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--columns-per-round", type=int, default=20,
                    help="columns added a round by every config but rows (default 20, the classifiers' default)")
     p.add_argument("--working-size", type=int, default=None,
-                   help="the sifting session's working set, default and binned configs (default: the "
-                        "session's, 2000 or N / 125 from 250000 rows)")
+                   help="the sifting session's working set, default, optimal and binned configs "
+                        "(default: the session's, 2000 or N / 125 from 250000 rows)")
     p.add_argument("--highs-options", nargs="+", metavar="KEY=VALUE", default=[],
                    help="HiGHS options of the default and binned configs' sessions "
                         "(e.g. simplex_dual_edge_weight_strategy=1)")
@@ -296,6 +307,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         by_config = {}
         for config in args.configs:
             if ((config == "rows" and n > args.rows_max) or (config == "delta" and n > args.delta_max)
+                    or (config == "optimal" and n > args.optimal_max)
                     or (config == "binned" and n < args.binned_min)):
                 continue
             extra = ((args.workers, args.chunk) if config == "dask"
@@ -306,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
             rows.append(r)
             by_config[config] = r
         a = by_config.get("default")
-        for name in ("rows", "delta"):
+        for name in ("optimal", "rows", "delta"):
             b = by_config.get(name)
             if a and b and "seconds" in a and "seconds" in b:
                 bound = ">= " if b["status"] == "time_limit" else ""

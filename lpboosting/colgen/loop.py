@@ -329,6 +329,12 @@ class Rounds:
                 if solution is None:
                     break
                 pricing = self.price(rnd, solution)
+                if pricing.done and not solution.control.optimal:
+                    # the gap closed at a feasible pair: the run ends on the restricted optimum
+                    solution = self.solve(rnd, optimum=True)
+                    if solution is None:
+                        break
+                    pricing = self.price(rnd, solution)
                 record, stop = self.record(rnd, solution, pricing)
                 if self.stop(rnd, record, solution, pricing, stop):
                     break
@@ -371,10 +377,12 @@ class Rounds:
             state.edges.append(candidate.edge)
         state.pending = []
 
-    def solve(self, rnd: int) -> MasterSolution | None:
+    def solve(self, rnd: int, optimum: bool = False) -> MasterSolution | None:
         """Add the pending columns and solve the restricted master; its verified answer (a
         fallback's when the master rejects the session's), or None when the run ends here
-        (``status`` and ``message`` say why; the failed round is recorded)."""
+        (``status`` and ``message`` say why; the failed round is recorded).  The answer is the
+        session's round answer (:meth:`~lpboosting.backends.base.MasterSession.solve_round`,
+        perhaps a feasible pair short of the optimum), or with ``optimum`` the optimum."""
         self.add_pending()
         state = self.state
         # a long solve stops at the run's time limit too (a round's master is kept only once there
@@ -382,7 +390,7 @@ class Rounds:
         limited = self.deadline.limited and state.best is not None
         with (state.session.time_limited(self.deadline.remaining(SOLVER_TIME_FLOOR)) if limited
               else nullcontext()):
-            solution = state.session.solve()
+            solution = state.session.solve() if optimum else state.session.solve_round()
         self.notes: dict[str, Any] = {}
         if solution.ok:
             solution = self._checked(rnd, solution)
@@ -611,7 +619,7 @@ class Rounds:
             extra["priced"] = priced_at
         if master.gap_at_best_bound and state.oracle.exact and np.isfinite(state.best_bound):
             extra["best_edge"] = state.best_bound  # the upper bound the gap is taken at
-        mismatch = duality_gap(solution)
+        mismatch = duality_gap(solution) if solution.control.optimal else None  # a pair's gap is the gap's
         if mismatch is not None:
             extra["duality_gap"] = mismatch
             self.warn_once("duality", (

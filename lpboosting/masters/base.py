@@ -42,12 +42,23 @@ class SolveControl:
         Why a solve failed (the solver's words), or a note on the answer.
     verified:
         How the master checked the answer ("full", "sampled"), when it says.
+    optimal:
+        False for a round's answer that is a feasible primal-dual pair of the
+        restricted master but not yet its optimum (LPBoost's sifting session
+        answers so while examples remain to enter its working set: they enter
+        before the next solve).  ``primal_objective`` is then the value of w,
+        a lower bound on the optimum of the full problem, ``dual_objective``
+        that of d over the restricted columns; the gap is taken from the
+        primal value, and the loop asks the session for the optimum
+        (:meth:`~lpboosting.backends.base.MasterSession.solve`) before a run
+        ends converged.
     """
 
     stop: bool = False
     active_columns: np.ndarray | None = None
     message: str = ""
     verified: str | None = None
+    optimal: bool = True
 
 
 @dataclass

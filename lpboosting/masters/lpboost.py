@@ -126,10 +126,19 @@ class SoftMarginLP(Master):
         return float(edge)
 
     def gap(self, solution: MasterSolution, edge: float) -> float:
-        return float(edge - solution.dual_objective)
+        return float(edge - self.certified_value(solution))
 
     def converged(self, solution: MasterSolution, edge: float, tol: float) -> bool:
-        return bool(edge <= solution.dual_objective + tol)
+        return bool(edge <= self.certified_value(solution) + tol)
+
+    @staticmethod
+    def certified_value(solution: MasterSolution) -> float:
+        """The value the gap is taken from: gamma at the restricted master's optimum; for an
+        answer that is only a feasible pair (``control.optimal`` False) the value of w, a lower
+        bound on the full problem's optimum (gamma of such a d bounds only the restricted one's)."""
+        if solution.control.optimal:
+            return float(solution.dual_objective)
+        return float(solution.primal_objective)
 
     # -- verification ------------------------------------------------------------------
     #: above this many entries of U (N x columns checked) the edges are checked on a sample
@@ -142,7 +151,10 @@ class SoftMarginLP(Master):
         column's edge d . u <= gamma (dual feasible); w in the simplex, and
         the soft margin of U w (its primal value, computed from the margins,
         not read from the solver) equal to gamma: by weak duality both are
-        then optimal.  The margins are the session's own check's where
+        then optimal.  An answer that is only a feasible pair
+        (``control.optimal`` False) is checked for feasibility alike, and for
+        its reported objective: the value rho - c . (rho - U w)^+ of w at the
+        reported rho, at most gamma.  The margins are the session's own check's where
         :meth:`known_margins` can use them, else summed here.  Tolerance
         :attr:`verify_tol`, relative.  Above :attr:`verify_budget` entries
         the edges are checked on the columns of positive weight, the newest
@@ -181,6 +193,8 @@ class SoftMarginLP(Master):
             if worst > scaled_tol(tol, gamma):
                 return f"an edge exceeds gamma by {worst:.3e} (d is not dual feasible)"
         positive = np.flatnonzero(w)
+        if not solution.control.optimal:
+            return self._verify_value_of_w(solution, U, positive, gamma, tol)
         margins = self.known_margins(solution, n)
         if margins is None:
             margins = self.margins_for_value(U, positive, w[positive])
@@ -196,6 +210,27 @@ class SoftMarginLP(Master):
         """The session's margins of w (``solution.margins``) when they hold every margin that
         :meth:`value_at` reads exactly; None otherwise (here always: a subclass says when)."""
         return None
+
+    def _verify_value_of_w(self, solution: MasterSolution, U: np.ndarray, positive: np.ndarray,
+                           gamma: float, tol: float) -> str:
+        """A feasible pair's check: its objective is rho - c . (rho - U w)^+ (the margins below
+        rho read exactly: the session's where they are exact up to rho, else summed here), and at
+        most gamma (weak duality)."""
+        from lpboosting.columns import weighted_sum
+        from lpboosting.masters.base import scaled_tol
+
+        n = U.shape[0]
+        rho = float(solution.rho)
+        margins = solution.margins
+        if margins is None or np.shape(margins) != (n,) or not solution.margins_exact_below >= rho:
+            margins = weighted_sum(U, positive, solution.weights[positive])
+        value = rho - float(self.caps(n) @ np.maximum(rho - np.asarray(margins, dtype=float), 0.0))
+        if abs(solution.objective - value) > scaled_tol(tol, value):
+            return (f"the reported objective {solution.objective:.10g} is not the value of w at rho "
+                    f"({value:.10g})")
+        if value > gamma + scaled_tol(tol, gamma):
+            return f"the value of w ({value:.10g}) exceeds gamma ({gamma:.10g}): not a feasible pair"
+        return ""
 
     def margins_for_value(self, U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """The margins U w that :meth:`value_at` reads (here all of them, exact)."""

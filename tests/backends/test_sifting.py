@@ -86,13 +86,75 @@ def test_sifting_with_ties_many_equal_examples():
 def test_column_generation_with_sifting_reaches_the_lp_over_all_stumps(data, nu):
     X, y = DATASETS[data]()
     full = soft_margin_lp(all_stump_columns(X, y), nu)["value"]
-    rec = RecordingBackend(HighspyBackend(working_size=5))
+    rec = RecordingBackend(HighspyBackend(working_size=5, early_answers=False))
     res = column_generation(LPBoost(nu), Stumps(X, y), backend=rec, tol=1e-10, columns_per_round=3)
     assert res.converged and res.objective == pytest.approx(full, abs=1e-8)
+    assert len(rec.solutions) == len(res.history)
     for record, sol in zip(res.history, rec.solutions):
         check_optimality(sol, res.columns[:, :record.n_columns], nu, 1e-8)
         np.testing.assert_allclose(sol.dual_edges,
                                    sol.distribution @ res.columns[:, :record.n_columns], atol=1e-9)
+
+
+def check_feasible_pair(sol, U, nu, tol):
+    """An early answer: d in the capped simplex with every edge <= gamma, w in the simplex, and
+    the objective rho - c . (rho - U w)^+ of w at the reported rho, at most gamma."""
+    n = U.shape[0]
+    cap = 1.0 / (nu * n)
+    d, w, rho = sol.distribution, sol.weights, sol.rho
+    assert abs(d.sum() - 1) <= tol and d.min() >= -tol and d.max() <= cap + tol
+    assert np.all(d @ U <= sol.gamma + tol)
+    assert abs(w.sum() - 1) <= tol and w.min() >= -tol
+    value = rho - cap * np.maximum(rho - U @ w, 0.0).sum()
+    assert sol.objective == pytest.approx(value, abs=tol)
+    assert sol.primal_objective == sol.objective and value <= sol.gamma + tol
+
+
+@pytest.mark.parametrize("data", sorted(DATASETS))
+@pytest.mark.parametrize("nu", [0.05, 0.3])
+def test_early_answers_are_feasible_pairs_and_the_run_ends_on_the_optimum(data, nu):
+    # a round may answer after the first run (control.optimal False) while examples remain to
+    # enter: its d and w are feasible for the full problem, so w's value bounds the full LP's
+    # optimum from below and the gap taken from it is a certified one; the run ends on an optimum
+    X, y = DATASETS[data]()
+    full = soft_margin_lp(all_stump_columns(X, y), nu)["value"]
+    rec = RecordingBackend(HighspyBackend(working_size=2))
+    res = column_generation(LPBoost(nu), Stumps(X, y), backend=rec, tol=1e-10, columns_per_round=3)
+    assert res.converged and res.objective == pytest.approx(full, abs=1e-8)
+    early = [s for s in rec.solutions if not s.control.optimal]
+    assert early, "no round answered early: the test does not exercise early answers"
+    for sol in rec.solutions:
+        U = res.columns[:, :sol.weights.size]
+        if sol.control.optimal:
+            check_optimality(sol, U, nu, 1e-8)
+            continue
+        check_feasible_pair(sol, U, nu, 1e-8)
+        assert sol.objective <= full + 1e-9  # a lower bound on the full LP's optimum
+        assert sol.gamma >= soft_margin_lp(U, nu)["value"] - 1e-9  # d bounds the restricted one
+        assert sol.record["optimal"] is False and sol.record["violators"] > 0
+    assert res.solution.control.optimal
+    check_optimality(res.solution, res.columns, nu, 1e-8)
+    for record in res.history:
+        if record.extra.get("optimal") is False:  # the gap is taken from w's value, a lower bound
+            assert record.primal <= full + 1e-9 <= record.primal + record.gap + 2e-9
+
+
+def test_a_feasible_pair_is_verified_by_the_value_of_its_w():
+    X, y = DATASETS["cancer-80x5"]()
+    rec = RecordingBackend(HighspyBackend(working_size=4))
+    res = column_generation(LPBoost(0.1), Stumps(X, y), backend=rec, tol=1e-10, columns_per_round=2)
+    sol = next(s for s in rec.solutions if not s.control.optimal)
+    U = res.columns[:, :sol.weights.size]
+    master = LPBoost(0.1)
+    assert master.verify(sol, U) == ""
+    for margins in (sol.margins, None):  # the session's margins, or summed again
+        sol.margins = margins
+        sol.objective += 1e-3
+        assert "not the value of w" in master.verify(sol, U)
+        sol.objective -= 1e-3
+        assert master.verify(sol, U) == ""
+    sol.gamma = sol.dual_objective = sol.objective - 1e-3  # a value above gamma: not a pair
+    assert "edge exceeds gamma" in master.verify(sol, U) or "exceeds gamma" in master.verify(sol, U)
 
 
 def test_sifting_with_a_column_pool_keeps_the_optimum():
@@ -324,7 +386,7 @@ def test_a_column_that_is_not_sign_valued_turns_the_store_to_float():
 
 def test_trees_oracle_with_sifting_and_compact_columns():
     X, y = DATASETS["cancer-80x5"]()
-    rec = RecordingBackend(HighspyBackend(working_size=6))
+    rec = RecordingBackend(HighspyBackend(working_size=6, early_answers=False))
     res = column_generation(LPBoost(0.1), Trees(X, y, max_depth=2), backend=rec, tol=1e-9, max_rounds=30)
     assert res.columns.dtype == np.int8  # tree columns are +-1
     for record, sol in zip(res.history, rec.solutions):

@@ -80,3 +80,15 @@ def test_highs_options_reach_the_run_and_not_the_optimum(capsys, monkeypatch):
     assert plain["status"] == devex["status"] == "converged"
     # another pricing rule, another path of bases: both certified within tol of the LP over all stumps
     assert abs(plain["objective"] - devex["objective"]) <= 2 * tol
+
+
+def test_the_optimal_config_answers_every_round_with_the_optimum_and_reaches_the_same_one():
+    args = scale.parse_args([])
+    assert "optimal" in args.configs and args.optimal_max == 200_000
+    tol = 1e-6
+    early = scale._run("default", 3000, 0.2, tol, 300.0, 0, 0, 10, 500)
+    optimal = scale._run("optimal", 3000, 0.2, tol, 300.0, 0, 0, 10, 500)
+    assert early["status"] == optimal["status"] == "converged"
+    assert early["early_rounds"] > 0 == optimal["early_rounds"]
+    # both certified within tol of the LP's optimum over all stumps, so within 2 tol of each other
+    assert abs(early["objective"] - optimal["objective"]) <= 2 * tol

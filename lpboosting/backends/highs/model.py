@@ -353,7 +353,7 @@ VARIANT_SOLVERS: dict[str, tuple[str, ...]] = {
 #: (``highspy-delta``)
 BASIS_SOLVERS = ("simplex", "choose")
 #: options of the sessions, not of HiGHS: taken out of a backend's options and handed to its sessions
-SESSION_OPTIONS = ("working_size", "max_entering", "max_tight")
+SESSION_OPTIONS = ("working_size", "max_entering", "max_tight", "early_answers")
 
 
 class HighspyBackend(Backend):
@@ -371,8 +371,8 @@ class HighspyBackend(Backend):
     by sifting (:class:`~lpboosting.backends.highs.sifting.HighsSiftingLP`):
     a model over a working set of examples, each +-1 hypothesis written as
     its difference from the closest earlier one, certified on all N; its
-    options ``working_size`` and ``max_entering`` are taken out of the HiGHS
-    options.  The multiclass master is solved by sifting over (example,
+    options ``working_size``, ``max_entering`` and ``early_answers`` are taken
+    out of the HiGHS options.  The multiclass master is solved by sifting over (example,
     wrong class) pairs the same way
     (:class:`~lpboosting.backends.highs.pair_sifting.HighsPairSiftingLP`).
     ``"highspy:delta"`` is the difference model over all N

@@ -31,6 +31,16 @@ Then (d, gamma) is feasible for the full LP and (w, rho, psi = (rho -
 margin)^+) is dual feasible for it with equal objectives: the answer is the
 full LP's optimum, certified by that last check.
 
+A column-generation round does not wait for that last check
+(:meth:`HighsSiftingLP.solve_round`): after the first run its check over all
+N gives the round a feasible pair, d with gamma = max_m d . u^m over the
+restricted columns, and w with the value rho - sum_n c_n (rho - margin_n)^+,
+a lower bound on the optimum of the full problem (any w in the simplex is
+primal feasible, psi the slacks of its margins); the violators then enter,
+to be solved with the next round's hypotheses in one run.  The loop takes
+the gap from that lower bound and asks for the optimum (:meth:`solve`)
+before it ends a run converged.
+
 Examples far from rho leave W between rounds (only nonbasic ones, at their
 bound, so the basis stays optimal), keeping the live model near
 ``working_size`` columns.  The first working set is the ``working_size``
@@ -86,18 +96,27 @@ class HighsSiftingLP(HighsClock, ColumnStoreSession):
     A pass first checks only the 10 ``working_size`` fixed examples nearest
     rho at the last full check (the likely violators); only when none of
     them is violated does it check all N, and only a clean full check ends
-    the solve.  ``record`` of each solution holds the passes, the
-    full checks, the working-set size and the examples that entered.
+    the solve.  ``early_answers`` (default True): :meth:`solve_round`
+    answers after the first run, with the feasible pair its check over all N
+    gives, when examples remain to enter (``control.optimal`` False); False:
+    every round's answer is the optimum.  ``record`` of each solution holds
+    the passes, the full checks, the working-set size, the examples that
+    entered and, for an early answer, ``optimal`` False and the
+    ``violators`` that enter before the next solve.
     """
 
     def __init__(self, master: LPBoost, n_samples: int, backend, working_size: int | None = None,
-                 max_entering: int | None = None, tol: float = 1e-9) -> None:
+                 max_entering: int | None = None, tol: float = 1e-9, early_answers: bool | None = None) -> None:
         super().__init__(master, n_samples, keep_data=True)
         options = getattr(backend, "session_options", {})
         working_size = options.get("working_size") if working_size is None else working_size
         if working_size is None:
             working_size = default_working_size(n_samples)
         max_entering = options.get("max_entering", max_entering)
+        early_answers = options.get("early_answers", True) if early_answers is None else early_answers
+        if not isinstance(early_answers, (bool, np.bool_)):
+            raise ValueError(f"early_answers must be True or False, got {early_answers!r}")
+        self.early_answers = bool(early_answers)
         if int(working_size) != working_size or working_size < 1:
             raise ValueError(f"working_size must be a positive integer, got {working_size!r}")
         self.backend_name = backend.name
@@ -313,6 +332,16 @@ class HighsSiftingLP(HighsClock, ColumnStoreSession):
     # ---- solve ----------------------------------------------------------------------------
 
     def solve(self) -> MasterSolution:
+        """The restricted master's optimum, certified by a check of every example."""
+        return self._solve(early=False)
+
+    def solve_round(self) -> MasterSolution:
+        """The optimum, or (``early_answers``) the feasible pair of the first run when its
+        check over all N finds violators: they enter the model and are solved with the next
+        round's hypotheses."""
+        return self._solve(early=True) if self.early_answers and self.sifting else self.solve()
+
+    def _solve(self, early: bool) -> MasterSolution:
         self.require_columns()
         runs = SiftingRuns()
         if self.state is None:
@@ -320,6 +349,7 @@ class HighsSiftingLP(HighsClock, ColumnStoreSession):
         self._write_pending()
         h = self._h
         entered, checks = 0, 0
+        record: dict = {}
         while True:
             status = runs.run(h)
             if not status.ok:
@@ -333,7 +363,7 @@ class HighsSiftingLP(HighsClock, ColumnStoreSession):
             positive = w != 0.0
             used, weights = active[positive], w[positive]
             violators = np.empty(0, dtype=np.intp)
-            if self._watch is not None:
+            if self._watch is not None and not early:
                 # a cheap check first: the fixed examples nearest rho at the last full check
                 watch = self._watch[self.state[self._watch] != WORKING]
                 # exact within tol of rho (the decisions), on the right side of it for certain elsewhere
@@ -347,22 +377,34 @@ class HighsSiftingLP(HighsClock, ColumnStoreSession):
                 margins = screened_sum(self.store.data, used, weights, rho + self.tol)
                 z = margins - rho
                 violators = np.flatnonzero(self._wrong(self.state, z))
-                if not violators.size:
+                if not violators.size or early:
+                    # the optimum; or an early answer: d feasible (the fixed examples at 0 or their
+                    # cap), psi = (rho - margin)^+ over all N gives w's value rho - c . psi
                     solution = self._read(status, sol, w, rho, z)
                     # the verification reads these margins of w rather than summing them again
                     solution.margins, solution.margins_exact_below = margins, rho + self.tol
                     self._trim(z)
                     self._watch_nearest(z)
+                    if violators.size:  # they enter now, to be solved with the next round's rows
+                        solution.control.optimal = False
+                        record = {"optimal": False, "violators": int(violators.size)}
+                        self._enter(self._most_violated(violators, np.abs(z[violators])))
                     break
                 scores = np.abs(z[violators])
                 self._watch_nearest(z)
-            limit = self.max_entering or max(self.working_size, int(np.sum(self.state == WORKING)))
-            if violators.size > limit:
-                violators = violators[np.argsort(-scores, kind="stable")[:limit]]
-            self._enter(np.sort(violators))
+            violators = self._most_violated(violators, scores)
+            self._enter(violators)
             entered += violators.size
         return runs.finish(solution, self.backend_name, checks=checks, working=int(np.sum(self.state == WORKING)),
-                           entered=entered)
+                           entered=entered, **record)
+
+    def _most_violated(self, violators: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """The violators that enter in one pass, sorted: all, or the ``max_entering`` (default the
+        working set's size) of largest |z|."""
+        limit = self.max_entering or max(self.working_size, int(np.sum(self.state == WORKING)))
+        if violators.size > limit:
+            violators = violators[np.argsort(-scores, kind="stable")[:limit]]
+        return np.sort(violators)
 
     def _wrong(self, state: np.ndarray, z: np.ndarray) -> np.ndarray:
         """Fixed examples on the wrong side of rho: at 0 with z < 0, at the cap with z > 0."""
