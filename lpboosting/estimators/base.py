@@ -606,6 +606,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         self.second_stage_ = None
         if result.solution is None or result.columns.shape[1] == 0:
             return
+        if not result.solution.control.optimal:
+            # a run stopped (time limit, max_rounds) on an early answer: its value is a lower
+            # bound, not the restricted optimum, so there is no optimal face to choose on
+            return
         U = np.asarray(result.columns, dtype=float)
         n = U.shape[0]
         master = result.state.master if result.state is not None else self._make_master(n, self._sample_weight)

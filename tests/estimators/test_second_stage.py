@@ -165,3 +165,25 @@ def test_benign_data_is_left_alone():
         clf = SoftBoostClassifier(nu=0.2).fit(X[::4], y[::4])
         lp = LPBoostClassifier(nu=0.2).fit(X[::4], y[::4])
     assert clf.second_stage_ is None and lp.second_stage_ is None
+
+
+def test_a_run_stopped_on_an_early_answer_has_no_optimal_face_to_choose_on():
+    """A fit stopped by max_rounds on a sifting session's early answer (a feasible pair, its value
+    a lower bound rather than the optimum) keeps its weights: no second stage, no warning that
+    names an optimum."""
+    from lpboosting.backends import HighspyBackend
+
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, (200, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, 0)
+    for rounds in range(1, 8):
+        clf = LPBoostClassifier(nu=0.1, backend=HighspyBackend(working_size=2), max_rounds=rounds)
+        clf.degenerate_margin = 10.0  # every optimum would count as degenerate
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            clf.fit(X, y)
+        if not clf.result_.solution.control.optimal:
+            break
+    assert not clf.result_.solution.control.optimal, "no fit stopped on an early answer"
+    assert clf.second_stage_ is None
+    assert not any("largest mean margin" in str(w.message) for w in caught)
