@@ -130,13 +130,22 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
         **({"max_bins": max_bins} if config == "binned" else {}),
         "columns": int(res.columns.shape[1]), "objective": float(res.objective),
         "early_rounds": sum(1 for r in history if r.extra.get("optimal") is False),
-        "gap": history[-1].gap if len(history) else None, "seconds": seconds,
+        **_last_gap(history), "seconds": seconds,
         "setup_seconds": setup,
         "master_seconds": float(sum(r.master_seconds for r in history)),
         "pricing_seconds": float(sum(r.pricing_seconds for r in history))
         + float(history.meta.get("initial_pricing_seconds", 0.0)),
         "peak_gb": _peak_gb(),
     }
+
+
+def _last_gap(history: Any) -> dict[str, Any]:
+    """The gap of the last round that has one (a round cut short by the time limit records none)
+    and that round."""
+    for record in reversed(list(history)):
+        if record.gap is not None:
+            return {"gap": float(record.gap), "gap_round": int(record.round)}
+    return {"gap": None, "gap_round": None}
 
 
 def _partition(size: int, seed: int) -> Any:
@@ -191,7 +200,7 @@ def _run_dask(n: int, nu: float, tol: float, time_limit: float, seed: int, progr
     return {
         "config": "dask", "n": n, "status": model.status_, "rounds": len(history),
         "columns": len(model.hypotheses_), "objective": float(model.objective_),
-        "gap": history[-1].gap if len(history) else None, "seconds": seconds, "setup_seconds": None,
+        **_last_gap(history), "seconds": seconds, "setup_seconds": None,
         "master_seconds": master, "pricing_seconds": pricing, "peak_gb": _peak_gb(),
         "worker_peak_gb": worker_peaks, "partitions": len(sizes), "workers": workers,
         "split_seconds": {**on_workers, "master_on_client": max(0.0, master - on_workers["check"]
@@ -231,6 +240,8 @@ def format_row(r: dict[str, Any]) -> str:
     if "rounds" not in r:
         return f"  {r['config']:8s} {r['n']:>9d}  {r['status']}"
     gap = "-" if r["gap"] is None else f"{r['gap']:.1e}"
+    if r["gap"] is not None and r.get("gap_round") not in (None, r["rounds"]):
+        gap += f" @{r['gap_round']}"  # the last round with a gap
     row = (f"  {r['config']:8s} {r['n']:>9d} {r['status']:10s} {r['rounds']:>6d} {r['columns']:>6d} "
            f"{gap:>8s} {r['seconds']:>9.1f} {r['master_seconds']:>9.1f} {r['pricing_seconds']:>8.1f} "
            f"{r['peak_gb']:>7.2f}")

@@ -619,7 +619,8 @@ class Rounds:
             extra["priced"] = priced_at
         if master.gap_at_best_bound and state.oracle.exact and np.isfinite(state.best_bound):
             extra["best_edge"] = state.best_bound  # the upper bound the gap is taken at
-        mismatch = duality_gap(solution) if solution.control.optimal else None  # a pair's gap is the gap's
+        # an early answer's primal and dual values differ by design: the round's gap holds it
+        mismatch = duality_gap(solution) if solution.control.optimal else None
         if mismatch is not None:
             extra["duality_gap"] = mismatch
             self.warn_once("duality", (

@@ -215,7 +215,8 @@ class SoftMarginLP(Master):
                            gamma: float, tol: float) -> str:
         """A feasible pair's check: its objective is rho - c . (rho - U w)^+ (the margins below
         rho read exactly: the session's where they are exact up to rho, else summed here), and at
-        most gamma (weak duality)."""
+        most gamma (weak duality).  For a master whose rows are its examples, each with its cap
+        (LPBoost's: the one whose session answers early)."""
         from lpboosting.columns import weighted_sum
         from lpboosting.masters.base import scaled_tol
 

@@ -92,3 +92,17 @@ def test_the_optimal_config_answers_every_round_with_the_optimum_and_reaches_the
     assert early["early_rounds"] > 0 == optimal["early_rounds"]
     # both certified within tol of the LP's optimum over all stumps, so within 2 tol of each other
     assert abs(early["objective"] - optimal["objective"]) <= 2 * tol
+
+
+def test_a_run_cut_short_reports_the_gap_of_its_last_round_that_has_one():
+    from types import SimpleNamespace
+
+    rounds = [SimpleNamespace(round=1, gap=0.5), SimpleNamespace(round=2, gap=0.01),
+              SimpleNamespace(round=3, gap=None)]  # round 3 stopped at the solver's time limit
+    assert scale._last_gap(rounds) == {"gap": 0.01, "gap_round": 2}
+    assert scale._last_gap(rounds[:2]) == {"gap": 0.01, "gap_round": 2}
+    assert scale._last_gap([]) == {"gap": None, "gap_round": None}
+    row = {"config": "default", "n": 10, "status": "time_limit", "rounds": 3, "columns": 4, "gap": 0.01,
+           "gap_round": 2, "seconds": 1.0, "master_seconds": 0.5, "pricing_seconds": 0.1, "peak_gb": 0.1}
+    assert "1.0e-02 @2" in scale.format_row(row)
+    assert "@" not in scale.format_row({**row, "rounds": 2})
