@@ -108,12 +108,11 @@ def _run(config: str, n: int, nu: float, tol: float, time_limit: float, seed: in
     options = {"columns_per_round": columns_per_round, "stabilization": "smoothing"}
     if config == "delta":
         options["backend"] = "highspy:delta"
-    elif config in ("default", "optimal", "binned") and (
-            working_size is not None or highs_options or config == "optimal"):
-        session = {} if working_size is None else {"working_size": working_size}
-        if config == "optimal":
-            session["early_answers"] = False
-        options["backend"] = get_backend("highspy", **session, **(highs_options or {}))
+    elif config in ("default", "optimal", "binned"):
+        session = ({} if working_size is None else {"working_size": working_size}) | (
+            {"early_answers": False} if config == "optimal" else {})
+        if session or highs_options:  # else the loop's default backend, as a user's fit has it
+            options["backend"] = get_backend("highspy", **session, **(highs_options or {}))
     elif config == "rows":
         options = {"backend": "highspy:rows"}
     start = time.perf_counter()

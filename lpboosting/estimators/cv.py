@@ -98,7 +98,7 @@ from threadpoolctl import threadpool_limits
 
 from lpboosting.colgen.options import LoopOptions
 from lpboosting.colgen.path import PATH_OPTIONS, NuPathRun
-from lpboosting.estimators.base import shared_doc
+from lpboosting.estimators.base import row_keys, shared_doc
 from lpboosting.estimators.entropy import ERLPBoostClassifier, SoftBoostClassifier
 from lpboosting.estimators.lpboost import LPBoostClassifier
 from lpboosting.errors import SolverError
@@ -420,8 +420,6 @@ def cv_folds(cv: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     if (isinstance(cv, (int, np.integer)) and sample_weight is not None
             and np.all(sample_weight == np.round(sample_weight)) and sample_weight.max() > 1):
         # the rows whose features come with more than one label (merged rows differ in X or y)
-        from lpboosting.estimators.base import row_keys
-
         _, same_x, many = np.unique(row_keys(X), axis=0, return_inverse=True, return_counts=True)
         spread = many[same_x.ravel()] > 1
         if spread.any():
