@@ -215,8 +215,9 @@ class SoftMarginLP(Master):
                            gamma: float, tol: float) -> str:
         """A feasible pair's check: its objective is rho - c . (rho - U w)^+ (the margins below
         rho read exactly: the session's where they are exact up to rho, else summed here), and at
-        most gamma (weak duality).  For a master whose rows are its examples, each with its cap
-        (LPBoost's: the one whose session answers early)."""
+        most gamma (weak duality).  The slacks are those of the examples' margins
+        (:meth:`example_margins`: a row's own for LPBoost, the least of an example's pairs for
+        the multiclass LP), each with its cap."""
         from lpboosting.columns import weighted_sum
         from lpboosting.masters.base import scaled_tol
 
@@ -225,13 +226,19 @@ class SoftMarginLP(Master):
         margins = solution.margins
         if margins is None or np.shape(margins) != (n,) or not solution.margins_exact_below >= rho:
             margins = weighted_sum(U, positive, solution.weights[positive])
-        value = rho - float(self.caps(n) @ np.maximum(rho - np.asarray(margins, dtype=float), 0.0))
+        least = self.example_margins(np.asarray(margins, dtype=float))
+        value = rho - float(self.caps(least.size) @ np.maximum(rho - least, 0.0))
         if abs(solution.objective - value) > scaled_tol(tol, value):
             return (f"the reported objective {solution.objective:.10g} is not the value of w at rho "
                     f"({value:.10g})")
         if value > gamma + scaled_tol(tol, gamma):
             return f"the value of w ({value:.10g}) exceeds gamma ({gamma:.10g}): not a feasible pair"
         return ""
+
+    def example_margins(self, margins: np.ndarray) -> np.ndarray:
+        """The margins the caps apply to, one per example, from the rows' margins U w (here the
+        rows' own: a row is an example)."""
+        return margins
 
     def margins_for_value(self, U: np.ndarray, index: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """The margins U w that :meth:`value_at` reads (here all of them, exact)."""

@@ -110,7 +110,11 @@ class MulticlassLPBoost(PairRows, SoftMarginLP):
     def value_at(self, pair_margins: np.ndarray) -> float:
         """The primal's value for fixed w, from the pairs' margins U w: LPBoost's soft margin
         (:func:`~lpboosting.masters.lpboost.soft_margin`) of the examples' least margins."""
-        return soft_margin(example_margins(pair_margins, self.n_classes), self.nu, self.sample_weight)
+        return soft_margin(self.example_margins(pair_margins), self.nu, self.sample_weight)
+
+    def example_margins(self, margins: np.ndarray) -> np.ndarray:
+        """Each example's margin: the least of its pairs' (the one its slack pays for)."""
+        return example_margins(margins, self.n_classes)
 
     def cap_excess(self, d: np.ndarray) -> float:
         """How far an example's mass sum_k d_ik exceeds its cap, at most."""

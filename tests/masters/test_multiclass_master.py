@@ -316,6 +316,94 @@ def test_sifting_over_pairs_round_by_round_and_along_nu():
     assert max(r["working"] for r in records) < U.shape[0]
 
 
+def check_feasible_pair(sol, U: np.ndarray, K: int, nu: float, tol: float) -> None:
+    """An early answer: d in the capped simplex over pairs with every edge <= gamma, w in the
+    simplex, and the objective rho - c . (rho - least pair margin of each example)^+ of w at the
+    reported rho (the slacks of every pair, not only of the working set's), at most gamma."""
+    n = U.shape[0] // (K - 1)
+    cap = 1.0 / (nu * n)
+    d, w, rho = sol.distribution, sol.weights, sol.rho
+    assert abs(d.sum() - 1) <= tol and d.min() >= -tol and d.reshape(n, K - 1).sum(axis=1).max() <= cap + tol
+    assert np.all(U.T.astype(float) @ d <= sol.gamma + tol)
+    assert abs(w.sum() - 1) <= tol and w.min() >= -tol
+    least = (U.astype(float) @ w).reshape(n, K - 1).min(axis=1)
+    value = rho - cap * np.maximum(rho - least, 0.0).sum()
+    assert sol.objective == pytest.approx(value, abs=tol)
+    assert sol.primal_objective == sol.objective and value <= sol.gamma + tol
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("nu", [0.05, 0.3])
+def test_early_answers_over_pairs_are_feasible_pairs_and_the_run_ends_on_the_optimum(seed, nu):
+    # column generation over a finite pool with a working set of 2 pairs: a round may answer after
+    # the first run while pairs remain to enter (control.optimal False); its d and w are feasible
+    # for the LP over every pair, so w's value bounds the full optimum from below and the gap taken
+    # from it is a certified one; the run ends on the LP over the whole pool
+    from lpboosting.backends.recording import RecordingBackend
+
+    K = 4
+    y, P = pool(seed, 40, K, 30)
+    ref = independent_lp(y, P, K, nu)
+    rec = RecordingBackend(sifting(2))
+    res = column_generation(MulticlassLPBoost(nu, K), ClassPool(P, y, K), backend=rec, tol=1e-10,
+                            columns_per_round=2)
+    assert res.converged and res.objective == pytest.approx(ref["value"], abs=1e-9)
+    early = [s for s in rec.solutions if not s.control.optimal]
+    assert early, "no round answered early: the test does not exercise early answers"
+    for sol in rec.solutions:
+        U = res.columns[:, :sol.weights.size]
+        if sol.control.optimal:
+            check_certificate(sol, U, K, nu, 1e-8)
+            continue
+        check_feasible_pair(sol, U, K, nu, 1e-8)
+        assert sol.objective <= ref["value"] + 1e-9  # a lower bound on the full LP's optimum
+        assert sol.record["optimal"] is False and sol.record["violators"] > 0
+    assert res.solution.control.optimal
+    check_certificate(res.solution, res.columns, K, nu, 1e-8)
+    for record in res.history:
+        if record.extra.get("optimal") is False:  # the gap is taken from w's value, a lower bound
+            assert record.primal <= ref["value"] + 1e-9 <= record.primal + record.gap + 2e-9
+
+
+def test_an_early_answer_over_pairs_is_verified_by_the_value_of_its_w():
+    # the value is rho - c . psi with each example's slack from its least margin over all its
+    # pairs: a tampered objective, or one computed from the pairs of the working set alone, fails
+    from lpboosting.backends.recording import RecordingBackend
+
+    K, nu = 4, 0.1
+    y, P = pool(1, 40, K, 30)
+    rec = RecordingBackend(sifting(2))
+    res = column_generation(MulticlassLPBoost(nu, K), ClassPool(P, y, K), backend=rec, tol=1e-10,
+                            columns_per_round=2)
+    sol = next(s for s in rec.solutions if not s.control.optimal)
+    U = res.columns[:, :sol.weights.size]
+    master = MulticlassLPBoost(nu, K)
+    assert master.verify(sol, U) == ""
+    for margins in (sol.margins, None):  # the session's margins, or summed again
+        sol.margins = margins
+        sol.objective += 1e-3
+        assert "not the value of w" in master.verify(sol, U)
+        sol.objective -= 1e-3
+        assert master.verify(sol, U) == ""
+    sol.gamma = sol.dual_objective = sol.objective - 1e-3  # a value above gamma: not a pair
+    assert "exceeds gamma" in master.verify(sol, U)
+
+
+def test_early_answers_over_pairs_can_be_turned_off():
+    from lpboosting.backends.highs.model import HighspyBackend
+    from lpboosting.backends.recording import RecordingBackend
+
+    K = 4
+    y, P = pool(0, 40, K, 30)
+    rec = RecordingBackend(HighspyBackend(working_size=2, early_answers=False))
+    res = column_generation(MulticlassLPBoost(0.3, K), ClassPool(P, y, K), backend=rec, tol=1e-10,
+                            columns_per_round=2)
+    assert res.converged and all(s.control.optimal for s in rec.solutions)
+    assert sum(s.record["entered"] for s in rec.solutions) > 0  # the pairs entered within the solves
+    with pytest.raises(ValueError, match="early_answers"):
+        HighspyBackend(early_answers="no").open(MulticlassLPBoost(0.3, K), 40 * (K - 1))
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), K=st.integers(3, 6), working_size=st.sampled_from([2, 5, 2000]),
        nu=st.sampled_from([0.1, 0.2, 0.5]))

@@ -27,7 +27,13 @@ After each solve a check computes every pair's margin U w; a pair outside W
 that fails this by more than ``tol`` is a violator and enters W as a new
 column of the live model, which is re-solved from its basis until a check
 finds none: the answer is the full LP's optimum, certified by that check
-(the master verifies it as every answer).  Between solves the pairs of W
+(the master verifies it as every answer).  In column generation a round
+need not wait for that (:meth:`HighsPairSiftingLP.solve_round`, as LPBoost's
+sifting session): after the first run, d (0 outside W) is feasible for the
+full dual and w, with psi_i = (rho - least margin of example i over all its
+pairs)^+, feasible for the full primal, its value rho - c . psi a lower
+bound on the optimum; the round answers with that pair, and the
+violators enter to be solved with the next round's hypotheses.  Between solves the pairs of W
 with the largest reduced costs leave it (only those nonbasic at 0, so the
 basis stays optimal), keeping it near ``working_size`` pairs, or twice the
 number of hypotheses if more.  The first W is the least-margin pair of
@@ -65,6 +71,7 @@ from lpboosting.backends.highs.model import HighsClock, SiftingRuns, import_high
 from lpboosting.columns import take_rows, weighted_sum
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.multiclass import MulticlassLPBoost
+from lpboosting.pairs import example_margins
 
 #: model column codes besides a pair's index (>= 0): gamma, and -2 - j for hypothesis j's f_j
 GAMMA = -1
@@ -76,18 +83,31 @@ class HighsPairSiftingLP(HighsClock, ColumnStoreSession):
     ``working_size`` (default 2000, or the backend's ``session_options``) is
     the number of examples whose least-margin pair starts W and the size W
     is trimmed back to between solves; ``tol`` is the reduced cost below
-    which a pair outside W is a violator.  ``record`` of each solution holds
+    which a pair outside W is a violator.  ``early_answers`` (default True,
+    as LPBoost's :class:`~lpboosting.backends.highs.sifting.HighsSiftingLP`):
+    :meth:`solve_round` answers after the first run, when its check finds
+    violators, with a feasible pair (``control.optimal`` False): d, 0
+    outside W, with gamma its largest edge; w with its value rho - c . psi,
+    psi_i = (rho - least margin of example i over all its pairs)^+, a lower
+    bound on the full problem's optimum.  The violators enter the model
+    then and are solved with the next round's hypotheses; :meth:`solve`
+    always answers with the optimum.  ``record`` of each solution holds
     the passes (solves of the model), the size of W, the pairs that
-    entered and those that left after it.
+    entered and those that left after it and, for an early answer,
+    ``optimal`` False and the ``violators`` that entered after it.
     """
 
     def __init__(self, master: MulticlassLPBoost, n_rows: int, backend, working_size: int | None = None,
-                 tol: float = 1e-9) -> None:
+                 tol: float = 1e-9, early_answers: bool | None = None) -> None:
         super().__init__(master, n_rows, keep_data=True)
         options = getattr(backend, "session_options", {})
         working_size = options.get("working_size", 2000) if working_size is None else working_size
         if int(working_size) != working_size or working_size < 1:
             raise ValueError(f"working_size must be a positive integer, got {working_size!r}")
+        early_answers = options.get("early_answers", True) if early_answers is None else early_answers
+        if not isinstance(early_answers, (bool, np.bool_)):
+            raise ValueError(f"early_answers must be True or False, got {early_answers!r}")
+        self.early_answers = bool(early_answers)
         self.backend_name = backend.name
         self.working_size = int(working_size)
         self.tol = float(tol)
@@ -300,6 +320,16 @@ class HighsPairSiftingLP(HighsClock, ColumnStoreSession):
         return np.maximum(rho - block.min(axis=1), 0.0)
 
     def solve(self) -> MasterSolution:
+        """The restricted master's optimum, certified by a check of every pair."""
+        return self._solve(early=False)
+
+    def solve_round(self) -> MasterSolution:
+        """The optimum, or (``early_answers``) the feasible pair of the first run when its check of
+        every pair finds violators: they enter the model and are solved with the next round's
+        hypotheses."""
+        return self._solve(early=self.early_answers)
+
+    def _solve(self, early: bool) -> MasterSolution:
         self.require_columns()
         runs = SiftingRuns()
         if self.in_w is None:
@@ -307,6 +337,7 @@ class HighsPairSiftingLP(HighsClock, ColumnStoreSession):
         self._write_pending()
         h = self._h
         entered = 0
+        record: dict = {}
         while True:
             status = runs.run(h)
             if not status.ok:
@@ -322,16 +353,32 @@ class HighsPairSiftingLP(HighsClock, ColumnStoreSession):
             z = margins - rho + np.repeat(psi, self.per)  # reduced cost of every pair
             violators = np.flatnonzero(~self.in_w & (z < -self.tol))
             self._margins = margins
-            if not violators.size:
+            if not violators.size or early:
+                # the optimum; or an early answer: d feasible (0 outside W), and w with its value
+                # rho - c . psi at the slacks of every pair, psi_i = (rho - least margin of i)^+
+                if violators.size:
+                    psi = np.maximum(rho - example_margins(margins, self.per + 1), 0.0)
                 solution = self._read(status, sol, w, rho, psi, z)
+                # the verification reads these margins of w (every pair's, exact) rather than summing them
+                solution.margins, solution.margins_exact_below = margins, np.inf
+                if violators.size:  # they enter now, to be solved with the next round's hypotheses
+                    solution.control.optimal = False
+                    record = {"optimal": False, "violators": int(violators.size)}
+                    self._enter(self._most_violated(violators, z))
                 break
-            limit = max(self.working_size, int(self.in_w.sum()))
-            if violators.size > limit:
-                violators = violators[self._order(violators, z[violators])[:limit]]
+            violators = self._most_violated(violators, z)
             self._enter(violators)
             entered += violators.size
         return runs.finish(solution, self.backend_name, working=int(self.in_w.sum()), entered=entered,
-                           left=self._left)
+                           left=self._left, **record)
+
+    def _most_violated(self, violators: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """The violators that enter in one pass: all, or the working set's size (at least
+        ``working_size``) of least reduced cost."""
+        limit = max(self.working_size, int(self.in_w.sum()))
+        if violators.size > limit:
+            violators = violators[self._order(violators, z[violators])[:limit]]
+        return violators
 
     def _read(self, status, sol, w, rho, psi, z) -> MasterSolution:
         """The solution over every pair (d = 0 outside W); then W is trimmed."""
