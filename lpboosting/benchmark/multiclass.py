@@ -104,7 +104,7 @@ def summarise(rows: list[dict[str, Any]], chosen: list[str]) -> list[dict[str, A
                              "seconds": float(np.mean([r[method]["seconds"] for r in part])),
                              "nu": float(np.nanmedian([r[method]["nu"] for r in part]))
                              if any(np.isfinite(r[method]["nu"]) for r in part) else float("nan"),
-                             "trees": sum(r[method].get("oracle") == "trees" for r in part)}
+                             "oracles": _counts(r[method].get("oracle") for r in part)}
         others = [m for m in chosen if m != OURS]
         if OURS in chosen and others:
             best = min(others, key=lambda m: entry[m]["error"])
@@ -115,6 +115,15 @@ def summarise(rows: list[dict[str, Any]], chosen: list[str]) -> list[dict[str, A
                 ours["x_one_vs_rest"] = ours["seconds"] / entry["LPBoostCV-ovr"]["seconds"]
         table.append(entry)
     return table
+
+
+def _counts(names: Any) -> dict[str, int]:
+    """How often each oracle was chosen (by name, most often first; none: a method without one)."""
+    counted: dict[str, int] = {}
+    for name in names:
+        if name is not None:
+            counted[str(name)] = counted.get(str(name), 0) + 1
+    return dict(sorted(counted.items(), key=lambda item: -item[1]))
 
 
 def format_table(table: list[dict[str, Any]], chosen: list[str]) -> str:
@@ -129,8 +138,8 @@ def format_table(table: list[dict[str, Any]], chosen: list[str]) -> str:
         if "within_one_std" in ours:
             lines.append(f"  {e['set']:8s} {e['noise']:4.2f}  best other {ours['best_other']}: "
                          f"{'yes' if ours['within_one_std'] else 'NO'}, time x one-vs-rest "
-                         f"{ours.get('x_one_vs_rest', float('nan')):.2f}, nu {ours['nu']:.2g}, "
-                         f"trees {ours['trees']}/{e['splits']}")
+                         f"{ours.get('x_one_vs_rest', float('nan')):.2f}, nu {ours['nu']:.2g}, oracles "
+                         + ", ".join(f"{name} {count}" for name, count in ours["oracles"].items()))
     return "\n".join(lines)
 
 

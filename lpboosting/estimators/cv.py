@@ -45,9 +45,9 @@ noisy labels less (banana at 10 % noise), but on a few thousand rows its
 held-out tenth is small and it can stop too soon (make_classification at
 10 % noise); the folds' scores decide, and the folds' forests are fitted
 with the same setting as the refit's.  One
-multiclass LP over more than two classes chooses between class stumps and
-trees of depth 5
-(:data:`MULTICLASS_AUTO_ORACLES`).
+multiclass LP over more than two classes chooses between class stumps,
+trees of depth 5 and the class votes of a gradient-boosted forest after
+each of its iterations (:data:`MULTICLASS_AUTO_ORACLES`).
 Each oracle's path stops early by its own scores, and the trees' path also
 stops once its best mean score so far has been below the stumps' best so
 far by more than the standard error of that best, at two nus in a row, and
@@ -120,7 +120,7 @@ STUMP_BINS = 128
 AUTO_ORACLES = (("binned-stumps", {"max_bins": STUMP_BINS}), ("gb-trees", {"whole_forest": True}),
                 ("gb-trees", {"whole_forest": True, "early_stopping": True}))
 #: the same for one multiclass LP over more than two classes, whose hypotheses vote for a class
-MULTICLASS_AUTO_ORACLES = (("stumps", {}), ("trees", {"max_depth": 5}))
+MULTICLASS_AUTO_ORACLES = (("stumps", {}), ("trees", {"max_depth": 5}), ("gb-trees", {}))
 #: the path stops once the mean score has been below its best for this many nus in a row
 PATIENCE = 2
 #: a multiclass LP's path is not stopped early before this many nus are scored: its first scores go
@@ -790,7 +790,8 @@ _ORACLE_DOC = """    oracle : "auto", "stumps", "binned-stumps", "features", "tr
         "auto" chooses between decision stumps (on 128 count-quantile bins
         of each feature) and the trees of a
         gradient-boosted forest with the forest itself (:data:`AUTO_ORACLES`; one multiclass LP:
-        class stumps and trees of depth 5, :data:`MULTICLASS_AUTO_ORACLES`)
+        class stumps, trees of depth 5 and a forest's staged class votes,
+        :data:`MULTICLASS_AUTO_ORACLES`)
         by the same cross-validation, the stumps unless the trees score
         better by more than a standard error; a name or a
         callable is the plain classifier's ``oracle``.

@@ -57,8 +57,9 @@ def test_a_small_run(tmp_path, capsys):
     data = json.loads(out.read_text())
     assert len(data["rows"]) == 2
     for row in data["rows"]:
-        assert 0 <= row["LPBoostCV"]["error"] <= 1 and row["LPBoostCV"]["oracle"] in ("stumps", "trees")
+        assert 0 <= row["LPBoostCV"]["error"] <= 1 and row["LPBoostCV"]["oracle"] in ("stumps", "trees", "gb-trees")
     (entry,) = data["table"]
+    assert sum(entry["LPBoostCV"]["oracles"].values()) == 2  # the oracle each split chose, counted
     assert entry["LPBoostCV"]["error"] == pytest.approx(np.mean([r["LPBoostCV"]["error"] for r in data["rows"]]))
     assert entry["LPBoostCV"]["x_one_vs_rest"] > 0
     printed = capsys.readouterr().out
