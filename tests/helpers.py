@@ -80,6 +80,21 @@ def check_optimality(sol, U, nu, tol):
 
 # -- the RMBoost LP (eq. 6/16/17) ---------------------------------------------------------------
 # -- independent statements ---------------------------------------------------------------
+def check_verify_rejects_a_tampered_pair(master, sol, U) -> None:
+    """An early answer (a feasible pair) passes the master's verification, and fails it with its
+    objective moved off the value of its w (read from the session's margins, or summed again) or
+    with gamma below that value (weak duality broken)."""
+    assert not sol.control.optimal and master.verify(sol, U) == ""
+    for margins in (sol.margins, None):  # the session's margins, or summed again
+        sol.margins = margins
+        sol.objective += 1e-3
+        assert "not the value of w" in master.verify(sol, U)
+        sol.objective -= 1e-3
+        assert master.verify(sol, U) == ""
+    sol.gamma = sol.dual_objective = sol.objective - 1e-3  # a value above gamma: not a pair
+    assert "exceeds gamma" in master.verify(sol, U)
+
+
 def minimax_lp(H: np.ndarray, y: np.ndarray, lam: float) -> dict:
     """Eq. (6) over the base rules H (n x T, H[i, j] = h_j(x_i)) by scipy's HiGHS.
 

@@ -23,7 +23,8 @@ from lpboosting.masters import ColumnPool, LPBoost
 from lpboosting.masters.base import MasterSolution
 from lpboosting.oracles import Columns, Stumps, Trees
 from lpboosting.status import SolveStatus
-from tests.helpers import all_stump_columns, check_optimality, DATASETS, soft_margin_lp
+from tests.helpers import (all_stump_columns, check_optimality, check_verify_rejects_a_tampered_pair, DATASETS,
+                           soft_margin_lp)
 
 
 def sifting(nu: float, n: int, working_size: int, **kw) -> HighsSiftingLP:
@@ -145,16 +146,7 @@ def test_a_feasible_pair_is_verified_by_the_value_of_its_w():
     res = column_generation(LPBoost(0.1), Stumps(X, y), backend=rec, tol=1e-10, columns_per_round=2)
     sol = next(s for s in rec.solutions if not s.control.optimal)
     U = res.columns[:, :sol.weights.size]
-    master = LPBoost(0.1)
-    assert master.verify(sol, U) == ""
-    for margins in (sol.margins, None):  # the session's margins, or summed again
-        sol.margins = margins
-        sol.objective += 1e-3
-        assert "not the value of w" in master.verify(sol, U)
-        sol.objective -= 1e-3
-        assert master.verify(sol, U) == ""
-    sol.gamma = sol.dual_objective = sol.objective - 1e-3  # a value above gamma: not a pair
-    assert "edge exceeds gamma" in master.verify(sol, U) or "exceeds gamma" in master.verify(sol, U)
+    check_verify_rejects_a_tampered_pair(LPBoost(0.1), sol, U)
 
 
 def test_sifting_with_a_column_pool_keeps_the_optimum():

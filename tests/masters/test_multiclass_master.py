@@ -19,7 +19,7 @@ from lpboosting import column_generation
 from lpboosting.masters import LPBoost, MulticlassLPBoost
 from lpboosting.oracles.multiclass import ClassPool
 from lpboosting.pairs import pair_columns
-from tests.helpers import TOL
+from tests.helpers import TOL, check_verify_rejects_a_tampered_pair
 
 
 def pool(seed: int, n: int, K: int, m: int):
@@ -377,16 +377,7 @@ def test_an_early_answer_over_pairs_is_verified_by_the_value_of_its_w():
                             columns_per_round=2)
     sol = next(s for s in rec.solutions if not s.control.optimal)
     U = res.columns[:, :sol.weights.size]
-    master = MulticlassLPBoost(nu, K)
-    assert master.verify(sol, U) == ""
-    for margins in (sol.margins, None):  # the session's margins, or summed again
-        sol.margins = margins
-        sol.objective += 1e-3
-        assert "not the value of w" in master.verify(sol, U)
-        sol.objective -= 1e-3
-        assert master.verify(sol, U) == ""
-    sol.gamma = sol.dual_objective = sol.objective - 1e-3  # a value above gamma: not a pair
-    assert "exceeds gamma" in master.verify(sol, U)
+    check_verify_rejects_a_tampered_pair(MulticlassLPBoost(nu, K), sol, U)
 
 
 def test_early_answers_over_pairs_can_be_turned_off():
