@@ -33,10 +33,10 @@ sifting session): after the first run, d (0 outside W) is feasible for the
 full dual and w, with psi_i = (rho - least margin of example i over all its
 pairs)^+, feasible for the full primal, its value rho - c . psi a lower
 bound on the optimum; the round answers with that pair, and the
-violators enter to be solved with the next round's hypotheses.  Between solves the pairs of W
-with the largest reduced costs leave it (only those nonbasic at 0, so the
-basis stays optimal), keeping it near ``working_size`` pairs, or twice the
-number of hypotheses if more.  The first W is the least-margin pair of
+violators enter to be solved with the next round's hypotheses.  Between
+solves the pairs of W with the largest reduced costs leave it (only those
+nonbasic at 0, so the basis stays optimal), keeping it near
+``working_size`` pairs, or twice the number of hypotheses if more.  The first W is the least-margin pair of
 each of the ``working_size`` examples of least margin under uniform
 weights on the first columns (more when their caps sum below 1).
 
