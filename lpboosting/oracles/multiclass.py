@@ -439,9 +439,9 @@ class ClassForest(ClassPool):
     hypothesis m is the class its first m iterations vote for (argmax of the
     staged decision function), the last one the forest itself.  Stages that
     vote as the one after them on every training row are left out (the same
-    column: of such a run of stages the longest is kept).  The LP weighs the forest at its different lengths by the
-    multiclass soft margin: alone, mixed, or (with class stumps beside it in
-    ``oracle="auto"``) not at all.  ``min_samples_leaf=None`` is the forest's
+    column: of such a run of stages the longest is kept).  The LP weighs the
+    forest at its different lengths by the multiclass soft margin: alone,
+    mixed, or (with class stumps beside it in ``oracle="auto"``) not at all.  ``min_samples_leaf=None`` is the forest's
     20 rows a leaf, fewer on fewer than 200 rows (a tenth of them, at least 1).
     """
 
@@ -475,10 +475,10 @@ class ClassForest(ClassPool):
         # training rows, every later stage votes as the first that did, and their votes on new
         # rows go on improving: KEEL letter, a 2000-row draw, test error 0.215 at stage 20, 0.168
         # at stage 200, all of them one column from stage 22 on)
-        changed = np.flatnonzero(np.r_[(votes[:, 1:] != votes[:, :-1]).any(axis=0), True])
+        kept = np.flatnonzero(np.r_[(votes[:, 1:] != votes[:, :-1]).any(axis=0), True])
         #: the forest's stage (iterations, from 1) of each column of the pool
-        self.stages = changed + 1
-        super().__init__(votes[:, changed], self.y, self.n_classes,
+        self.stages = kept + 1
+        super().__init__(votes[:, kept], self.y, self.n_classes,
                          hypotheses=[ForestStage(self.forest, m) for m in self.stages])
 
 

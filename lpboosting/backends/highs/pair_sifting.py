@@ -71,7 +71,6 @@ from lpboosting.backends.highs.model import HighsClock, SiftingRuns, import_high
 from lpboosting.columns import take_rows, weighted_sum
 from lpboosting.masters.base import MasterSolution
 from lpboosting.masters.multiclass import MulticlassLPBoost
-from lpboosting.pairs import example_margins
 
 #: model column codes besides a pair's index (>= 0): gamma, and -2 - j for hypothesis j's f_j
 GAMMA = -1
@@ -357,7 +356,7 @@ class HighsPairSiftingLP(HighsClock, ColumnStoreSession):
                 # the optimum; or an early answer: d feasible (0 outside W), and w with its value
                 # rho - c . psi at the slacks of every pair, psi_i = (rho - least margin of i)^+
                 if violators.size:
-                    psi = np.maximum(rho - example_margins(margins, self.per + 1), 0.0)
+                    psi = np.maximum(rho - self.master.example_margins(margins), 0.0)
                 solution = self._read(status, sol, w, rho, psi, z)
                 # the verification reads these margins of w (every pair's, exact) rather than summing them
                 solution.margins, solution.margins_exact_below = margins, np.inf
