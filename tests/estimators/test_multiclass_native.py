@@ -301,3 +301,66 @@ def test_cv_on_repeated_rows_scores_them_as_copies():
     constant = np.bincount(y).max() / y.size
     assert np.nanmax(clf.cv_scores_.mean(axis=0)) > constant + 0.1
     assert clf.score(X, y) > constant + 0.1
+
+
+def test_a_later_oracle_of_the_multiclass_race_is_budgeted_from_its_first_nu(monkeypatch):
+    """In one multiclass LP's race (``oracle="auto"``) the forest's staged votes come first; a later
+    oracle's run on a fold gets its time budget (BUDGET_FLOOR) at the first nu too, where the first
+    oracle's and every binary one's run has none.  The clock is virtual: every master solve takes
+    one second of it."""
+    import time
+
+    from lpboosting.estimators import cv
+    from tests.helpers import SlowBackend, VirtualClock
+
+    X, y = load_wine(return_X_y=True)
+    clock = VirtualClock()
+    monkeypatch.setattr(time, "perf_counter", clock)
+    monkeypatch.setattr(cv, "BUDGET_FLOOR", 0.5)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        native = LPBoostCV(nus=[0.8], backend=SlowBackend("highspy", 1.0, sleep=clock.sleep)).fit(X, y)
+    assert [name for name, _ in cv.MULTICLASS_AUTO_ORACLES][0] == "gb-trees"
+    later = [cv.oracle_name(*oracle) for oracle in cv.MULTICLASS_AUTO_ORACLES[1:]]
+    # the stumps' run takes rounds of a second each and is stopped at its budget (a run that converges
+    # in its first round, as the trees' may, is scored)
+    assert native.cv_budget_stops_["stumps"] == 0.8 and set(native.cv_budget_stops_) <= set(later)
+    assert all(np.isnan(native.cv_scores_by_oracle_[name]).all() for name in native.cv_budget_stops_)
+    assert native.oracle_ == "gb-trees" and np.isfinite(native.cv_scores_).all()
+    assert native.status_ == "converged" and native.score(X, y) >= 0.95
+    # a binary LP's race: the first runs are not budgeted
+    two = y < 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        binary = LPBoostCV(nus=[0.8], backend=SlowBackend("highspy", 1.0, sleep=clock.sleep)).fit(X[two], y[two])
+    assert binary.cv_budget_stops_ == {} and np.isfinite(binary.cv_scores_).all()
+
+
+def test_a_later_path_of_the_multiclass_race_that_still_rises_stops_once_out_of_the_forests_reach():
+    # three features decide the class, two of them by their product: a sum of class stumps cannot
+    # follow it, the forest can.  The stumps' path still rises at its second nu, but its reach
+    # (its last rise carried on to the grid's smallest nu) is below the forest's best
+    from lpboosting.estimators.cv import PATIENCE, _accuracy_rows, _outscored, _overtaken, _rising
+
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(240, 4))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int) + (X[:, 2] > 0.3) + (X[:, 3] > 0.5)
+    nus = [0.8, 0.6, 0.4, 0.3, 0.2, 0.1, 0.05]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        full = LPBoostCV(nus=nus, early_stopping=False).fit(X, y)
+        early = LPBoostCV(nus=nus).fit(X, y)
+    forest, stumps = (full.cv_scores_by_oracle_[k] for k in ("gb-trees", "stumps"))
+    rows = _accuracy_rows(None, [None], [X.shape[0]])
+    behind, stop = 0, len(nus)
+    for j in range(1, len(nus) + 1):
+        behind = behind + 1 if _outscored(forest[:, :j], stumps[:, :j], rows) else 0
+        if behind >= PATIENCE and _overtaken(stumps[:, :j], [forest[:, :j]], np.asarray(nus), rows):
+            stop = j
+            break
+    assert stop < len(nus) and _rising(stumps[:, :stop])  # rising: the reach stopped it
+    got = early.cv_scores_by_oracle_["stumps"]
+    np.testing.assert_array_equal(got[:, :stop], stumps[:, :stop])
+    assert np.isnan(got[:, stop:]).all()
+    assert early.oracle_ == "gb-trees" and np.isfinite(early.cv_scores_).all()
