@@ -57,6 +57,7 @@ def column_generation(
     resume: "RunState | ColumnGenerationResult | None" = None,
     n_samples: int | None = None,
     deadline: Deadline | None = None,
+    session_deadline: Deadline | None = None,
     **loop_options: Any,
 ) -> ColumnGenerationResult:
     """Run column generation of ``master`` with pricing ``oracle``.
@@ -133,6 +134,11 @@ def column_generation(
 
     ``deadline`` is a clock shared with the caller (a comparison's time
     limit over several runs): the run's ``time_limit`` is then its.
+    ``session_deadline`` is the clock the solver's own time limit is set
+    from when the session opens (default: the run's).  A session that
+    outlives the run takes a longer one: the nu path's next nus go on in
+    the same session, and HiGHS's own limit counts every run of its model,
+    so a limit of the first nu's alone would stop the later nus' solves.
     """
     options = _options(options, loop_options)
     check_master(master)
@@ -143,7 +149,7 @@ def column_generation(
         state.options = options.replace(columns_per_round=state.options.columns_per_round,
                                         stabilization=state.options.stabilization)
         return continue_run(state, deadline=deadline)
-    state = start_run(master, oracle, options, backend, deadline)
+    state = start_run(master, oracle, options, backend, session_deadline or deadline)
     return Rounds(state, deadline or options.deadline(), fresh=True).run(initial_columns)
 
 

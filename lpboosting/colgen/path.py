@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from lpboosting.colgen.loop import ColumnGenerationResult, column_generation, continue_run
-from lpboosting.colgen.options import LoopOptions
+from lpboosting.colgen.options import Deadline, LoopOptions
 from lpboosting.masters.lpboost import LPBoost, check_nu
 from lpboosting.masters.multiclass import MulticlassLPBoost
 
@@ -123,7 +123,10 @@ class NuPathRun:
             options = options.replace(time_limit=float(time_limit))
         if self.master is None:
             self.master = path_master(self.oracle, nu, self.sample_weight)
-            result = column_generation(self.master, self.oracle, options, backend=self.backend)
+            # this nu's time_limit bounds its run; the session, which the next nus go on in, has
+            # the path's own (HiGHS's counts every run of the model)
+            result = column_generation(self.master, self.oracle, options, backend=self.backend,
+                                       session_deadline=Deadline(self.options.time_limit))
             result.history.meta["nu"] = nu
         else:
             state = self.state

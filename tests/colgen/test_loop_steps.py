@@ -146,6 +146,25 @@ def test_a_limited_run_gives_the_solver_the_time_left_after_its_first_round(data
     assert len(given) == 2 and all(s <= 500.0 for s in given)
 
 
+def test_a_time_limit_of_the_paths_first_nu_is_not_its_sessions_own(data):
+    """A first nu's time_limit (LPBoostCV's budget) bounds that nu's run only: HiGHS's own limit
+    counts every run of the session's model, and as the session's it stopped the later nus'
+    solves once the path's solver time passed it (a time limit at round 1, no master of that nu)."""
+    import math
+
+    from lpboosting.colgen import NuPathRun
+
+    X, y = data
+    path = NuPathRun(Stumps(X, y))
+    first = path.solve(0.3, time_limit=1000.0)
+    assert first.status == "converged"
+    own = path.state.session._h.getOptionValue("time_limit")[1]
+    assert math.isinf(float(own))  # the path's options have no time_limit
+    bounded = NuPathRun(Stumps(X, y), time_limit=2000.0)
+    bounded.solve(0.3, time_limit=1000.0)
+    assert float(bounded.state.session._h.getOptionValue("time_limit")[1]) > 1000.0
+
+
 def test_the_steps_are_named_methods_of_rounds():
     for step in ("start", "solve", "price", "record", "stop", "run", "result"):
         assert callable(getattr(Rounds, step))
