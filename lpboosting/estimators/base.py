@@ -390,6 +390,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
         if self._oracle_auto():
             self.oracle_, self.oracle_params_ = chosen.oracle, chosen.oracle_params
             self.cv_scores_by_oracle_ = chosen.scores
+        for name, message in chosen.failed.items():
+            warnings.warn(f"{type(self).__name__}: choosing by cross-validation, the {name} oracle's path "
+                          f"ended at a solver failure ({message}); the choice is among the other oracles",
+                          RuntimeWarning, stacklevel=caller_level())
 
     def _folds_fit(self, y: np.ndarray) -> bool:
         """Whether the selection's folds can split the merged rows y: a splitter can; an int ``cv``

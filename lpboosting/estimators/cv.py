@@ -586,6 +586,9 @@ class Selection:
     #: per oracle name: the nu at which one multiclass LP's soft margin was at or near 0 on a fold
     #: (not scored; its path ended there)
     degenerate: dict[str, float] = field(default_factory=dict)
+    #: per oracle name: what its solver's failure on a fold said (its path ended there; the others
+    #: of the race were chosen from)
+    failed: dict[str, str] = field(default_factory=dict)
 
     @property
     def chosen_scores(self) -> np.ndarray:
@@ -669,6 +672,7 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     behind = [0] * len(oracles)  # nus in a row a later oracle's best was below the first's (the first: above)
     exhausted: dict[str, float] = {}
     degenerate: dict[str, float] = {}  # per oracle: the nu a native LP was degenerate at on a fold
+    failed: dict[str, str] = {}  # per oracle: its solver's failure on a fold
     extendable = nus is None and grid[0] < max(UPPER_NUS)  # the default grid: UPPER_NUS may come first
     try:
         # the fold threads share the cores with BLAS's and OpenMP's own threads (the forest's), which
@@ -699,14 +703,22 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                             # for all (it is not chosen), so the others are not run to theirs too
                             decided[o] = []
                             for path in paths[o]:
-                                decided[o].append(path.decisions(float(nu), early_stopping))
-                                if path.exhausted:
+                                decided[o].append(_decide(path, float(nu), early_stopping))
+                                if path.exhausted or isinstance(decided[o][-1], SolverError):
                                     break
                     else:  # every oracle's folds at once: more runs than threads keep the threads busy
                         tasks = [(o, path) for o in order for path in paths[o]]
-                        done = parallel(delayed(run)(path.decisions, float(nu), early_stopping) for _, path in tasks)
+                        done = parallel(delayed(run)(_decide, path, float(nu), early_stopping) for _, path in tasks)
                         decided = {o: [f for (t, _), f in zip(tasks, done) if t == o] for o in order}
                     for o in order:
+                        error = next((f for f in decided[o] if isinstance(f, SolverError)), None)
+                        if error is not None:  # this oracle's path ends; the race goes on without it
+                            others = [t for i, t in enumerate(tables) if i != o]
+                            if len(paths) == 1 and not any(np.isfinite(t).all(axis=0).any() for t in others):
+                                raise error  # no other oracle to choose from
+                            failed[oracle_name(*oracles[o])] = str(error)
+                            del paths[o]
+                            continue
                         if any(path.exhausted for path in paths[o]):  # not chosen, and the path ends here
                             exhausted[oracle_name(*oracles[o])] = float(nu)
                             del paths[o]
@@ -762,7 +774,16 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     scores = {oracle_name(*oracle): table for oracle, table in zip(oracles, tables)}
     o, k = _best(tables, rows)
     return Selection(nu=float(grid[k]), oracle=oracles[o][0], oracle_params=oracles[o][1], nus=grid,
-                     scores=scores, exhausted=exhausted, degenerate=degenerate)
+                     scores=scores, exhausted=exhausted, degenerate=degenerate, failed=failed)
+
+
+def _decide(path: _FoldPath, nu: float, budgeted: bool) -> np.ndarray | SolverError:
+    """``path.decisions(nu, budgeted)``, or the SolverError it raised (:func:`select` ends that
+    oracle's path, or raises it when no other oracle is left)."""
+    try:
+        return path.decisions(nu, budgeted)
+    except SolverError as exc:
+        return exc
 
 
 # -- the classifiers -----------------------------------------------------------------------------

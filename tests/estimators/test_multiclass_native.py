@@ -364,3 +364,26 @@ def test_a_later_path_of_the_multiclass_race_that_still_rises_stops_once_out_of_
     np.testing.assert_array_equal(got[:, :stop], stumps[:, :stop])
     assert np.isnan(got[:, stop:]).all()
     assert early.oracle_ == "gb-trees" and np.isfinite(early.cv_scores_).all()
+
+
+def test_a_solver_failure_on_one_oracles_path_ends_that_path_and_the_race_goes_on(monkeypatch):
+    from lpboosting.errors import SolverError
+    from lpboosting.estimators import cv
+
+    X, y = load_wine(return_X_y=True)
+    decisions = cv._FoldPath.decisions
+
+    def failing(self, nu, budgeted=False):
+        if self.oracle == "stumps" and nu < 0.8:
+            raise SolverError("highspy returned error (Unknown)")
+        return decisions(self, nu, budgeted)
+
+    monkeypatch.setattr(cv._FoldPath, "decisions", failing)
+    with pytest.warns(RuntimeWarning, match="the stumps oracle's path ended at a solver failure"):
+        clf = LPBoostCV(nus=[0.8, 0.5, 0.2]).fit(X, y)
+    stumps = clf.cv_scores_by_oracle_["stumps"]
+    assert np.isfinite(stumps[:, 0]).all() and np.isnan(stumps[:, 1:]).all()
+    assert clf.status_ == "converged" and clf.score(X, y) >= 0.95
+    # the only oracle: the failure is the fit's
+    with pytest.raises(SolverError, match="Unknown"):
+        LPBoostCV(oracle="stumps", nus=[0.8, 0.5]).fit(X, y)
