@@ -646,7 +646,9 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     there at every nu, and a later one that takes longer is not waited for
     (on a 2 000-row draw of KEEL letter, 26 classes, the class stumps'
     first nu took 75 s on a fold, the forest's 0.1 s and scored higher).
-    ``n_jobs`` moves the folds in threads.  With the default
+    A solver failure on a fold ends that oracle's path (``failed``; the
+    classifier warns) when another oracle is left to choose from, and is
+    raised otherwise.  ``n_jobs`` moves the folds in threads.  With the default
     grid (``nus`` None), when some fold's LP at its largest nu has a soft
     margin at or below the estimator's ``degenerate_margin``, the scoring
     starts again from the larger :data:`UPPER_NUS` (the live paths go up to
