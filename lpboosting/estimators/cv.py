@@ -645,8 +645,8 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     standard error.  One multiclass LP's later oracles have their time
     budget (``early_stopping``) from the first nu on: the first's model is
     there at every nu, and a later one that takes longer is not waited for
-    (on a 2 000-row draw of KEEL letter, 26 classes, the class stumps'
-    first nu took 75 s on a fold, the forest's 0.1 s and scored higher).
+    (the class stumps of KEEL letter, 26 classes: docs/multiclass.md,
+    "The forest first").
     A solver failure on a fold ends that oracle's path (``failed``; the
     classifier warns) when another oracle is left to choose from, and is
     raised otherwise.  ``n_jobs`` moves the folds in threads.  With the default
