@@ -294,3 +294,17 @@ class SlowBackend(FailingBackend):
     def before_solve(self, session):
         self.sleep(self.pause)
         return None
+
+
+def nus_until_out_of_reach(leader: np.ndarray, follower: np.ndarray, nus, rows: float) -> int:
+    """How many nus :func:`lpboosting.estimators.cv.select` scores ``follower``'s path for (folds x nus,
+    scored with ``early_stopping=False``) before the reach rule stops it: ``leader`` has outscored it at
+    PATIENCE nus in a row and its reach is below ``leader``'s best (``len(nus)`` when never)."""
+    from lpboosting.estimators.cv import PATIENCE, _outscored, _overtaken
+
+    behind = 0
+    for j in range(1, len(nus) + 1):
+        behind = behind + 1 if _outscored(leader[:, :j], follower[:, :j], rows) else 0
+        if behind >= PATIENCE and _overtaken(follower[:, :j], [leader[:, :j]], np.asarray(nus), rows):
+            return j
+    return len(nus)

@@ -460,7 +460,8 @@ def test_the_stumps_path_stops_once_the_trees_lead_beyond_its_reach(monkeypatch)
     # unit of nu carried on to the smallest nu); the scores it has are those of the full run (an
     # interaction of two features that CART trees of depth 5 follow and a sum of stumps cannot)
     from lpboosting.estimators import cv
-    from lpboosting.estimators.cv import PATIENCE, _accuracy_rows, _outscored, _overtaken, _stop_early
+    from lpboosting.estimators.cv import _accuracy_rows, _stop_early
+    from tests.helpers import nus_until_out_of_reach
 
     monkeypatch.setattr(cv, "AUTO_ORACLES", (("stumps", {}), ("trees", {"max_depth": 5})))
     rng = np.random.default_rng(1)
@@ -474,12 +475,7 @@ def test_the_stumps_path_stops_once_the_trees_lead_beyond_its_reach(monkeypatch)
     stumps, trees = (full.cv_scores_by_oracle_[k] for k in ("stumps", "trees(max_depth=5)"))
     rows = _accuracy_rows(None, [None], [X.shape[0]])
     own = next((j for j in range(1, len(nus) + 1) if _stop_early(stumps[:, :j], rows=rows)), len(nus))
-    ahead, stop = 0, len(nus)
-    for j in range(1, len(nus) + 1):
-        ahead = ahead + 1 if _outscored(trees[:, :j], stumps[:, :j], rows) else 0
-        if ahead >= PATIENCE and _overtaken(stumps[:, :j], [trees[:, :j]], np.asarray(nus), rows):
-            stop = j
-            break
+    stop = nus_until_out_of_reach(trees, stumps, nus, rows)
     # the rule stopped the stumps, before their own rule would have, with the trees still ahead
     assert stop < own <= len(nus)
     got = early.cv_scores_by_oracle_["stumps"]

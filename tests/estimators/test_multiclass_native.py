@@ -341,7 +341,8 @@ def test_a_later_path_of_the_multiclass_race_that_still_rises_stops_once_out_of_
     # three features decide the class, two of them by their product: a sum of class stumps cannot
     # follow it, the forest can.  The stumps' path still rises at its second nu, but its reach
     # (its last rise carried on to the grid's smallest nu) is below the forest's best
-    from lpboosting.estimators.cv import PATIENCE, _accuracy_rows, _outscored, _overtaken, _rising
+    from lpboosting.estimators.cv import _accuracy_rows, _rising
+    from tests.helpers import nus_until_out_of_reach
 
     rng = np.random.default_rng(0)
     X = rng.uniform(-1, 1, size=(240, 4))
@@ -353,12 +354,7 @@ def test_a_later_path_of_the_multiclass_race_that_still_rises_stops_once_out_of_
         early = LPBoostCV(nus=nus).fit(X, y)
     forest, stumps = (full.cv_scores_by_oracle_[k] for k in ("gb-trees", "stumps"))
     rows = _accuracy_rows(None, [None], [X.shape[0]])
-    behind, stop = 0, len(nus)
-    for j in range(1, len(nus) + 1):
-        behind = behind + 1 if _outscored(forest[:, :j], stumps[:, :j], rows) else 0
-        if behind >= PATIENCE and _overtaken(stumps[:, :j], [forest[:, :j]], np.asarray(nus), rows):
-            stop = j
-            break
+    stop = nus_until_out_of_reach(forest, stumps, nus, rows)
     assert stop < len(nus) and _rising(stumps[:, :stop])  # rising: the reach stopped it
     got = early.cv_scores_by_oracle_["stumps"]
     np.testing.assert_array_equal(got[:, :stop], stumps[:, :stop])
