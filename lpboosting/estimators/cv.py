@@ -154,6 +154,12 @@ UPPER_NUS = (1.0, 0.95, 0.9, 0.85)
 #: whose path had taken 2.5 s)
 BUDGET_FACTOR = 2.0
 BUDGET_FLOOR = 5.0
+#: in one multiclass LP's race a later oracle's whole path on a fold, its oracle's set-up included,
+#: may take at most RIVAL_FACTOR times what the first oracle's has taken on that fold (at least
+#: BUDGET_FLOOR seconds): the first's model is there at every nu, and a later one has to earn its
+#: time.  On a 2 000-row draw of KEEL letter at 20 % noise the trees' path took up to 30 s a fold
+#: beside the forest's 5 s, at no better a score (docs/multiclass.md, "The forest first")
+RIVAL_FACTOR = 1.0
 #: a budgeted run is given up before its budget ends (:class:`_Forecast`) when its certified gap,
 #: falling at its rate so far, would reach GIVE_UP_GAP (or the run's tol if that is larger) only
 #: after GIVE_UP_FACTOR times its budget; judged from the GIVE_UP_ROUNDS-th round with a gap on,
@@ -264,16 +270,19 @@ class _FoldPath:
                  w: np.ndarray | None, X_val: np.ndarray, classes: np.ndarray) -> None:
         from lpboosting.estimators.base import merge_rows
 
+        started = time.perf_counter()
         self.estimator, (self.oracle, self.oracle_params), self.classes = estimator, oracle, classes
         self.X_val, self.given = np.asarray(X_val, dtype=float), (X, y, w)
         self.runs: list[Any] = []  # per class: [NuPathRun, {id of a hypothesis: (it, its predictions on X_val)}]
-        self.seconds = 0.0  # the path's time so far on this fold
+        self.seconds = 0.0  # the path's time so far on this fold (its runs)
+        self.setup = 0.0  # the time its oracle took to set up (the forest's fit of "gb-trees")
         self.value: float | None = None  # the LP's optimum at the last nu (one LP: binary or native)
         # the last nu's run stopped at its budget (not the user's time limit), or was given up as
         # one that would not converge within it (:class:`_Forecast`)
         self.exhausted = False
-        # a later oracle of one multiclass LP's race (:func:`select`): its first nu is budgeted too
-        self.budget_first = False
+        # a later oracle of one multiclass LP's race (:func:`select`): the first oracle's path on the
+        # same fold, whose time bounds this one's (its first nu is budgeted too)
+        self.rival: _FoldPath | None = None
         if not estimator._choose_on_path:
             return
         X, y, w, _ = merge_rows(X, y, w)
@@ -294,6 +303,7 @@ class _FoldPath:
             fold_oracle = make_multiclass_oracle(self.oracle, X, codes, classes.size,
                                                  **estimator._oracle_params(*oracle))
             self.runs.append([NuPathRun(fold_oracle, options, sample_weight=w, backend=backend), {}])
+            self.setup = time.perf_counter() - started
             return
         base = None
         for label in ([classes[1]] if classes.size == 2 else list(classes)):
@@ -307,17 +317,22 @@ class _FoldPath:
             else:
                 fold_oracle = base.relabel(y_pm)
             self.runs.append([NuPathRun(fold_oracle, options, sample_weight=w, backend=backend), {}])
+        self.setup = time.perf_counter() - started
 
     def decisions(self, nu: float, budgeted: bool = False) -> np.ndarray:
         """Decisions on the validation rows at ``nu``: (n_val,), or (n_val, K) for K > 2 classes.
 
         ``budgeted``: on LPBoost's path, the run at ``nu`` may take at most
         BUDGET_FACTOR times the path's time so far (at least BUDGET_FLOOR
-        seconds; with ``budget_first``, a later oracle of one multiclass LP's
-        race, the first nu too), and is given up sooner when :class:`_Forecast` sees that it
+        seconds), and is given up sooner when :class:`_Forecast` sees that it
         would not converge within that; ``exhausted`` says whether it stopped so
         (then the decisions are NaN, and the classes after it in one-vs-rest
-        are not run)."""
+        are not run).  With a ``rival`` (a later oracle of one multiclass LP's
+        race) the first nu is budgeted too (BUDGET_FLOOR), and the whole path,
+        its oracle's set-up included, may take at most RIVAL_FACTOR times what
+        the rival's has taken so far on the fold (at least BUDGET_FLOOR
+        seconds): what is left of that bounds each run too, and a nu with
+        nothing left is not run."""
         if not self.estimator._choose_on_path:
             model = at_nu(self.estimator, nu, self.oracle, self.oracle_params).set_params(
                 warm_start=False, verbose=0, callback=None)
@@ -327,9 +342,13 @@ class _FoldPath:
             return model.decision_function(self.X_val)
         out = []
         budget = (max(BUDGET_FLOOR, BUDGET_FACTOR * self.seconds)
-                  if budgeted and (self.seconds > 0 or self.budget_first) else None)
+                  if budgeted and (self.seconds > 0 or self.rival is not None) else None)
+        if budgeted and self.rival is not None:
+            share = (max(BUDGET_FLOOR, RIVAL_FACTOR * (self.rival.setup + self.rival.seconds))
+                     - self.setup - self.seconds)
+            budget = share if budget is None else min(budget, share)
         started = time.perf_counter()
-        self.exhausted = False
+        self.exhausted = budget is not None and budget <= 0
         for run in self.runs:
             if self.exhausted:  # one class's run is out of the budget: this nu is not scored
                 break
@@ -643,10 +662,12 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
     mean score (the larger nu on a tie: more of the examples count), and a
     later oracle only when its best is above the earlier's by more than a
     standard error.  One multiclass LP's later oracles have their time
-    budget (``early_stopping``) from the first nu on: the first's model is
-    there at every nu, and a later one that takes longer is not waited for
-    (the class stumps of KEEL letter, 26 classes: docs/multiclass.md,
-    "The forest first").
+    budget (``early_stopping``) from the first nu on, and a fold's whole
+    path at most RIVAL_FACTOR times the first oracle's there (at least
+    BUDGET_FLOOR seconds): the first's model is there at every nu, and a
+    later one that takes longer is not waited for (the class stumps and
+    trees of KEEL letter, 26 classes: docs/multiclass.md, "The forest
+    first").
     A solver failure on a fold ends that oracle's path (``failed``; the
     classifier warns) when another oracle is left to choose from, and is
     raised otherwise.  ``n_jobs`` moves the folds in threads.  With the default
@@ -691,8 +712,9 @@ def select(estimator: Any, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarr
                                               X[test], classes) for train, w_train, test, _ in folds)
                      for o, oracle in enumerate(oracles)}
             if native:  # the first oracle's model is there at every nu: a later one has to earn its time
-                for path in itertools.chain(*(paths[o] for o in paths if o > 0)):
-                    path.budget_first = True
+                for o in range(1, len(oracles)):
+                    for path, rival in zip(paths[o], paths[0]):
+                        path.rival = rival
 
             def score_grid() -> bool:
                 """Every oracle's folds along the grid, nu by nu, into the tables; True when the grid's
@@ -829,7 +851,9 @@ _SELECTION_DOC = """    nus : array-like of floats in (0, 1], default None
         forest's).  A nu's run on a fold
         may also take at most twice what that fold's path has taken
         so far (and at least 5 seconds: ``BUDGET_FACTOR``, ``BUDGET_FLOOR``;
-        one multiclass LP's later oracles from the first nu on):
+        one multiclass LP's later oracles from the first nu on, and their
+        whole path on a fold at most the first oracle's time there,
+        ``RIVAL_FACTOR``):
         one that runs out (a degenerate LP below the labels' noise rate) is
         not chosen and ends its oracle's path.  A run whose certified gap,
         falling at its rate so far, would reach 1e-4 only after twice that

@@ -337,6 +337,52 @@ def test_a_later_oracle_of_the_multiclass_race_is_budgeted_from_its_first_nu(mon
     assert binary.cv_budget_stops_ == {} and np.isfinite(binary.cv_scores_).all()
 
 
+def test_a_later_path_of_the_multiclass_race_takes_at_most_the_first_oracles_time_on_its_fold(monkeypatch):
+    """A later oracle's whole path on a fold (its oracle's set-up included) may take at most
+    RIVAL_FACTOR times what the first oracle's path has taken on the same fold (at least
+    BUDGET_FLOOR): each run gets what is left of it (when that is less than its own budget), and
+    a nu with nothing left is not run (not scored: NaN, ``exhausted``).  The clock is virtual."""
+    import time
+
+    from lpboosting.colgen import NuPathRun
+    from lpboosting.estimators import cv
+    from tests.helpers import VirtualClock
+
+    X, y = load_wine(return_X_y=True)
+    monkeypatch.setattr(time, "perf_counter", VirtualClock())
+    monkeypatch.setattr(cv, "BUDGET_FLOOR", 0.5)
+    monkeypatch.setattr(cv, "RIVAL_FACTOR", 1.0)
+    limits = []
+    solve = NuPathRun.solve
+
+    def recorded(self, nu, time_limit=None):
+        limits.append(time_limit)
+        return solve(self, nu, time_limit=time_limit)
+
+    monkeypatch.setattr(NuPathRun, "solve", recorded)
+    classes = np.unique(y)
+    make = lambda oracle: cv._FoldPath(LPBoostCV(), oracle, X[::2], y[::2], None, X[1::2], classes)  # noqa: E731
+    first, later = make(("gb-trees", {})), make(("trees", {"max_depth": 5}))
+    later.rival = first
+    first.setup, first.seconds, later.setup = 2.0, 1.0, 0.0  # the first's fold: 3 s so far
+    later.seconds = 1.0  # its own budget: 2 s (BUDGET_FACTOR x 1 s); the first's time left: 2 s
+    later.decisions(0.8, True)
+    assert limits[-1] == pytest.approx(2.0, abs=1e-3)
+    later.seconds = 2.5  # its own budget 5 s, the first's time left 0.5 s
+    later.decisions(0.8, True)
+    assert limits[-1] == pytest.approx(0.5, abs=1e-3)
+    later.seconds, calls = 3.0, len(limits)  # nothing left: the nu is not run
+    assert np.isnan(later.decisions(0.7, True)).all() and later.exhausted and len(limits) == calls
+    first.seconds = 100.0  # the first's slow path: the floor of its own budget
+    later.seconds = 1.0
+    later.decisions(0.7, True)
+    assert limits[-1] == pytest.approx(cv.BUDGET_FACTOR * 1.0, abs=1e-3)
+    # the first oracle's own path: no rival, its first nu not budgeted
+    first.seconds = 0.0
+    first.decisions(0.8, True)
+    assert limits[-1] is None
+
+
 def test_a_later_path_of_the_multiclass_race_that_still_rises_stops_once_out_of_the_forests_reach():
     # three features decide the class, two of them by their product: a sum of class stumps cannot
     # follow it, the forest can.  The stumps' path still rises at its second nu, but its reach
