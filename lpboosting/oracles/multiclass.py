@@ -32,7 +32,7 @@ import numpy as np
 
 from lpboosting.oracles.base import Candidate, Oracle, check_features
 from lpboosting.oracles.binned import bin_thresholds, check_max_bins
-from lpboosting.oracles.boosted_trees import RowsMemo, forest_setup
+from lpboosting.oracles.boosted_trees import RowsMemo, can_hold_out, forest_setup
 from lpboosting.oracles.columns import call_user_oracle
 from lpboosting.oracles.stumps import clean_threshold
 from lpboosting.pairs import check_class_codes, check_n_classes, class_scores, pair_column, pair_columns
@@ -435,7 +435,10 @@ class ClassForest(ClassPool):
     """The stages of a gradient-boosted forest as a finite pool of class votes; exact.
 
     scikit-learn's ``HistGradientBoostingClassifier`` (these parameters,
-    without early stopping) is fitted once on (X, y) and its rows' weights;
+    without early stopping unless ``early_stopping`` says otherwise:
+    ``"auto"`` as the forest's own default, on more than 10 000 rows; a
+    tenth of the rows held out, and not on rows too few to hold a tenth out
+    with every class) is fitted once on (X, y) and its rows' weights;
     hypothesis m is the class its first m iterations vote for (argmax of the
     staged decision function), the last one the forest itself.  Stages that
     vote as the one after them on every training row are left out (the same
@@ -451,11 +454,14 @@ class ClassForest(ClassPool):
     def __init__(self, X: Any, y: Any, n_classes: int | None = None, *, max_iter: int = 200,
                  learning_rate: float = 0.1, max_leaf_nodes: int | None = 31, max_depth: int | None = None,
                  min_samples_leaf: int | None = None, l2_regularization: float = 0.0, max_bins: int = 255,
-                 random_state: int | None = 0, sample_weight: Any = None) -> None:
+                 random_state: int | None = 0, early_stopping: bool | str = False,
+                 sample_weight: Any = None) -> None:
         from sklearn.ensemble import HistGradientBoostingClassifier
 
         X = check_features(X, allow_nan=True, oracle=self.name)
         MulticlassOracle.__init__(self, y, n_classes)
+        if early_stopping not in (True, False, "auto"):
+            raise ValueError(f"early_stopping must be True, False or 'auto', got {early_stopping!r}")
         if X.shape[0] != self.n_samples:
             raise ValueError(f"y has {self.n_samples} labels but X has {X.shape[0]} rows; pass one label per row")
         self.params, sample_weight = forest_setup(
@@ -465,8 +471,10 @@ class ClassForest(ClassPool):
         weight = np.ones(self.n_samples) if sample_weight is None else sample_weight
         if np.unique(self.y[weight > 0]).size < 2:
             raise ValueError("the gradient-boosted forest needs two classes or more among the labels (of weight > 0)")
-        self.sample_weight = sample_weight
-        model = HistGradientBoostingClassifier(early_stopping=False, **self.params).fit(
+        self.sample_weight, self.early_stopping = sample_weight, early_stopping
+        # too few rows to hold a tenth out with every class (a fold of a small set): max_iter iterations
+        stops = early_stopping if early_stopping is not True or can_hold_out(self.y) else False
+        model = HistGradientBoostingClassifier(early_stopping=stops, **self.params).fit(
             X, self.y, sample_weight=sample_weight)
         self.forest = StagedVotes(model)
         votes = self.forest.votes(X)

@@ -217,6 +217,29 @@ def test_the_forest_fits_the_rows_weights():
         make_multiclass_oracle("gb-trees", X, np.zeros(y.size, dtype=int), K)
 
 
+def test_the_forest_stops_early_as_scikit_learns_own_when_asked():
+    from sklearn.datasets import make_classification
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    K = 3
+    # label noise: the held-out loss stops falling long before 200 iterations
+    X, y = make_classification(600, 6, n_informative=4, n_classes=K, flip_y=0.3, random_state=6)
+    stopped = make_multiclass_oracle("gb-trees", X, y, K, early_stopping=True)
+    alone = HistGradientBoostingClassifier(early_stopping=True, **stopped.params).fit(X, y)
+    assert stopped.forest.n_iter == alone.n_iter_ < stopped.params["max_iter"]
+    assert stopped.stages[-1] == alone.n_iter_  # the stopped forest itself is the last column
+    np.testing.assert_array_equal(stopped.hypotheses[-1].predict(X), alone.predict(X))
+    # "auto" is the forest's own default: no stopping on 10 000 rows or fewer; False never stops
+    for setting in ("auto", False):
+        assert make_multiclass_oracle("gb-trees", X, y, K, early_stopping=setting).forest.n_iter == 200
+    # too few rows to hold a tenth out with every class: the forest's max_iter iterations
+    few = np.r_[np.flatnonzero(y == 0)[:12], np.flatnonzero(y == 1)[:12], np.flatnonzero(y == 2)[:1]]
+    assert make_multiclass_oracle("gb-trees", X[few], y[few], K, early_stopping=True,
+                                  max_iter=15).forest.n_iter == 15
+    with pytest.raises(ValueError, match="early_stopping must be True, False or 'auto'"):
+        make_multiclass_oracle("gb-trees", X, y, K, early_stopping="yes")
+
+
 def test_callable_receives_the_class_scores():
     K = 3
     X, y = data(3, n=25, K=K)
