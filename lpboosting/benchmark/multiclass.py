@@ -104,7 +104,7 @@ def summarise(rows: list[dict[str, Any]], chosen: list[str]) -> list[dict[str, A
                              "seconds": float(np.mean([r[method]["seconds"] for r in part])),
                              "nu": float(np.nanmedian([r[method]["nu"] for r in part]))
                              if any(np.isfinite(r[method]["nu"]) for r in part) else float("nan"),
-                             "oracles": _counts(r[method].get("oracle") for r in part)}
+                             "oracles": _counts(_oracle(r[method]) for r in part)}
         others = [m for m in chosen if m != OURS]
         if OURS in chosen and others:
             best = min(others, key=lambda m: entry[m]["error"])
@@ -115,6 +115,14 @@ def summarise(rows: list[dict[str, Any]], chosen: list[str]) -> list[dict[str, A
                 ours["x_one_vs_rest"] = ours["seconds"] / entry["LPBoostCV-ovr"]["seconds"]
         table.append(entry)
     return table
+
+
+def _oracle(result: dict[str, Any]) -> str | None:
+    """The oracle a method chose, with its parameters ("gb-trees(early_stopping=True)"); None: none."""
+    from lpboosting.estimators.cv import oracle_name
+
+    oracle = result.get("oracle")
+    return None if oracle is None else oracle_name(oracle, result.get("oracle_params"))
 
 
 def _counts(names: Any) -> dict[str, int]:
