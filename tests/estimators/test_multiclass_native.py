@@ -373,7 +373,7 @@ def test_a_later_path_of_the_multiclass_race_takes_at_most_the_first_oracles_tim
     assert limits[-1] == pytest.approx(0.5, abs=1e-3)
     later.seconds, calls = 3.0, len(limits)  # nothing left: the nu is not run
     assert np.isnan(later.decisions(0.7, True)).all() and later.exhausted and len(limits) == calls
-    first.seconds = 100.0  # the first's slow path: the floor of its own budget
+    first.seconds = 100.0  # time enough left beside the first's slow path: the run's own budget bounds it
     later.seconds = 1.0
     later.decisions(0.7, True)
     assert limits[-1] == pytest.approx(cv.BUDGET_FACTOR * 1.0, abs=1e-3)
