@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -24,5 +25,10 @@ def to_json_value(value: Any) -> Any:
 
 
 def write_json(path: str | Path, data: Any) -> None:
-    """Write ``data`` to ``path`` as indented strict JSON (:func:`to_json_value`)."""
-    Path(path).write_text(json.dumps(to_json_value(data), indent=1, allow_nan=False))
+    """Write ``data`` to ``path`` as indented strict JSON (:func:`to_json_value`): whole or not at
+    all (written beside it, then moved over it), so a run stopped while writing keeps the last file."""
+    path = Path(path)
+    text = json.dumps(to_json_value(data), indent=1, allow_nan=False)
+    part = path.with_name(path.name + ".part")
+    part.write_text(text)
+    os.replace(part, path)

@@ -3,6 +3,7 @@
     python -m lpboosting.benchmark.multiclass                          # iris wine segment letter, noise 0/20 %, 10 splits
     python -m lpboosting.benchmark.multiclass --sets iris wine --splits 3 --json multiclass.json
     python -m lpboosting.benchmark.multiclass --sets segment --noise 0.2 --fold-path stumps trees:max_depth=5
+    python -m lpboosting.benchmark.multiclass --sets letter --json letter.json --resume   # on from where it stopped
 
 For every set, noise rate and split: a stratified 70/30 split (seeded by the
 split's number), uniform noise on the *training* labels only (a label
@@ -29,12 +30,23 @@ named (``name`` or ``name:key=value,...``, a multiclass oracle's
 parameters), nu by nu: seconds, rounds, the master's and the oracle's
 seconds, simplex iterations, hypotheses found and of positive weight, and
 the accuracy on the fold's validation rows.
+
+With ``--json`` the rows are written after every split, so a run stopped
+(Ctrl-C, a machine switched off) loses at most the split it was fitting;
+``--resume`` reads the file first and fits only what it does not hold (a
+row is the same set, drawn to the same number of rows, noise and split; a
+method missing from it is fitted and added), keeping its other rows.  The
+whole of letter (20000 rows, ten splits, two noise rates) is such a run:
+one method at a time and over several sittings, the table of all of it at
+the end.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -76,17 +88,46 @@ def methods() -> dict[str, Callable[[], Any]]:
 
 
 def one_split(name: str, X: np.ndarray, y: np.ndarray, noise: float, split: int,
-              chosen: list[str]) -> dict[str, Any]:
-    """Test error and fit time of each method on one split (training labels noisy at ``noise``)."""
+              chosen: list[str], earlier: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Test error and fit time of each method on one split (training labels noisy at ``noise``);
+    a method ``earlier`` (the same row of an earlier run) holds is taken from it, not fitted again."""
     from sklearn.model_selection import train_test_split
 
     from lpboosting.datasets import flip_classes
 
-    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y, random_state=split)
-    if noise > 0:
-        y_tr = flip_classes(y_tr, noise, random_state=split)
-    return {"set": name, "noise": noise, "split": split,
-            **fit_and_score(methods(), chosen, X_tr, y_tr, X_te, y_te)}
+    row: dict[str, Any] = dict(earlier or {})
+    row.update({"set": name, "rows": int(X.shape[0]), "noise": noise, "split": split})
+    missing = [m for m in chosen if m not in row]
+    if missing:
+        X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y, random_state=split)
+        if noise > 0:
+            y_tr = flip_classes(y_tr, noise, random_state=split)
+        row.update(fit_and_score(methods(), missing, X_tr, y_tr, X_te, y_te))
+    return row
+
+
+def row_key(row: dict[str, Any]) -> tuple[str, int, float, int]:
+    """What makes two rows the same fit: the set, its rows (drawn down or whole), the noise and the split."""
+    return str(row["set"]), int(row["rows"]), float(row["noise"]), int(row["split"])
+
+
+def read_rows(path: str | Path) -> list[dict[str, Any]]:
+    """The rows of an earlier run's ``--json`` file (none if there is no file); a NaN written as
+    null (the nu of a method without one) read back as NaN."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    try:
+        rows = json.loads(path.read_text())["rows"]
+        for row in rows:
+            row_key(row)
+            for method in METHODS:
+                if method in row and row[method].get("nu") is None:
+                    row[method]["nu"] = float("nan")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path} is not the --json file of this benchmark ({exc!r}); "
+                         "name another file, or leave out --resume to write over it") from exc
+    return rows
 
 
 def summarise(rows: list[dict[str, Any]], chosen: list[str]) -> list[dict[str, Any]]:
@@ -239,7 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--splits", type=int, default=10, help="random 70/30 splits per set and noise (default 10)")
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     parser.add_argument("--max-rows", type=int, default=20000, help="rows drawn from a larger set (default 20000)")
-    parser.add_argument("--json", help="also write the rows, the table and the machine here")
+    parser.add_argument("--json", help="also write the rows, the table and the machine here (after every split)")
+    parser.add_argument("--resume", action="store_true",
+                        help="take the fits --json already holds from it and fit only the others")
     parser.add_argument("--markdown", action="store_true", help="also print the table as markdown")
     parser.add_argument("--fold-path", nargs="+", metavar="ORACLE",
                         help="instead of the table: the one LP's nu path on one fold with each oracle "
@@ -253,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.splits < 1 or any(not 0 <= r < 0.5 for r in args.noise):
         parser.error("--splits must be >= 1 and every --noise rate in [0, 0.5)")
+    if args.resume and not args.json:
+        parser.error("--resume needs --json: the file to go on from")
     if args.columns_per_round is not None and args.columns_per_round < 1:
         parser.error("--columns-per-round must be >= 1")
     if args.fold_path:
@@ -279,23 +324,43 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             write_json(args.json, {"fold_paths": paths, "machine": machine_info("scikit-learn", "highspy")})
         return 0
+    try:
+        earlier = {row_key(r): r for r in read_rows(args.json)} if args.resume else {}
+    except ValueError as exc:
+        parser.error(str(exc))
     rows: list[dict[str, Any]] = []
-    for name in args.sets:
-        X, y = load(name, args.max_rows)
-        for noise in args.noise:
-            done = [one_split(name, X, y, noise, split, args.methods) for split in range(args.splits)]
-            rows.extend(done)
-            print(f"{name} noise {noise:.2f}: " + ", ".join(
-                f"{m} {np.mean([r[m]['error'] for r in done]):.3f} ({np.mean([r[m]['seconds'] for r in done]):.1f} s)"
-                for m in args.methods), flush=True)
+
+    def save() -> None:
+        if args.json:  # the rows of this run, and the earlier file's other rows kept
+            done = {row_key(r) for r in rows}
+            kept = [r for k, r in earlier.items() if k not in done]
+            write_json(args.json, {"rows": kept + rows, "table": summarise(rows, args.methods) if rows else [],
+                                   "machine": machine_info("scikit-learn", "highspy")})
+
+    try:
+        for name in args.sets:
+            X, y = load(name, args.max_rows)
+            for noise in args.noise:
+                done = []
+                for split in range(args.splits):
+                    row = one_split(name, X, y, noise, split, args.methods,
+                                    earlier.get((name, int(X.shape[0]), float(noise), split)))
+                    done.append(row)
+                    rows.append(row)
+                    save()
+                print(f"{name} noise {noise:.2f}: " + ", ".join(
+                    f"{m} {np.mean([r[m]['error'] for r in done]):.3f} ({np.mean([r[m]['seconds'] for r in done]):.1f} s)"
+                    for m in args.methods), flush=True)
+    except KeyboardInterrupt:
+        print(f"\nstopped: {len(rows)} splits done" + (f", kept in {args.json}; run again with --resume to go on"
+                                                          if args.json else ""), file=sys.stderr)
+        return 130
     table = summarise(rows, args.methods)
     print()
     print(format_table(table, args.methods), flush=True)
     if args.markdown:
         print()
         print(format_markdown(table, args.methods), flush=True)
-    if args.json:
-        write_json(args.json, {"rows": rows, "table": table, "machine": machine_info("scikit-learn", "highspy")})
     return 0
 
 

