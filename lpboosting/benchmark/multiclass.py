@@ -35,7 +35,8 @@ With ``--json`` the rows are written after every split, so a run stopped
 (Ctrl-C, a machine switched off) loses at most the split it was fitting;
 ``--resume`` reads the file first and fits only what it does not hold (a
 row is the same set, drawn to the same number of rows, noise and split; a
-method missing from it is fitted and added), keeping its other rows.  The
+method missing from it is fitted and added), keeping its other rows;
+``--refit METHOD ...`` fits those methods again (after a change to them).  The
 whole of letter (20000 rows, ten splits, two noise rates) is such a run:
 one method at a time and over several sittings, the table of all of it at
 the end.
@@ -283,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the rows, the table and the machine here (after every split)")
     parser.add_argument("--resume", action="store_true",
                         help="take the fits --json already holds from it and fit only the others")
+    parser.add_argument("--refit", nargs="+", default=[], choices=list(METHODS), metavar="METHOD",
+                        help="with --resume: fit these methods again even where the file holds them")
     parser.add_argument("--markdown", action="store_true", help="also print the table as markdown")
     parser.add_argument("--fold-path", nargs="+", metavar="ORACLE",
                         help="instead of the table: the one LP's nu path on one fold with each oracle "
@@ -298,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--splits must be >= 1 and every --noise rate in [0, 0.5)")
     if args.resume and not args.json:
         parser.error("--resume needs --json: the file to go on from")
+    if args.refit and not args.resume:
+        parser.error("--refit goes with --resume (without it every method is fitted)")
     if args.columns_per_round is not None and args.columns_per_round < 1:
         parser.error("--columns-per-round must be >= 1")
     if args.fold_path:
@@ -343,8 +348,9 @@ def main(argv: list[str] | None = None) -> int:
             for noise in args.noise:
                 done = []
                 for split in range(args.splits):
+                    found = earlier.get((name, int(X.shape[0]), float(noise), split), {})
                     row = one_split(name, X, y, noise, split, args.methods,
-                                    earlier.get((name, int(X.shape[0]), float(noise), split)))
+                                    {m: v for m, v in found.items() if m not in args.refit})
                     done.append(row)
                     rows.append(row)
                     save()

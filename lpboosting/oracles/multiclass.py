@@ -38,7 +38,8 @@ from lpboosting.oracles.stumps import clean_threshold
 from lpboosting.pairs import check_class_codes, check_n_classes, class_scores, pair_column, pair_columns
 
 __all__ = ["BinnedClassStumps", "ClassCallable", "ClassForest", "ClassPool", "ClassStump", "ClassStumps", "ClassTree",
-           "ClassTrees", "ForestStage", "MulticlassOracle", "MULTICLASS_ORACLES", "make_multiclass_oracle"]
+           "ClassTrees", "ForestStage", "MulticlassOracle", "MULTICLASS_ORACLES", "OneVsRestVotes",
+           "make_multiclass_oracle"]
 
 
 class MulticlassOracle(Oracle):
@@ -414,6 +415,36 @@ class StagedVotes(RowsMemo):
                                 for F in self.model.staged_decision_function(X)])
 
 
+class OneVsRestVotes(RowsMemo):
+    """K fitted binary ``HistGradientBoostingClassifier`` forests, class k's on "k or not" (each its
+    own length when it stops early), and the class their stages vote for: ``votes(X)`` is the
+    (n, M) matrix of argmax_k F_k^(min(m, M_k))(x), m = 1..M, M the longest forest's iterations
+    (a forest that stopped keeps its last decision function); the last X's remembered."""
+
+    def __init__(self, models: Sequence[Any], codes: Sequence[int]) -> None:
+        super().__init__()
+        self.models, self.codes = list(models), np.asarray(codes, dtype=np.intp)
+
+    @property
+    def n_iter(self) -> int:
+        return max(int(model.n_iter_) for model in self.models)
+
+    def votes(self, X: Any) -> np.ndarray:
+        return self.remembered(X, self._votes)
+
+    def _votes(self, X: np.ndarray) -> np.ndarray:
+        stages = [model.staged_decision_function(X) for model in self.models]
+        F = np.empty((X.shape[0], len(stages)))
+        out = np.empty((X.shape[0], self.n_iter), dtype=np.intp)
+        for m in range(self.n_iter):
+            for k, staged in enumerate(stages):
+                value = next(staged, None)
+                if value is not None:  # None: forest k stopped, its last F_k stays
+                    F[:, k] = np.ravel(value)
+            out[:, m] = self.codes[F.argmax(axis=1)]
+        return out
+
+
 class ForestStage:
     """The class a gradient-boosted forest votes for after its first ``stage`` iterations
     (:class:`StagedVotes`); the last stage is the forest itself."""
@@ -425,6 +456,9 @@ class ForestStage:
         return self.forest.votes(X)[:, self.stage - 1]
 
     def describe(self, feature_names: Sequence[str] | None = None, classes: Sequence[Any] | None = None) -> str:
+        if isinstance(self.forest, OneVsRestVotes):
+            return (f"the vote of {len(self.forest.models)} one-vs-rest gradient-boosted forests after "
+                    f"{self.stage} of their {self.forest.n_iter} iterations")
         return f"the vote of a gradient-boosted forest after {self.stage} of its {self.forest.n_iter} iterations"
 
     def __repr__(self) -> str:
@@ -444,7 +478,12 @@ class ClassForest(ClassPool):
     vote as the one after them on every training row are left out (the same
     column: of such a run of stages the longest is kept).  The LP weighs the
     forest at its different lengths by the multiclass soft margin: alone,
-    mixed, or (with class stumps beside it in ``oracle="auto"``) not at all.  ``min_samples_leaf=None`` is the forest's
+    mixed, or (with class stumps beside it in ``oracle="auto"``) not at all.
+    ``one_vs_rest=True`` fits K binary forests instead, class k's on "k or
+    not" (each stopping early on its own, as asked), and hypothesis m is the
+    class of largest decision function after m iterations (a forest that
+    stopped before m at its last): the last stage is scikit-learn's
+    ``OneVsRestClassifier`` over the same forests.  ``min_samples_leaf=None`` is the forest's
     20 rows a leaf, fewer on fewer than 200 rows (a tenth of them, at least 1).
     """
 
@@ -454,7 +493,7 @@ class ClassForest(ClassPool):
     def __init__(self, X: Any, y: Any, n_classes: int | None = None, *, max_iter: int = 200,
                  learning_rate: float = 0.1, max_leaf_nodes: int | None = 31, max_depth: int | None = None,
                  min_samples_leaf: int | None = None, l2_regularization: float = 0.0, max_bins: int = 255,
-                 random_state: int | None = 0, early_stopping: bool | str = False,
+                 random_state: int | None = 0, early_stopping: bool | str = False, one_vs_rest: bool = False,
                  sample_weight: Any = None) -> None:
         from sklearn.ensemble import HistGradientBoostingClassifier
 
@@ -471,12 +510,21 @@ class ClassForest(ClassPool):
         weight = np.ones(self.n_samples) if sample_weight is None else sample_weight
         if np.unique(self.y[weight > 0]).size < 2:
             raise ValueError("the gradient-boosted forest needs two classes or more among the labels (of weight > 0)")
-        self.sample_weight, self.early_stopping = sample_weight, early_stopping
-        # too few rows to hold a tenth out with every class (a fold of a small set): max_iter iterations
-        stops = early_stopping if early_stopping is not True or can_hold_out(self.y) else False
-        model = HistGradientBoostingClassifier(early_stopping=stops, **self.params).fit(
-            X, self.y, sample_weight=sample_weight)
-        self.forest = StagedVotes(model)
+        if one_vs_rest not in (True, False):
+            raise ValueError(f"one_vs_rest must be True or False, got {one_vs_rest!r}")
+        self.sample_weight, self.early_stopping, self.one_vs_rest = sample_weight, early_stopping, one_vs_rest
+
+        def fitted(labels: np.ndarray) -> Any:
+            # too few rows to hold a tenth out with every class (a fold of a small set): max_iter iterations
+            stops = early_stopping if early_stopping is not True or can_hold_out(labels) else False
+            return HistGradientBoostingClassifier(early_stopping=stops, **self.params).fit(
+                X, labels, sample_weight=sample_weight)
+
+        if one_vs_rest:  # a class without rows (of weight > 0) has no forest and no vote
+            codes = np.unique(self.y[weight > 0])
+            self.forest: StagedVotes | OneVsRestVotes = OneVsRestVotes([fitted(self.y == k) for k in codes], codes)
+        else:
+            self.forest = StagedVotes(fitted(self.y))
         votes = self.forest.votes(X)
         # of a run of stages that vote alike on every training row (the same column), the last: the
         # forest's longest such stage, and the forest itself always (once the forest fits its

@@ -176,12 +176,14 @@ def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them():
         if best is None or mean[k] > best[0] + best[1]:
             best = (mean[k], _se(table[:, k], rows=Xa.shape[0]), name, params)
     assert (additive.oracle_, additive.oracle_params_) == (best[2], best[3])
-    # one multiclass LP chooses between a forest's staged class votes (its 200 iterations and stopped
-    # early), class stumps and class trees (a binary forest's trees do not vote for a class)
+    # one multiclass LP chooses between a forest's staged class votes (its 200 iterations, stopped
+    # early, and K binary forests stopped early), class stumps and class trees (a binary forest's
+    # trees do not vote for a class)
     X3 = np.column_stack([X, rng.uniform(-1, 1, 160)])
     y3 = np.where(X[:, 0] * X[:, 1] > 0, 0, 1) + (X3[:, 2] > 0.5)
     three = LPBoostCV(nus=[0.4, 0.2]).fit(X3, y3)
-    assert set(three.cv_scores_by_oracle_) == {"gb-trees", "gb-trees(early_stopping=True)", "stumps",
+    assert set(three.cv_scores_by_oracle_) == {"gb-trees", "gb-trees(early_stopping=True)",
+                                               "gb-trees(one_vs_rest=True, early_stopping=True)", "stumps",
                                                "trees(max_depth=5)"}
 
 

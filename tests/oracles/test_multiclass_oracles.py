@@ -240,6 +240,46 @@ def test_the_forest_stops_early_as_scikit_learns_own_when_asked():
         make_multiclass_oracle("gb-trees", X, y, K, early_stopping="yes")
 
 
+def test_the_one_vs_rest_forests_vote_for_the_class_of_largest_decision_at_each_stage():
+    from sklearn.datasets import make_classification
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.multiclass import OneVsRestClassifier
+
+    from lpboosting.oracles.multiclass import OneVsRestVotes
+
+    K = 4
+    X, y = make_classification(400, 6, n_informative=4, n_classes=K, flip_y=0.2, random_state=7)
+    X_new = make_classification(60, 6, n_informative=4, n_classes=K, random_state=8)[0]
+    whole = make_multiclass_oracle("gb-trees", X, y, K, one_vs_rest=True, max_iter=20, min_samples_leaf=20)
+    assert isinstance(whole.forest, OneVsRestVotes) and whole.exact
+    # the last stage is scikit-learn's one-vs-rest over the same binary forests
+    ovr = OneVsRestClassifier(HistGradientBoostingClassifier(early_stopping=False, **whole.params)).fit(X, y)
+    for rows in (X, X_new):
+        np.testing.assert_array_equal(whole.hypotheses[-1].predict(rows), ovr.predict(rows))
+    # every stage, stopped early: each forest k at min(m, its own length), the class of largest decision
+    stopped = make_multiclass_oracle("gb-trees", X, y, K, one_vs_rest=True, early_stopping=True, max_iter=60)
+    lengths = [model.n_iter_ for model in stopped.forest.models]
+    assert len(set(lengths)) > 1 and max(lengths) < 60  # the forests stop, at different lengths
+    for rows in (X, X_new):
+        F = [np.array(list(model.staged_decision_function(rows))) for model in stopped.forest.models]
+        expected = np.column_stack([np.argmax([F_k[min(m, len(F_k)) - 1] for F_k in F], axis=0)
+                                    for m in range(1, max(lengths) + 1)])
+        np.testing.assert_array_equal(stopped.forest.votes(rows), expected)
+    for m, h in zip(stopped.stages, stopped.hypotheses):
+        np.testing.assert_array_equal(h.predict(X_new), expected[:, m - 1])
+    assert stopped.stages[-1] == max(lengths)
+    # a class without rows of weight > 0 has no forest and gets no vote
+    w = (y != 2).astype(float)
+    absent = make_multiclass_oracle("gb-trees", X, y, K, one_vs_rest=True, sample_weight=w, max_iter=10)
+    assert absent.forest.codes.tolist() == [0, 1, 3] and not np.any(absent.predicted == 2)
+    # column generation over the pool reaches the LP over all of it
+    full = MulticlassLPBoost(0.3, K).solve(pair_columns(stopped.predicted, y, K))
+    result = column_generation(MulticlassLPBoost(0.3, K), stopped, tol=1e-9, columns_per_round=2)
+    assert result.status == "converged" and result.objective == pytest.approx(full.objective, abs=1e-9)
+    with pytest.raises(ValueError, match="one_vs_rest must be True or False"):
+        make_multiclass_oracle("gb-trees", X, y, K, one_vs_rest="yes")
+
+
 def test_callable_receives_the_class_scores():
     K = 3
     X, y = data(3, n=25, K=K)

@@ -129,6 +129,11 @@ def test_a_run_goes_on_from_its_json_and_fits_only_what_is_missing(tmp_path, cap
     assert fitted == [["AdaBoost"]]
     assert sorted((r["noise"], r["split"]) for r in json.loads(out.read_text())["rows"]) == [
         (0.0, 0), (0.2, 0), (0.2, 1)]
+    # --refit fits a method again where the file holds it
+    fitted.clear()
+    assert multiclass.main(base + ["--splits", "2", "--methods", "AdaBoost", "HistGradientBoosting", "--resume",
+                                   "--refit", "AdaBoost"]) == 0
+    assert fitted == [["AdaBoost"], ["AdaBoost"]]
     capsys.readouterr()
 
 
@@ -136,6 +141,9 @@ def test_resume_says_what_is_wrong_with_its_file(tmp_path, capsys):
     with pytest.raises(SystemExit):
         multiclass.main(["--sets", "iris", "--resume"])
     assert "--resume needs --json" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        multiclass.main(["--sets", "iris", "--json", str(tmp_path / "x.json"), "--refit", "AdaBoost"])
+    assert "--refit goes with --resume" in capsys.readouterr().err
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"fold_paths": []}))
     with pytest.raises(SystemExit):
