@@ -17,7 +17,8 @@ candidates' columns are pair columns (int8, N (K - 1) entries).
   class of largest summed score; inexact;
 - :class:`ClassForest`: the stages of a gradient-boosted forest fitted once
   (scikit-learn's ``HistGradientBoostingClassifier``), each the class the
-  forest of its first m iterations votes for: a finite pool, exact;
+  forest of its first m iterations votes for: a finite pool, exact; with
+  ``one_vs_rest=True`` K binary forests, one per class against the rest;
 - :class:`ClassCallable`: a user's ``fn(X, y, scores)`` returning a hypothesis; inexact.
 """
 
