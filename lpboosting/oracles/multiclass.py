@@ -408,6 +408,9 @@ class StagedVotes(RowsMemo):
     def votes(self, X: Any) -> np.ndarray:
         return self.remembered(X, self._votes)
 
+    def describe_stage(self, stage: int) -> str:
+        return f"a gradient-boosted forest after {stage} of its {self.n_iter} iterations"
+
     def _votes(self, X: np.ndarray) -> np.ndarray:
         codes = np.asarray(self.model.classes_, dtype=np.intp)
         return np.column_stack([codes[np.asarray(F).reshape(X.shape[0], -1).argmax(axis=1)]
@@ -433,6 +436,9 @@ class OneVsRestVotes(RowsMemo):
     def votes(self, X: Any) -> np.ndarray:
         return self.remembered(X, self._votes)
 
+    def describe_stage(self, stage: int) -> str:
+        return f"{len(self.models)} one-vs-rest gradient-boosted forests after {stage} of their {self.n_iter} iterations"
+
     def _votes(self, X: np.ndarray) -> np.ndarray:
         stages = [model.staged_decision_function(X) for model in self.models]
         F = np.empty((X.shape[0], len(stages)))
@@ -457,10 +463,7 @@ class ForestStage:
         return self.forest.votes(X)[:, self.stage - 1]
 
     def describe(self, feature_names: Sequence[str] | None = None, classes: Sequence[Any] | None = None) -> str:
-        if isinstance(self.forest, OneVsRestVotes):
-            return (f"the vote of {len(self.forest.models)} one-vs-rest gradient-boosted forests after "
-                    f"{self.stage} of their {self.forest.n_iter} iterations")
-        return f"the vote of a gradient-boosted forest after {self.stage} of its {self.forest.n_iter} iterations"
+        return f"the vote of {self.forest.describe_stage(self.stage)}"
 
     def __repr__(self) -> str:
         return f"ForestStage({self.stage} of {self.forest.n_iter})"
