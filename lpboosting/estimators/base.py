@@ -367,10 +367,10 @@ class ColumnGenerationClassifier(DecisionClassifierMixin, BoostingClassifier):
 
     def _select(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None) -> None:
         """nu and/or the oracle chosen by cross-validation (``nu="auto"``, ``oracle="auto"``)."""
-        from lpboosting.estimators.cv import AUTO_ORACLES, MULTICLASS_AUTO_ORACLES, oracle_name, select
+        from lpboosting.estimators.cv import auto_oracles, oracle_name, select
 
         nu = getattr(self, "nu", None)
-        family = MULTICLASS_AUTO_ORACLES if len(np.unique(y)) > 2 and self._native else AUTO_ORACLES
+        family = auto_oracles(y, self._native)
         if self._oracle_auto():
             names = " and ".join(oracle_name(*o) for o in family)
             if nu is None:

@@ -144,7 +144,7 @@ def test_stop_rule_on_known_scores():
     assert _stop_early(np.array([[0.9, 0.6], [0.7, 0.6], [0.8, 0.6]]))
 
 
-def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them():
+def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them(monkeypatch):
     rng = np.random.default_rng(0)
     X = rng.uniform(-1, 1, size=(160, 2))
     y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)  # XOR: no sum of stumps separates it
@@ -177,14 +177,21 @@ def test_oracle_auto_chooses_trees_where_stumps_cannot_and_refits_with_them():
             best = (mean[k], _se(table[:, k], rows=Xa.shape[0]), name, params)
     assert (additive.oracle_, additive.oracle_params_) == (best[2], best[3])
     # one multiclass LP chooses between a forest's staged class votes (its 200 iterations, stopped
-    # early, and K binary forests stopped early), class stumps and class trees (a binary forest's
-    # trees do not vote for a class)
+    # early, and K binary forests stopped early: these on at least ONE_VS_REST_ROWS_PER_CLASS rows a
+    # class), class stumps and class trees (a binary forest's trees do not vote for a class)
+    from lpboosting.estimators import cv
+
     X3 = np.column_stack([X, rng.uniform(-1, 1, 160)])
     y3 = np.where(X[:, 0] * X[:, 1] > 0, 0, 1) + (X3[:, 2] > 0.5)
+    few = {"gb-trees", "gb-trees(early_stopping=True)", "stumps", "trees(max_depth=5)"}
+    assert X3.shape[0] < 3 * cv.ONE_VS_REST_ROWS_PER_CLASS
     three = LPBoostCV(nus=[0.4, 0.2]).fit(X3, y3)
-    assert set(three.cv_scores_by_oracle_) == {"gb-trees", "gb-trees(early_stopping=True)",
-                                               "gb-trees(one_vs_rest=True, early_stopping=True)", "stumps",
-                                               "trees(max_depth=5)"}
+    assert set(three.cv_scores_by_oracle_) == few
+    monkeypatch.setattr(cv, "ONE_VS_REST_ROWS_PER_CLASS", X3.shape[0] // 3)  # 160 rows: 53 a class
+    three = LPBoostCV(nus=[0.4, 0.2]).fit(X3, y3)
+    assert set(three.cv_scores_by_oracle_) == few | {"gb-trees(one_vs_rest=True, early_stopping=True)"}
+    monkeypatch.setattr(cv, "ONE_VS_REST_ROWS_PER_CLASS", X3.shape[0] // 3 + 1)
+    assert set(LPBoostCV(nus=[0.4, 0.2]).fit(X3, y3).cv_scores_by_oracle_) == few
 
 
 def test_oracle_auto_refuses_what_it_cannot_choose():
