@@ -48,7 +48,8 @@ with the same setting as the refit's.  One
 multiclass LP over more than two classes chooses between the class votes of
 a gradient-boosted forest after each of its iterations, the same of K
 binary forests stopped early (one per class against the rest, on at least
-100 rows a class) and of the forest stopped early, class stumps and trees of depth 5, in that order
+100 rows a class) and of the forest stopped early, class stumps and trees
+of depth 5, in that order
 (:data:`MULTICLASS_AUTO_ORACLES`): the LP over the forest's votes is the
 forest's own fit where nothing beats it, and the others have to earn
 their place (and their time): their runs are budgeted from the first nu
@@ -144,7 +145,8 @@ MULTICLASS_AUTO_ORACLES = (("gb-trees", {}), ("gb-trees", {"one_vs_rest": True, 
 #: tenth of a fold's rows, about 8 of its own class's at that, and on fewer rows its stopping point is
 #: a guess and its fits a cost the small sets do not repay (KEEL iris and wine, 10 splits at 0 and
 #: 20 % noise: the same test errors within a standard deviation, at 1.00 to 1.18 times one-vs-rest's
-#: fit time with them, 0.71 to 0.98 without; docs/multiclass.md)
+#: fit time with them, 0.71 to 0.98 without; docs/multiclass.md).  On KEEL segment, 231 rows a class,
+#: at 20 % noise they were chosen on 8 splits of 10: test error 0.051, 0.060 without them
 ONE_VS_REST_ROWS_PER_CLASS = 100
 #: the path stops once the mean score has been below its best for this many nus in a row
 PATIENCE = 2
